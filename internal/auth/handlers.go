@@ -1,0 +1,250 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/org"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Service holds what the sign-in calls need.
+type Service struct {
+	DB       *store.DB
+	Sessions *Sessions
+	Limiter  *Limiter
+}
+
+// LoginRequest is the body of POST /v2/login.
+type LoginRequest struct {
+	Username string `json:"username" validate:"required"`
+	Password string `json:"password" validate:"required"`
+}
+
+// LoginResponse carries the bearer token for every later call.
+type LoginResponse struct {
+	Token     string    `json:"token"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// UserInfo is the signed-in user's profile (SPEC.md section 3).
+type UserInfo struct {
+	UID              int64  `json:"uid"`
+	Username         string `json:"username"`
+	Name             string `json:"name"`
+	Avatar           string `json:"avatar"`
+	Job              string `json:"job"`
+	JobName          string `json:"jobName"`
+	Organization     int64  `json:"organization"`
+	OrganizationName string `json:"organizationName"`
+	Department       int64  `json:"department"`
+	DepartmentName   string `json:"departmentName"`
+	Location         string `json:"location"`
+	LocationName     string `json:"locationName"`
+	Email            string `json:"email"`
+	Introduction     string `json:"introduction"`
+	PersonalWebsite  string `json:"personalWebsite"`
+	Phone            string `json:"phone"`
+	RegistrationDate string `json:"registrationDate" doc:"RFC 3339"`
+	AccountID        string `json:"accountId"`
+	Certification    int    `json:"certification"`
+	Role             string `json:"role" doc:"admin or user"`
+	Status           int    `json:"status" doc:"1 active, 0 disabled"`
+	StationAuthority string `json:"stationAuthority" doc:"all, own or authorized"`
+}
+
+// ResetPasswordRequest is the body of POST /v2/org/user/resetpwd/{uid}.
+type ResetPasswordRequest struct {
+	Password string `json:"password" validate:"required"`
+}
+
+// Routes registers the sign-in and account-state calls.
+func (s *Service) Routes(api *httpapi.API) {
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/login", Tag: "auth", Summary: "Sign in with username and password",
+		Access: httpapi.Public, Body: LoginRequest{}, Resp: LoginResponse{}, Handle: s.login})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/logout", Tag: "auth", Summary: "End the current session",
+		Access: httpapi.Signed, Handle: s.logout})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/user/info", Tag: "auth", Summary: "The signed-in user's profile, role and station authority",
+		Access: httpapi.Signed, Resp: UserInfo{}, Handle: s.userInfo})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/org/user/resetpwd/{uid}", Tag: "org", Summary: "Set a user's password; ends the user's sessions",
+		Access: httpapi.Admin, Body: ResetPasswordRequest{}, Handle: s.resetPassword})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/org/user/validdisable/{uid}", Tag: "org", Summary: "Disable a user; ends the user's sessions",
+		Access: httpapi.Admin, Handle: s.setStatus(0)})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/org/user/validenable/{uid}", Tag: "org", Summary: "Enable a user",
+		Access: httpapi.Admin, Handle: s.setStatus(1)})
+}
+
+func (s *Service) login(r *http.Request) (any, error) {
+	var req LoginRequest
+	if err := httpapi.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	req.Username = strings.TrimSpace(req.Username)
+	var v httpapi.Validator
+	v.Required("username", req.Username)
+	v.MaxLen("username", req.Username, 64)
+	if req.Password == "" {
+		v.Add("password", "required")
+	}
+	v.MaxLen("password", req.Password, 256)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	client := httpapi.ClientAddr(r)
+	if blocked, wait := s.Limiter.Blocked(req.Username, client); blocked {
+		mins := int(wait.Minutes()) + 1
+		return nil, httpapi.TooManyRequests("too_many_attempts", mins)
+	}
+	ctx := r.Context()
+	u, err := org.UserByUsername(ctx, s.DB, req.Username)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, httpapi.Internal(err)
+	}
+	hash := dummyHash
+	if u != nil {
+		hash = u.PasswordHash
+	}
+	ok, err := CheckPassword(hash, req.Password)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if u == nil || !ok {
+		s.Limiter.Fail(req.Username, client)
+		var orgID, userID int64
+		if u != nil {
+			orgID, userID = u.OrgID, u.ID
+		}
+		org.Audit(ctx, s.DB, orgID, userID, "login.failed", req.Username, "", client)
+		return nil, &httpapi.Error{Status: http.StatusUnauthorized, Code: http.StatusUnauthorized, Key: "invalid_credentials"}
+	}
+	if u.Status != 1 {
+		return nil, &httpapi.Error{Status: http.StatusForbidden, Code: http.StatusForbidden, Key: "account_disabled"}
+	}
+	s.Limiter.Reset(req.Username, client)
+	token, exp, err := s.Sessions.Create(ctx, u.ID, client)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	org.Audit(ctx, s.DB, u.OrgID, u.ID, "login", u.Username, "", client)
+	return LoginResponse{Token: token, ExpiresAt: exp}, nil
+}
+
+func (s *Service) logout(r *http.Request) (any, error) {
+	p := httpapi.Caller(r)
+	if err := s.Sessions.End(r.Context(), p.TokenHash); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "logout", p.Username, "", httpapi.ClientAddr(r))
+	return nil, nil
+}
+
+func (s *Service) userInfo(r *http.Request) (any, error) {
+	p := httpapi.Caller(r)
+	u, err := org.UserByID(r.Context(), s.DB, p.UserID)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return UserInfo{
+		UID: u.ID, Username: u.Username, Name: u.Name, Avatar: u.Avatar, Job: u.Job, JobName: u.JobName,
+		Organization: u.OrgID, OrganizationName: u.OrgName, Department: u.DeptID, DepartmentName: u.DeptName,
+		Location: u.Location, LocationName: u.LocationName, Email: u.Email, Introduction: u.Introduction,
+		PersonalWebsite: u.PersonalWebsite, Phone: u.Phone, RegistrationDate: u.CreatedAt.Format(time.RFC3339),
+		AccountID: fmt.Sprintf("HL%08d", u.ID), Certification: u.Certification, Role: u.Role, Status: u.Status,
+		StationAuthority: u.StationAuthority,
+	}, nil
+}
+
+// targetUser loads the {uid} user if it belongs to the caller's organisation; any other
+// id answers 404.
+func (s *Service) targetUser(r *http.Request) (*org.User, error) {
+	id, err := httpapi.PathID(r, "uid")
+	if err != nil {
+		return nil, err
+	}
+	u, err := org.UserByID(r.Context(), s.DB, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && u.OrgID != httpapi.Caller(r).OrgID) {
+		return nil, httpapi.NotFound()
+	}
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return u, nil
+}
+
+func (s *Service) resetPassword(r *http.Request) (any, error) {
+	u, err := s.targetUser(r)
+	if err != nil {
+		return nil, err
+	}
+	var req ResetPasswordRequest
+	if err := httpapi.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	if req.Password == "" {
+		return nil, httpapi.InvalidField("password", "required")
+	}
+	if k := PasswordProblem(req.Password); k != "" {
+		return nil, httpapi.InvalidField("password", k)
+	}
+	if err := s.SetPassword(r.Context(), u.ID, req.Password); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	p := httpapi.Caller(r)
+	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "user.resetpwd", u.Username, "", httpapi.ClientAddr(r))
+	return nil, nil
+}
+
+func (s *Service) setStatus(status int) func(r *http.Request) (any, error) {
+	return func(r *http.Request) (any, error) {
+		u, err := s.targetUser(r)
+		if err != nil {
+			return nil, err
+		}
+		p := httpapi.Caller(r)
+		if u.ID == p.UserID && status == 0 {
+			return nil, httpapi.Conflict("forbidden")
+		}
+		if err := s.SetStatus(r.Context(), u.ID, status); err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		action := "user.enable"
+		if status == 0 {
+			action = "user.disable"
+		}
+		org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, action, u.Username, "", httpapi.ClientAddr(r))
+		return nil, nil
+	}
+}
+
+// SetPassword hashes and stores a new password and ends the user's sessions, in one
+// transaction.
+func (s *Service) SetPassword(ctx context.Context, userID int64, password string) error {
+	hash, err := HashPassword(password)
+	if err != nil {
+		return err
+	}
+	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if err := org.SetPasswordHash(ctx, tx, userID, hash); err != nil {
+			return err
+		}
+		return revokeSessions(ctx, tx, userID, s.Sessions.now())
+	})
+}
+
+// SetStatus enables or disables a user; disabling ends the user's sessions at once.
+func (s *Service) SetStatus(ctx context.Context, userID int64, status int) error {
+	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if err := org.SetStatus(ctx, tx, userID, status); err != nil {
+			return err
+		}
+		if status == 1 {
+			return nil
+		}
+		return revokeSessions(ctx, tx, userID, s.Sessions.now())
+	})
+}

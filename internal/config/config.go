@@ -1,0 +1,109 @@
+// Package config reads the `helio serve` flags and their HELIO_* environment twins.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is everything `helio serve` can be told.
+type Config struct {
+	Addr       string
+	DataDir    string
+	Demo       bool
+	DBURL      string
+	MQTTURL    string
+	SessionTTL time.Duration
+	LogoutURL  string
+	MonitorURL string
+	// Seed makes the demo fleet and simulator deterministic.
+	Seed int64
+	// BackfillDays is how much history the demo back-fills on first start.
+	BackfillDays int
+	// SimSpeed runs the live simulator faster than the wall clock (1 = real time).
+	SimSpeed float64
+	// RawRetention is how long raw telemetry samples are kept; roll-ups are kept for ever.
+	RawRetention time.Duration
+	LogFormat    string
+}
+
+// Flags registers every option on fs, each defaulting to its HELIO_* variable, and
+// returns the config they fill.
+func Flags(fs *flag.FlagSet) *Config {
+	c := &Config{}
+	fs.StringVar(&c.Addr, "addr", env("HELIO_ADDR", "127.0.0.1:8080"), "listen address (HELIO_ADDR)")
+	fs.StringVar(&c.DataDir, "data", env("HELIO_DATA", "./data"), "directory for the embedded database and uploads (HELIO_DATA)")
+	fs.BoolVar(&c.Demo, "demo", envBool("HELIO_DEMO", false), "seed a demo fleet on first start and run the simulator (HELIO_DEMO)")
+	fs.StringVar(&c.DBURL, "db", env("HELIO_DB", ""), "database URL: postgres://… for PostgreSQL; empty for SQLite in --data (HELIO_DB)")
+	fs.StringVar(&c.MQTTURL, "mqtt", env("HELIO_MQTT", ""), "MQTT broker to take device samples from, e.g. mqtt://127.0.0.1:1883 (HELIO_MQTT)")
+	fs.DurationVar(&c.SessionTTL, "session-ttl", envDuration("HELIO_SESSION_TTL", 12*time.Hour), "how long a sign-in lasts (HELIO_SESSION_TTL)")
+	fs.StringVar(&c.LogoutURL, "logout-url", env("HELIO_LOGOUT_URL", ""), "external page to open after logout (HELIO_LOGOUT_URL)")
+	fs.StringVar(&c.MonitorURL, "monitor-url", env("HELIO_MONITOR_URL", ""), "external real-time monitor linked from the menu (HELIO_MONITOR_URL)")
+	fs.Int64Var(&c.Seed, "seed", envInt("HELIO_SEED", 20260101), "demo fleet seed (HELIO_SEED)")
+	fs.IntVar(&c.BackfillDays, "backfill-days", int(envInt("HELIO_BACKFILL_DAYS", 365)), "days of demo history to generate on first start (HELIO_BACKFILL_DAYS)")
+	fs.Float64Var(&c.SimSpeed, "sim-speed", envFloat("HELIO_SIM_SPEED", 1), "demo simulator speed relative to the clock (HELIO_SIM_SPEED)")
+	fs.DurationVar(&c.RawRetention, "raw-retention", envDuration("HELIO_RAW_RETENTION", 14*24*time.Hour), "how long raw samples are kept (HELIO_RAW_RETENTION)")
+	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
+	return c
+}
+
+// Validate reports the first option that cannot work.
+func (c *Config) Validate() error {
+	switch {
+	case c.Addr == "":
+		return fmt.Errorf("--addr must not be empty")
+	case c.SessionTTL < time.Minute:
+		return fmt.Errorf("--session-ttl must be at least 1m")
+	case c.BackfillDays < 0 || c.BackfillDays > 3660:
+		return fmt.Errorf("--backfill-days must be between 0 and 3660")
+	case c.SimSpeed <= 0 || c.SimSpeed > 10000:
+		return fmt.Errorf("--sim-speed must be above 0 and at most 10000")
+	case c.RawRetention < time.Hour:
+		return fmt.Errorf("--raw-retention must be at least 1h")
+	case c.LogFormat != "text" && c.LogFormat != "json":
+		return fmt.Errorf("--log must be text or json")
+	}
+	if c.MQTTURL != "" && !strings.HasPrefix(c.MQTTURL, "mqtt://") && !strings.HasPrefix(c.MQTTURL, "tcp://") {
+		return fmt.Errorf("--mqtt must be mqtt://host:port")
+	}
+	return nil
+}
+
+func env(k, def string) string {
+	if v, ok := os.LookupEnv(k); ok {
+		return v
+	}
+	return def
+}
+
+func envBool(k string, def bool) bool {
+	if b, err := strconv.ParseBool(os.Getenv(k)); err == nil {
+		return b
+	}
+	return def
+}
+
+func envInt(k string, def int64) int64 {
+	if n, err := strconv.ParseInt(os.Getenv(k), 10, 64); err == nil {
+		return n
+	}
+	return def
+}
+
+func envFloat(k string, def float64) float64 {
+	if n, err := strconv.ParseFloat(os.Getenv(k), 64); err == nil {
+		return n
+	}
+	return def
+}
+
+func envDuration(k string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(k)); err == nil {
+		return d
+	}
+	return def
+}

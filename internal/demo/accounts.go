@@ -1,0 +1,100 @@
+// Package demo seeds the demo organisation, its accounts and fleet on first start.
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/org"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Password is the demo accounts' password.
+const Password = "helio-demo"
+
+// Accounts are the ids the demo seed created.
+type Accounts struct {
+	OrgID, HQDeptID, OpsDeptID       int64
+	AdminID, OperatorID              int64
+	OtherOrgID, OtherDeptID, OtherID int64
+}
+
+// SeedAccounts creates the demo organisation (admin, operator) and a second
+// organisation (other). It does nothing and returns false when users already exist.
+func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
+	n, err := org.CountUsers(ctx, db)
+	if err != nil || n > 0 {
+		return nil, false, err
+	}
+	hash, err := auth.HashPassword(Password)
+	if err != nil {
+		return nil, false, err
+	}
+	a := &Accounts{}
+	steps := []func() error{
+		func() (err error) { a.OrgID, err = org.CreateOrg(ctx, db, "Helio Demo Energy"); return },
+		func() (err error) { a.HQDeptID, err = org.CreateDept(ctx, db, a.OrgID, 0, "Headquarters"); return },
+		func() (err error) {
+			a.OpsDeptID, err = org.CreateDept(ctx, db, a.OrgID, a.HQDeptID, "O&M Team East")
+			return
+		},
+		func() (err error) {
+			a.AdminID, err = org.CreateUser(ctx, db, &org.User{OrgID: a.OrgID, DeptID: a.HQDeptID, Username: "admin",
+				PasswordHash: hash, Role: "admin", StationAuthority: org.AuthorityAll, Name: "Ada Admin",
+				Email: "admin@demo.helio.example", Job: "manager", JobName: "Fleet manager", Location: "CN", LocationName: "Shanghai"})
+			return
+		},
+		func() (err error) {
+			a.OperatorID, err = org.CreateUser(ctx, db, &org.User{OrgID: a.OrgID, DeptID: a.OpsDeptID, Username: "operator",
+				PasswordHash: hash, Role: "user", StationAuthority: org.AuthorityAuthorized, Name: "Oscar Operator",
+				Email: "operator@demo.helio.example", Job: "operator", JobName: "Station operator", Location: "CN", LocationName: "Hangzhou"})
+			return
+		},
+		func() (err error) { a.OtherOrgID, err = org.CreateOrg(ctx, db, "Other Solar Co."); return },
+		func() (err error) {
+			a.OtherDeptID, err = org.CreateDept(ctx, db, a.OtherOrgID, 0, "Operations")
+			return
+		},
+		func() (err error) {
+			a.OtherID, err = org.CreateUser(ctx, db, &org.User{OrgID: a.OtherOrgID, DeptID: a.OtherDeptID, Username: "other",
+				PasswordHash: hash, Role: "admin", StationAuthority: org.AuthorityAll, Name: "Olga Other",
+				Email: "other@other-solar.example", Job: "manager", JobName: "Owner", Location: "US", LocationName: "Phoenix"})
+			return
+		},
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, false, fmt.Errorf("demo: unable to seed accounts: %w", err)
+		}
+	}
+	return a, true, nil
+}
+
+// SeedFirstAdmin creates the first administrator with a random password on a fresh
+// database outside demo mode. It returns the password ("" when users already exist).
+func SeedFirstAdmin(ctx context.Context, db *store.DB) (string, error) {
+	n, err := org.CountUsers(ctx, db)
+	if err != nil || n > 0 {
+		return "", err
+	}
+	pw := auth.RandomPassword()
+	hash, err := auth.HashPassword(pw)
+	if err != nil {
+		return "", err
+	}
+	orgID, err := org.CreateOrg(ctx, db, "My organisation")
+	if err != nil {
+		return "", err
+	}
+	dept, err := org.CreateDept(ctx, db, orgID, 0, "Headquarters")
+	if err != nil {
+		return "", err
+	}
+	_, err = org.CreateUser(ctx, db, &org.User{OrgID: orgID, DeptID: dept, Username: "admin", PasswordHash: hash,
+		Role: "admin", StationAuthority: org.AuthorityAll, Name: "Administrator"})
+	if err != nil {
+		return "", err
+	}
+	return pw, nil
+}

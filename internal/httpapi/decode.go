@@ -1,0 +1,206 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxBodyBytes is the default limit for a JSON request body.
+const MaxBodyBytes = 1 << 20
+
+// Decode reads a JSON request body into dst strictly: the content type must be JSON,
+// the body at most MaxBodyBytes, every field known and of the right type, and nothing
+// after the value. Failures are 4xx *Errors that name the field.
+func Decode(r *http.Request, dst any) error {
+	return DecodeLimit(r, dst, MaxBodyBytes)
+}
+
+// DecodeLimit is Decode with a body limit.
+func DecodeLimit(r *http.Request, dst any, limit int64) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return UnsupportedMediaType("application/json")
+	}
+	if r.ContentLength > limit {
+		return TooLarge(limit)
+	}
+	body := http.MaxBytesReader(nil, r.Body, limit)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return decodeError(err, limit)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return TooLarge(limit)
+		}
+		return BadRequest("malformed_json")
+	}
+	return nil
+}
+
+func decodeError(err error, limit int64) error {
+	var (
+		mbe *http.MaxBytesError
+		se  *json.SyntaxError
+		ute *json.UnmarshalTypeError
+		tpe *time.ParseError
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return TooLarge(limit)
+	case errors.Is(err, io.EOF):
+		return BadRequest("empty_body")
+	case errors.As(err, &se), errors.Is(err, io.ErrUnexpectedEOF):
+		return BadRequest("malformed_json")
+	case errors.As(err, &ute):
+		field := ute.Field
+		if field == "" {
+			return BadRequest("malformed_json")
+		}
+		return InvalidField(field, "wrong_type", jsonTypeName(ute.Type))
+	case errors.As(err, &tpe):
+		return BadRequest("malformed_json")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return InvalidField(name, "unknown_field")
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return InvalidField(fe.Field, fe.Key, fe.Args...)
+	}
+	return BadRequest("malformed_json")
+}
+
+// FieldError can be returned by a custom UnmarshalJSON to name the problem.
+type FieldError struct {
+	Field string
+	Key   string
+	Args  []any
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Key) }
+
+func jsonTypeName(t reflect.Type) string {
+	if t == reflect.TypeOf(time.Time{}) {
+		return "a date-time (RFC 3339)"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	default:
+		return "an object"
+	}
+}
+
+// Validator collects field problems; Err returns them as one 400.
+type Validator struct {
+	fields map[string]Msg
+}
+
+// Add records a problem with field (the first problem per field wins).
+func (v *Validator) Add(field, key string, args ...any) {
+	if v.fields == nil {
+		v.fields = map[string]Msg{}
+	}
+	if _, ok := v.fields[field]; !ok {
+		v.fields[field] = Msg{Key: key, Args: args}
+	}
+}
+
+// Required checks that a string is not blank.
+func (v *Validator) Required(field, value string) bool {
+	if strings.TrimSpace(value) == "" {
+		v.Add(field, "required")
+		return false
+	}
+	return true
+}
+
+// MaxLen checks a string's length in characters.
+func (v *Validator) MaxLen(field, value string, n int) {
+	if utf8.RuneCountInString(value) > n {
+		v.Add(field, "too_long", n)
+	}
+}
+
+// OneOf checks that value is one of the allowed values.
+func (v *Validator) OneOf(field, value string, allowed ...string) {
+	for _, a := range allowed {
+		if value == a {
+			return
+		}
+	}
+	v.Add(field, "one_of", strings.Join(allowed, ", "))
+}
+
+// Range checks that a finite number lies within [lo, hi].
+func (v *Validator) Range(field string, value, lo, hi float64) {
+	if math.IsNaN(value) || math.IsInf(value, 0) || value < lo || value > hi {
+		v.Add(field, "out_of_range", trimFloat(lo), trimFloat(hi))
+	}
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// Err returns the collected problems as a 400, or nil.
+func (v *Validator) Err() error {
+	if len(v.fields) == 0 {
+		return nil
+	}
+	return Invalid(v.fields)
+}
+
+// PageParams reads `page` (from 1) and `pageSize` (1 to 200, default 10).
+func PageParams(r *http.Request) (page, size int, err error) {
+	var v Validator
+	page, size = 1, 10
+	if s := r.URL.Query().Get("page"); s != "" {
+		n, e := strconv.Atoi(s)
+		if e != nil || n < 1 {
+			v.Add("page", "out_of_range", 1, math.MaxInt32)
+		} else {
+			page = n
+		}
+	}
+	if s := r.URL.Query().Get("pageSize"); s != "" {
+		n, e := strconv.Atoi(s)
+		if e != nil || n < 1 || n > 200 {
+			v.Add("pageSize", "out_of_range", 1, 200)
+		} else {
+			size = n
+		}
+	}
+	return page, size, v.Err()
+}
+
+// PathID parses a positive integer path parameter; anything else is a 404 (an id that
+// cannot exist names nothing).
+func PathID(r *http.Request, name string) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, NotFound()
+	}
+	return n, nil
+}

@@ -1,0 +1,69 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+)
+
+// Envelope is the shape of every JSON response.
+type Envelope struct {
+	Code int    `json:"code"`
+	Msg  string `json:"msg"`
+	Data any    `json:"data"`
+}
+
+// FieldErrors is the data of a 400 that names bad fields.
+type FieldErrors struct {
+	Fields map[string]string `json:"fields"`
+}
+
+// Page is the data of every list call.
+type Page[T any] struct {
+	List     []T   `json:"list"`
+	Total    int64 `json:"total"`
+	Page     int   `json:"page"`
+	PageSize int   `json:"pageSize"`
+}
+
+// WriteJSON writes an envelope with the given status.
+func WriteJSON(w http.ResponseWriter, status int, env Envelope) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(env)
+}
+
+// OK writes a success envelope.
+func OK(w http.ResponseWriter, r *http.Request, data any) {
+	WriteJSON(w, http.StatusOK, Envelope{Code: http.StatusOK, Msg: T(Locale(r), "ok"), Data: data})
+}
+
+// Fail writes the envelope for err, translated for the caller. Internal errors are
+// logged with their cause and answered without it.
+func Fail(w http.ResponseWriter, r *http.Request, err error) {
+	e := AsError(err)
+	loc := Locale(r)
+	if e.Status >= 500 {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", e.Err)
+	}
+	env := Envelope{Code: e.Code, Msg: T(loc, e.Key, e.Args...)}
+	if len(e.Fields) > 0 {
+		fields := make(map[string]string, len(e.Fields))
+		for k, m := range e.Fields {
+			fields[k] = T(loc, m.Key, m.Args...)
+		}
+		env.Data = FieldErrors{Fields: fields}
+	}
+	if e.Status == http.StatusTooManyRequests && len(e.Args) > 0 {
+		if mins, ok := e.Args[0].(int); ok {
+			w.Header().Set("Retry-After", itoa(mins*60))
+		}
+	}
+	WriteJSON(w, e.Status, env)
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,149 @@
+package httpapi
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// Access says who may call a route.
+type Access int
+
+const (
+	Public Access = iota // no session needed
+	Signed               // any signed-in user
+	Admin                // role admin only
+)
+
+// Route is one API call: how it is reached, who may make it, what it takes and gives
+// (for the OpenAPI document) and its handler.
+type Route struct {
+	Method  string
+	Path    string // ServeMux pattern path, e.g. /v2/site/detail/{stationId}
+	Tag     string
+	Summary string
+	Access  Access
+	// Body, Query and Resp are zero values of the request body type, the query-parameter
+	// struct (fields tagged `query:"name"`) and the response data type.
+	Body  any
+	Query any
+	Resp  any
+	// Handle answers with data (wrapped in the envelope) or an error.
+	Handle func(r *http.Request) (any, error)
+	// Raw answers on its own (files, streams, WebSocket); RawType names its media type.
+	Raw     http.HandlerFunc
+	RawType string
+}
+
+// Authenticator resolves the caller of a request or fails with a 401 *Error.
+type Authenticator func(r *http.Request) (*Principal, error)
+
+// API is the router: a ServeMux plus the list of routes it serves.
+type API struct {
+	mux    *http.ServeMux
+	routes []Route
+	authn  Authenticator
+}
+
+// New returns an empty API whose protected routes are guarded by authn.
+func New(authn Authenticator) *API {
+	a := &API{mux: http.NewServeMux(), authn: authn}
+	for _, prefix := range []string{"/v2/", "/v1/", "/api/"} {
+		a.mux.HandleFunc(prefix, a.unmatched)
+	}
+	return a
+}
+
+// Add registers a route.
+func (a *API) Add(rt Route) {
+	a.routes = append(a.routes, rt)
+	a.mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
+}
+
+// Mount serves a non-API handler (the console, health checks) at a pattern.
+func (a *API) Mount(pattern string, h http.Handler) {
+	a.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setRouteLabel(r, pattern)
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// Routes lists the registered routes, sorted by path and method.
+func (a *API) Routes() []Route {
+	out := append([]Route(nil), a.routes...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Method < out[j].Method
+	})
+	return out
+}
+
+// ServeHTTP serves through the mux.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+
+func (a *API) wrap(rt Route) http.Handler {
+	label := rt.Method + " " + rt.Path
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setRouteLabel(r, label)
+		if rt.Access != Public {
+			p, err := a.authn(r)
+			if err != nil {
+				Fail(w, r, err)
+				return
+			}
+			if rt.Access == Admin && !p.IsAdmin() {
+				Fail(w, r, Forbidden())
+				return
+			}
+			r = r.WithContext(WithPrincipal(r.Context(), p))
+		}
+		if rt.Raw != nil {
+			rt.Raw(w, r)
+			return
+		}
+		data, err := rt.Handle(r)
+		if err != nil {
+			Fail(w, r, err)
+			return
+		}
+		OK(w, r, data)
+	})
+}
+
+// unmatched answers API paths no route serves: 405 when the path exists with another
+// method, else 404 — always as the JSON envelope, never the console's HTML.
+func (a *API) unmatched(w http.ResponseWriter, r *http.Request) {
+	for _, rt := range a.routes {
+		if pathMatches(rt.Path, r.URL.Path) {
+			w.Header().Add("Allow", rt.Method)
+		}
+	}
+	if w.Header().Get("Allow") != "" {
+		Fail(w, r, MethodNotAllowed())
+		return
+	}
+	Fail(w, r, NotFound())
+}
+
+// pathMatches reports whether a concrete path fits a pattern path with {wildcards}.
+func pathMatches(pattern, path string) bool {
+	ps := strings.Split(strings.Trim(pattern, "/"), "/")
+	xs := strings.Split(strings.Trim(path, "/"), "/")
+	if len(ps) != len(xs) {
+		return false
+	}
+	for i := range ps {
+		if strings.HasPrefix(ps[i], "{") {
+			if xs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if ps[i] != xs[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,172 @@
+// Package server wires the Helio features into one HTTP server and runs it.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/config"
+	"github.com/helio-energy/helio/internal/demo"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/sys"
+	"github.com/helio-energy/helio/web"
+)
+
+// Version is set at build time (-ldflags "-X …/server.Version=…").
+var Version = "dev"
+
+// Server is a configured Helio instance.
+type Server struct {
+	Cfg      *config.Config
+	DB       *store.DB
+	API      *httpapi.API
+	Ready    *sys.Readiness
+	Sessions *auth.Sessions
+	Auth     *auth.Service
+	handler  http.Handler
+}
+
+// New opens and migrates the database and builds the router.
+func New(ctx context.Context, cfg *config.Config) (*Server, error) {
+	db, err := store.Open(ctx, cfg.DataDir, cfg.DBURL)
+	if err != nil {
+		return nil, err
+	}
+	n, err := db.Migrate(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if n > 0 {
+		slog.Info("database migrated", "dialect", db.Dialect.String(), "applied", n)
+	}
+	return NewWithDB(cfg, db), nil
+}
+
+// NewWithDB builds the server on an open, migrated database (tests use this).
+func NewWithDB(cfg *config.Config, db *store.DB) *Server {
+	s := &Server{Cfg: cfg, DB: db, Ready: sys.NewReadiness()}
+	s.Sessions = &auth.Sessions{DB: db, TTL: cfg.SessionTTL}
+	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter()}
+	s.API = httpapi.New(s.Sessions.Authenticate)
+	s.Auth.Routes(s.API)
+	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
+	if dist, ok := web.Dist(); ok {
+		h, err := sys.Console(dist)
+		if err != nil {
+			slog.Error("console assets unreadable", "err", err)
+			h = sys.NoConsole()
+		}
+		s.API.Mount("/", h)
+	} else {
+		s.API.Mount("/", sys.NoConsole())
+	}
+	s.handler = httpapi.Chain(http.MaxBytesHandler(s.API, 16<<20))
+	return s
+}
+
+// Handler is the whole HTTP surface.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Bootstrap seeds a fresh database: the demo organisation and fleet with --demo, else a
+// first administrator whose password is printed once.
+func (s *Server) Bootstrap(ctx context.Context) error {
+	if s.Cfg.Demo {
+		s.Ready.Set("seeding", 0, "demo accounts")
+		if _, created, err := demo.SeedAccounts(ctx, s.DB); err != nil {
+			return err
+		} else if created {
+			slog.Info("demo accounts created", "users", "admin, operator, other", "password", demo.Password)
+		}
+		return nil
+	}
+	pw, err := demo.SeedFirstAdmin(ctx, s.DB)
+	if err != nil {
+		return err
+	}
+	if pw != "" {
+		fmt.Printf("\nFirst start: created user \"admin\" with password %q — shown only this once.\n"+
+			"Change it with: helio user passwd admin\n\n", pw)
+	}
+	return nil
+}
+
+// Run serves until ctx is cancelled, then shuts down gracefully.
+func (s *Server) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.Cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("server: unable to listen on %s: %w", s.Cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	url := "http://" + ln.Addr().String()
+	slog.Info("listening", "addr", url)
+
+	bgCtx, stopBg := context.WithCancel(ctx)
+	defer stopBg()
+	go func() {
+		if err := s.Bootstrap(bgCtx); err != nil {
+			slog.Error("start-up failed", "err", err)
+			errc <- err
+			return
+		}
+		s.Ready.Ready()
+		if s.Cfg.Demo {
+			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
+		} else {
+			fmt.Printf("\nHelio is ready: open %s\n\n", url)
+		}
+		go s.pruneSessions(bgCtx)
+	}()
+
+	select {
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		shutdown(srv)
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	stopBg()
+	shutdown(srv)
+	return s.DB.Close()
+}
+
+func shutdown(srv *http.Server) {
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(c)
+}
+
+func (s *Server) pruneSessions(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := s.Sessions.Prune(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("session prune failed", "err", err)
+		} else if n > 0 {
+			slog.Info("sessions pruned", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,211 @@
+// Package store opens the database (embedded SQLite by default, PostgreSQL when a
+// postgres:// URL is given), applies migrations and smooths over the two dialects.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
+	_ "modernc.org/sqlite"             // pure-Go SQLite driver "sqlite"
+)
+
+// Dialect names the SQL flavour behind a DB.
+type Dialect int
+
+const (
+	SQLite Dialect = iota
+	Postgres
+)
+
+func (d Dialect) String() string {
+	if d == Postgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// DB is a database handle that knows its dialect. Queries are written once with `?`
+// placeholders; the methods below rewrite them for PostgreSQL.
+type DB struct {
+	SQL     *sql.DB
+	Dialect Dialect
+	// Path is the SQLite file (empty for PostgreSQL).
+	Path string
+}
+
+// ErrNotFound is returned by lookups that find no row.
+var ErrNotFound = errors.New("store: not found")
+
+// Open connects to url, or to the SQLite file helio.db in dataDir when url is empty.
+func Open(ctx context.Context, dataDir, url string) (*DB, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return openPostgres(ctx, url)
+	}
+	if url != "" && !strings.HasPrefix(url, "sqlite://") {
+		return nil, fmt.Errorf("store: unsupported database URL %q (want postgres://… or sqlite://PATH)", url)
+	}
+	path := strings.TrimPrefix(url, "sqlite://")
+	if path == "" {
+		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("store: unable to create data directory: %w", err)
+		}
+		path = filepath.Join(dataDir, "helio.db")
+	}
+	return openSQLite(ctx, path)
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	// Settings applied on every connection: wait for the writer instead of failing,
+	// write-ahead log, foreign keys, fsync at checkpoints only (safe with WAL), and
+	// BEGIN IMMEDIATE so two writers never deadlock upgrading a read lock.
+	dsn := "file:" + path + "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)" +
+		"&_pragma=cache_size(-65536)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: unable to open %s: %w", path, err)
+	}
+	return &DB{SQL: db, Dialect: SQLite, Path: path}, nil
+}
+
+func openPostgres(ctx context.Context, url string) (*DB, error) {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to open PostgreSQL: %w", err)
+	}
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: unable to reach PostgreSQL: %w", err)
+	}
+	return &DB{SQL: db, Dialect: Postgres}, nil
+}
+
+// Close closes the pool.
+func (db *DB) Close() error { return db.SQL.Close() }
+
+// Rebind rewrites `?` placeholders as `$1, $2, …` for PostgreSQL. Question marks inside
+// single-quoted literals are left alone.
+func (db *DB) Rebind(q string) string { return rebind(db.Dialect, q) }
+
+func rebind(d Dialect, q string) string {
+	if d != Postgres || !strings.Contains(q, "?") {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n, inQuote := 0, false
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'':
+			inQuote = !inQuote
+			b.WriteByte(c)
+		case c == '?' && !inQuote:
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Exec runs a statement written with `?` placeholders.
+func (db *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return db.SQL.ExecContext(ctx, db.Rebind(q), args...)
+}
+
+// Query runs a query written with `?` placeholders.
+func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return db.SQL.QueryContext(ctx, db.Rebind(q), args...)
+}
+
+// QueryRow runs a single-row query written with `?` placeholders.
+func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return db.SQL.QueryRowContext(ctx, db.Rebind(q), args...)
+}
+
+// Insert runs an INSERT and returns the new row's id (the table's `id` column).
+func (db *DB) Insert(ctx context.Context, q string, args ...any) (int64, error) {
+	return insert(ctx, db.Dialect, db.SQL, q, args...)
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func insert(ctx context.Context, d Dialect, x queryer, q string, args ...any) (int64, error) {
+	var id int64
+	err := x.QueryRowContext(ctx, rebind(d, q)+" RETURNING id", args...).Scan(&id)
+	return id, err
+}
+
+// Tx is a transaction that rewrites placeholders like DB does.
+type Tx struct {
+	SQL     *sql.Tx
+	Dialect Dialect
+}
+
+func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return tx.SQL.ExecContext(ctx, rebind(tx.Dialect, q), args...)
+}
+
+func (tx *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return tx.SQL.QueryContext(ctx, rebind(tx.Dialect, q), args...)
+}
+
+func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return tx.SQL.QueryRowContext(ctx, rebind(tx.Dialect, q), args...)
+}
+
+// Insert runs an INSERT inside the transaction and returns the new row's id.
+func (tx *Tx) Insert(ctx context.Context, q string, args ...any) (int64, error) {
+	return insert(ctx, tx.Dialect, tx.SQL, q, args...)
+}
+
+// Prepare prepares a statement written with `?` placeholders.
+func (tx *Tx) Prepare(ctx context.Context, q string) (*sql.Stmt, error) {
+	return tx.SQL.PrepareContext(ctx, rebind(tx.Dialect, q))
+}
+
+// InTx runs fn in a transaction, committing if it returns nil and rolling back otherwise.
+func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := db.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin transaction: %w", err)
+	}
+	tx := &Tx{SQL: sqlTx, Dialect: db.Dialect}
+	if err := fn(tx); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to commit: %w", err)
+	}
+	return nil
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint failure in either dialect.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
+}

@@ -1,0 +1,95 @@
+package sys
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+type asset struct {
+	body, gz    []byte
+	contentType string
+	immutable   bool
+}
+
+// Console serves the built web app from fsys, gzip-compressed where the browser
+// accepts it. Hashed assets under assets/ are cached for a year; index.html never.
+func Console(fsys fs.FS) (http.Handler, error) {
+	files := map[string]*asset{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		a := &asset{body: b, contentType: mime.TypeByExtension(path.Ext(p)), immutable: strings.HasPrefix(p, "assets/")}
+		if a.contentType == "" {
+			a.contentType = http.DetectContentType(b)
+		}
+		switch path.Ext(p) {
+		case ".js", ".css", ".html", ".svg", ".json", ".txt", ".map":
+			var buf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			_, _ = zw.Write(b)
+			_ = zw.Close()
+			if buf.Len() < len(b) {
+				a.gz = buf.Bytes()
+			}
+		}
+		files["/"+p] = a
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		p := r.URL.Path
+		if p == "/" {
+			p = "/index.html"
+		}
+		a, ok := files[p]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", a.contentType)
+		h.Set("Vary", "Accept-Encoding")
+		if a.immutable {
+			h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			h.Set("Cache-Control", "no-cache")
+		}
+		body := a.body
+		if a.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.Set("Content-Encoding", "gzip")
+			body = a.gz
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+	}), nil
+}
+
+// NoConsole explains that this binary was built without the web app.
+func NoConsole() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><meta charset="utf-8"><title>Helio</title>` +
+			`<p>This Helio binary was built without the console. Build it with <code>make build</code>; the API is served under <code>/v2</code>.</p>`))
+	})
+}
