@@ -63,7 +63,7 @@ func logRequests(h http.Handler) http.Handler {
 		requestsTotal.Inc(r.Method, route, strconv.Itoa(sw.status))
 		requestDuration.Observe(d.Seconds(), route)
 		level := slog.LevelInfo
-		if sw.status >= 500 {
+		if sw.status >= 500 && sw.status != http.StatusServiceUnavailable {
 			level = slog.LevelError
 		}
 		slog.Log(r.Context(), level, "request", "method", r.Method, "path", r.URL.Path, "route", route,

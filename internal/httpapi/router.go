@@ -80,6 +80,13 @@ func (a *API) Routes() []Route {
 	return out
 }
 
+// Pattern names the mux pattern that would serve r (tests use it to prove that every
+// documented call has a route).
+func (a *API) Pattern(r *http.Request) string {
+	_, p := a.mux.Handler(r)
+	return p
+}
+
 // ServeHTTP serves through the mux.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
 

@@ -1,0 +1,61 @@
+# Helio — one binary: Go back end with the React console embedded.
+#   make demo   install, build and start the console with the demo fleet
+#   make test   every test: lint, Go (SQLite, PostgreSQL, MQTT), web unit, browser end-to-end
+#   make bench  the benchmark suite; writes docs/performance.md
+
+GO       ?= go
+NPM      ?= npm
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X github.com/helio-energy/helio/internal/server.Version=$(VERSION)
+DEMO_DATA ?= ./data/demo
+DEMO_ADDR ?= 127.0.0.1:8080
+
+.PHONY: all demo build web deps chromium test test-go test-web test-e2e lint bench clean
+
+all: build
+
+## Front-end packages, installed from the lock file when it changed.
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+deps: web/node_modules/.installed
+
+## Debian's Chromium for the browser tests (installed once).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+web: deps
+	cd web && $(NPM) run build $(if $(VARIANT),-- --mode $(VARIANT))
+
+## bin/helio with the console embedded.
+build: web
+	$(GO) build -tags embedui -trimpath -ldflags "$(LDFLAGS)" -o bin/helio ./cmd/helio
+
+demo: build
+	./bin/helio serve --demo --data $(DEMO_DATA) --addr $(DEMO_ADDR)
+
+lint: deps
+	@out=$$(gofmt -l cmd internal bench web/*.go 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+	cd web && $(NPM) run lint
+
+test-go:
+	$(GO) test -count=1 ./...
+
+test-web: deps
+	cd web && $(NPM) run test
+
+test-e2e: build chromium
+	cd web && HELIO_BIN=$(CURDIR)/bin/helio $(NPM) run e2e
+
+test: lint test-go test-web test-e2e
+
+bench: build
+	$(GO) run ./bench
+
+clean:
+	rm -rf bin web/dist
