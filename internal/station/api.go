@@ -1,0 +1,513 @@
+package station
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/org"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Communication status of a station (SPEC.md section 4; tag colours cyan, green,
+// orange, red).
+const (
+	CommConnecting  = 1 // no device has reported yet
+	CommNormal      = 2 // every device reporting
+	CommSomeOffline = 3
+	CommAllOffline  = 4
+)
+
+// Live is what a station is doing now, from its devices' latest samples and alarms.
+type Live struct {
+	CommunicationStatus  int        `json:"communicationStatus" doc:"1 connecting, 2 normal, 3 some devices offline, 4 all devices offline"`
+	AlarmExist           int        `json:"alarmExist" doc:"1 when an alarm is occurring"`
+	CurrentPowerKW       float64    `json:"currentPowerKw"`
+	PowerNormalization   float64    `json:"powerNormalization" doc:"current kW ÷ installed kWp, in %"`
+	DailyEnergyKWh       float64    `json:"dailyEnergyKwh" doc:"today in the station's timezone"`
+	DailyEquivalentHours float64    `json:"dailyEquivalentHours" doc:"daily kWh ÷ installed kWp, h"`
+	TotalEnergyKWh       float64    `json:"totalEnergyKwh"`
+	DevicesOnline        int        `json:"devicesOnline"`
+	DevicesTotal         int        `json:"devicesTotal"`
+	LatestAlarm          string     `json:"latestAlarm"`
+	LastSeen             *time.Time `json:"lastSeen"`
+}
+
+// KPIs are a station's figures for its detail page (formulas in docs/kpi.md).
+type KPIs struct {
+	Unit             string  `json:"unit" doc:"kWh"`
+	DayEnergyKWh     float64 `json:"dayEnergyKwh"`
+	MonthEnergyKWh   float64 `json:"monthEnergyKwh"`
+	YearEnergyKWh    float64 `json:"yearEnergyKwh"`
+	TotalEnergyKWh   float64 `json:"totalEnergyKwh"`
+	EquivalentHours  float64 `json:"equivalentHours" doc:"today, h"`
+	PerformanceRatio float64 `json:"performanceRatio" doc:"yesterday, IEC 61724: final yield ÷ reference yield, in %"`
+	CO2ReductionKg   float64 `json:"co2ReductionKg" doc:"total kWh × grid emission factor"`
+	ProfitToday      float64 `json:"profitToday" doc:"in the station's currency"`
+	ProfitTotal      float64 `json:"profitTotal"`
+	Currency         string  `json:"currency"`
+	EmissionFactorKg float64 `json:"emissionFactorKgPerKwh"`
+}
+
+// Series is a time series: [[unixMillis, value], …] with its unit.
+type Series struct {
+	Unit   string       `json:"unit"`
+	Points [][2]float64 `json:"points"`
+}
+
+// Telemetry gives the station calls their measured figures. The caller has already
+// checked that the stations are visible.
+type Telemetry interface {
+	Live(ctx context.Context, stations []*Station) (map[int64]Live, error)
+	KPIs(ctx context.Context, st *Station) (KPIs, error)
+	// PowerCurve is the station's AC power over one local day (yyyy-MM-dd).
+	PowerCurve(ctx context.Context, st *Station, day time.Time) (Series, error)
+	// DailyEnergy is the station's energy per local day of a month.
+	DailyEnergy(ctx context.Context, st *Station, month time.Time) (Series, error)
+}
+
+// Service serves the /v2/site calls.
+type Service struct {
+	DB        *store.DB
+	Telemetry Telemetry
+}
+
+// ListItem is a station in a list, with what it is doing now.
+type ListItem struct {
+	Station
+	Live
+	ChildrenCount int `json:"childrenCount"`
+}
+
+// Detail is a station with its live figures, KPIs and sub-stations.
+type Detail struct {
+	Station
+	Live
+	KPIs     KPIs        `json:"kpis"`
+	Children []ListItem  `json:"children"`
+	Parent   *SimpleItem `json:"parent"`
+}
+
+// SimpleItem names a station for pickers.
+type SimpleItem struct {
+	ID       int64  `json:"id"`
+	ParentID int64  `json:"parentId"`
+	Name     string `json:"name"`
+	Timezone string `json:"timezone"`
+}
+
+// Summary counts the visible stations by state.
+type Summary struct {
+	Total           int            `json:"total"`
+	CapacityKWp     float64        `json:"capacityKwp"`
+	ByCommunication map[string]int `json:"byCommunication" doc:"keys 1-4 as communicationStatus"`
+	WithAlarms      int            `json:"withAlarms"`
+	CurrentPowerKW  float64        `json:"currentPowerKw"`
+	DailyEnergyKWh  float64        `json:"dailyEnergyKwh"`
+	ByType          map[string]int `json:"byType"`
+}
+
+// ListQuery documents the list filters.
+type ListQuery struct {
+	Name                string `query:"name" doc:"part of the name, case-insensitive"`
+	CommunicationStatus int    `query:"communicationStatus" doc:"1-4; 0 or absent for all"`
+	AlarmStatus         int    `query:"alarmStatus" doc:"-1 or absent all, 0 no alarms, 1 has alarms"`
+	StationType         string `query:"stationType"`
+	SystemType          string `query:"systemType"`
+	TagIDs              string `query:"tagIds" doc:"comma-separated tag ids: stations with any of them"`
+	ParentID            int64  `query:"parentId" doc:"absent: top-level stations; n: sub-stations of n; -1: every level"`
+	Page                int    `query:"page"`
+	PageSize            int    `query:"pageSize"`
+}
+
+// DateQuery names a local day or month.
+type DateQuery struct {
+	Date string `query:"date" doc:"yyyy-MM-dd (powertrendbydate) or yyyy-MM (powerdatabymonth); default today"`
+}
+
+// Routes registers the /v2/site calls.
+func (s *Service) Routes(api *httpapi.API) {
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/summary", Tag: "site", Summary: "Counts of the visible stations by state",
+		Access: httpapi.Signed, Resp: Summary{}, Handle: s.summary})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/list", Tag: "site", Summary: "Stations with live figures, filtered and paged",
+		Access: httpapi.Signed, Query: ListQuery{}, Resp: httpapi.Page[ListItem]{}, Handle: s.list})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/simplelist", Tag: "site", Summary: "Every visible station and sub-station, for pickers",
+		Access: httpapi.Signed, Resp: []SimpleItem{}, Handle: s.simpleList})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/detail/{stationId}", Tag: "site", Summary: "One station with KPIs and sub-stations",
+		Access: httpapi.Signed, Resp: Detail{}, Handle: s.detail})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/powertrendbydate/{uid}", Tag: "site", Summary: "AC power over a local day",
+		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerTrend})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/powerdatabymonth/{uid}", Tag: "site", Summary: "Energy per local day of a month",
+		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerByMonth})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/add", Tag: "site", Summary: "Create a station or sub-station (admin)",
+		Access: httpapi.Admin, Body: Input{}, Resp: Station{}, Handle: s.add})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/edit/{uid}", Tag: "site", Summary: "Edit a station",
+		Access: httpapi.Signed, Body: Input{}, Resp: Station{}, Handle: s.edit})
+	s.tagRoutes(api)
+}
+
+func (s *Service) get(r *http.Request, param string) (*Station, error) {
+	id, err := httpapi.PathID(r, param)
+	if err != nil {
+		return nil, err
+	}
+	st, err := Get(r.Context(), s.DB, httpapi.Caller(r), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpapi.NotFound()
+	}
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return st, nil
+}
+
+func (s *Service) items(ctx context.Context, list []*Station) ([]ListItem, error) {
+	live, err := s.Telemetry.Live(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := childCounts(ctx, s.DB, list)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ListItem, len(list))
+	for i, st := range list {
+		out[i] = ListItem{Station: *st, Live: live[st.ID], ChildrenCount: counts[st.ID]}
+	}
+	return out, nil
+}
+
+func childCounts(ctx context.Context, db *store.DB, list []*Station) (map[int64]int, error) {
+	out := map[int64]int{}
+	if len(list) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(list))
+	for i, st := range list {
+		args[i] = st.ID
+	}
+	rows, err := db.Query(ctx, "SELECT parent_id, COUNT(*) FROM stations WHERE parent_id IN ("+placeholders(len(args))+") GROUP BY parent_id", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}
+
+func parseIntParam(v *httpapi.Validator, r *http.Request, name string, lo, hi int64, def int64) int64 {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < lo || n > hi {
+		v.Add(name, "out_of_range", lo, hi)
+		return def
+	}
+	return n
+}
+
+func (s *Service) list(r *http.Request) (any, error) {
+	page, size, err := httpapi.PageParams(r)
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	var v httpapi.Validator
+	comm := parseIntParam(&v, r, "communicationStatus", 0, 4, 0)
+	alarm := parseIntParam(&v, r, "alarmStatus", -1, 1, -1)
+	parent := parseIntParam(&v, r, "parentId", -1, 1<<53, 0)
+	f := Filter{Name: strings.TrimSpace(q.Get("name")), StationType: q.Get("stationType"), SystemType: q.Get("systemType"), ParentID: parent}
+	v.MaxLen("name", f.Name, 100)
+	if f.StationType != "" {
+		v.OneOf("stationType", f.StationType, StationTypes...)
+	}
+	if f.SystemType != "" {
+		v.OneOf("systemType", f.SystemType, SystemTypes...)
+	}
+	if t := q.Get("tagIds"); t != "" {
+		for _, part := range strings.Split(t, ",") {
+			id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+			if err != nil || id <= 0 {
+				v.Add("tagIds", "invalid_format")
+				break
+			}
+			f.TagIDs = append(f.TagIDs, id)
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	p := httpapi.Caller(r)
+	if comm == 0 && alarm == -1 {
+		f.Page, f.PerPage = page, size
+		list, total, err := List(ctx, s.DB, p, f)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		items, err := s.items(ctx, list)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		return httpapi.Page[ListItem]{List: items, Total: total, Page: page, PageSize: size}, nil
+	}
+	// Live filters: judge every matching station, then page.
+	list, _, err := List(ctx, s.DB, p, f)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	items, err := s.items(ctx, list)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	kept := []ListItem{}
+	for _, it := range items {
+		if (comm == 0 || it.CommunicationStatus == int(comm)) && (alarm == -1 || it.AlarmExist == int(alarm)) {
+			kept = append(kept, it)
+		}
+	}
+	total := int64(len(kept))
+	from := min((page-1)*size, len(kept))
+	to := min(from+size, len(kept))
+	return httpapi.Page[ListItem]{List: kept[from:to], Total: total, Page: page, PageSize: size}, nil
+}
+
+func (s *Service) simpleList(r *http.Request) (any, error) {
+	list, _, err := List(r.Context(), s.DB, httpapi.Caller(r), Filter{ParentID: -1})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	out := make([]SimpleItem, len(list))
+	for i, st := range list {
+		out[i] = SimpleItem{ID: st.ID, ParentID: st.ParentID, Name: st.Name, Timezone: st.Timezone}
+	}
+	return out, nil
+}
+
+func (s *Service) summary(r *http.Request) (any, error) {
+	ctx := r.Context()
+	list, _, err := List(ctx, s.DB, httpapi.Caller(r), Filter{ParentID: 0})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	live, err := s.Telemetry.Live(ctx, list)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	sum := Summary{ByCommunication: map[string]int{"1": 0, "2": 0, "3": 0, "4": 0}, ByType: map[string]int{}}
+	for _, st := range list {
+		l := live[st.ID]
+		sum.Total++
+		sum.CapacityKWp += st.CapacityKWp
+		sum.ByCommunication[strconv.Itoa(l.CommunicationStatus)]++
+		sum.WithAlarms += l.AlarmExist
+		sum.CurrentPowerKW += l.CurrentPowerKW
+		sum.DailyEnergyKWh += l.DailyEnergyKWh
+		sum.ByType[st.StationType]++
+	}
+	sum.CapacityKWp = round(sum.CapacityKWp, 3)
+	sum.CurrentPowerKW = round(sum.CurrentPowerKW, 3)
+	sum.DailyEnergyKWh = round(sum.DailyEnergyKWh, 3)
+	return sum, nil
+}
+
+func (s *Service) detail(r *http.Request) (any, error) {
+	st, err := s.get(r, "stationId")
+	if err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	items, err := s.items(ctx, []*Station{st})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	kpis, err := s.Telemetry.KPIs(ctx, st)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	children, _, err := List(ctx, s.DB, httpapi.Caller(r), Filter{ParentID: st.ID})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	childItems, err := s.items(ctx, children)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	d := Detail{Station: *st, Live: items[0].Live, KPIs: kpis, Children: childItems}
+	if st.ParentID != 0 {
+		if parent, err := Get(ctx, s.DB, httpapi.Caller(r), st.ParentID); err == nil {
+			d.Parent = &SimpleItem{ID: parent.ID, ParentID: parent.ParentID, Name: parent.Name, Timezone: parent.Timezone}
+		}
+	}
+	return d, nil
+}
+
+func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string) time.Time {
+	loc, err := time.LoadLocation(st.Timezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	now := time.Now().In(loc)
+	s := r.URL.Query().Get("date")
+	if s == "" {
+		if layout == "2006-01" {
+			return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
+		}
+		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	}
+	t, err := time.ParseInLocation(layout, s, loc)
+	if err != nil {
+		v.Add("date", "invalid_format")
+		return now
+	}
+	if t.After(now) || t.Year() < 1990 {
+		v.Add("date", "out_of_range", "1990-01-01", now.Format("2006-01-02"))
+	}
+	return t
+}
+
+func (s *Service) powerTrend(r *http.Request) (any, error) {
+	st, err := s.get(r, "uid")
+	if err != nil {
+		return nil, err
+	}
+	var v httpapi.Validator
+	day := localDate(&v, r, st, "2006-01-02")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	out, err := s.Telemetry.PowerCurve(r.Context(), st, day)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return out, nil
+}
+
+func (s *Service) powerByMonth(r *http.Request) (any, error) {
+	st, err := s.get(r, "uid")
+	if err != nil {
+		return nil, err
+	}
+	var v httpapi.Validator
+	month := localDate(&v, r, st, "2006-01")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	out, err := s.Telemetry.DailyEnergy(r.Context(), st, month)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return out, nil
+}
+
+// checkTags verifies that every tag id belongs to the organisation.
+func (s *Service) checkTags(ctx context.Context, orgID int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	uniq := map[int64]bool{}
+	args := []any{orgID}
+	for _, id := range ids {
+		if !uniq[id] {
+			uniq[id] = true
+			args = append(args, id)
+		}
+	}
+	var n int
+	if err := s.DB.QueryRow(ctx, "SELECT COUNT(*) FROM station_tags WHERE org_id = ? AND id IN ("+placeholders(len(args)-1)+")", args...).Scan(&n); err != nil {
+		return httpapi.Internal(err)
+	}
+	if n != len(uniq) {
+		return httpapi.InvalidField("tagIds", "not_found")
+	}
+	return nil
+}
+
+func uniqueIDs(ids []int64) []int64 {
+	seen := map[int64]bool{}
+	out := []int64{}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func (s *Service) add(r *http.Request) (any, error) {
+	var in Input
+	if err := httpapi.Decode(r, &in); err != nil {
+		return nil, err
+	}
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	p := httpapi.Caller(r)
+	if in.ParentID != 0 {
+		parent, err := Get(ctx, s.DB, p, in.ParentID)
+		if err != nil || parent.ParentID != 0 {
+			return nil, httpapi.InvalidField("parentId", "not_found")
+		}
+	}
+	if err := s.checkTags(ctx, p.OrgID, in.TagIDs); err != nil {
+		return nil, err
+	}
+	st := &Station{OrgID: p.OrgID, ParentID: in.ParentID, CreatedByDept: p.DeptID}
+	in.apply(st)
+	if _, err := Insert(ctx, s.DB, st); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if err := SetTags(ctx, s.DB, st.ID, uniqueIDs(in.TagIDs)); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	org.Audit(ctx, s.DB, p.OrgID, p.UserID, "station.add", strconv.FormatInt(st.ID, 10), st.Name, httpapi.ClientAddr(r))
+	return Get(ctx, s.DB, p, st.ID)
+}
+
+func (s *Service) edit(r *http.Request) (any, error) {
+	st, err := s.get(r, "uid")
+	if err != nil {
+		return nil, err
+	}
+	var in Input
+	if err := httpapi.Decode(r, &in); err != nil {
+		return nil, err
+	}
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if in.ParentID != 0 && in.ParentID != st.ParentID {
+		return nil, httpapi.InvalidField("parentId", "invalid_format")
+	}
+	ctx := r.Context()
+	p := httpapi.Caller(r)
+	if err := s.checkTags(ctx, p.OrgID, in.TagIDs); err != nil {
+		return nil, err
+	}
+	in.apply(st)
+	if err := Update(ctx, s.DB, st); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if err := SetTags(ctx, s.DB, st.ID, uniqueIDs(in.TagIDs)); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	org.Audit(ctx, s.DB, p.OrgID, p.UserID, "station.edit", strconv.FormatInt(st.ID, 10), st.Name, httpapi.ClientAddr(r))
+	return Get(ctx, s.DB, p, st.ID)
+}
