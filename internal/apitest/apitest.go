@@ -17,6 +17,7 @@ import (
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/server"
+	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
@@ -28,12 +29,26 @@ type Env struct {
 	DB       *store.DB
 	Accounts *demo.Accounts
 	Tokens   map[string]string
+	// Fleet is the simulated fleet whose stations and devices NewWithFleet stored.
+	Fleet sim.Fleet
+}
+
+// NewWithFleet builds an Env on SQLite with the demo fleet's stations and devices
+// (no telemetry: tests write what they need through the write path).
+func NewWithFleet(t testing.TB) *Env {
+	t.Helper()
+	e := New(t)
+	e.Fleet = demo.Fleet()
+	if err := demo.SeedFleet(context.Background(), e.DB, e.Accounts, e.Fleet); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // Config returns the configuration tests start from.
 func Config() *config.Config {
 	return &config.Config{Addr: "127.0.0.1:0", SessionTTL: time.Hour, RawRetention: 14 * 24 * time.Hour,
-		LogoutURL: "https://sso.example/logout", MonitorURL: "https://monitor.example/", SimSpeed: 1, Seed: 1}
+		LogoutURL: "https://sso.example/logout", MonitorURL: "https://monitor.example/", SimSpeed: 1, Seed: 1, EmissionFactor: 0.5}
 }
 
 // New builds an Env on SQLite.

@@ -29,6 +29,8 @@ type Config struct {
 	// RawRetention is how long raw telemetry samples are kept; roll-ups are kept for ever.
 	RawRetention time.Duration
 	LogFormat    string
+	// EmissionFactor is the grid emission factor for carbon reduction, kg CO₂ per kWh.
+	EmissionFactor float64
 }
 
 // Flags registers every option on fs, each defaulting to its HELIO_* variable, and
@@ -47,6 +49,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.IntVar(&c.BackfillDays, "backfill-days", int(envInt("HELIO_BACKFILL_DAYS", 365)), "days of demo history to generate on first start (HELIO_BACKFILL_DAYS)")
 	fs.Float64Var(&c.SimSpeed, "sim-speed", envFloat("HELIO_SIM_SPEED", 1), "demo simulator speed relative to the clock (HELIO_SIM_SPEED)")
 	fs.DurationVar(&c.RawRetention, "raw-retention", envDuration("HELIO_RAW_RETENTION", 14*24*time.Hour), "how long raw samples are kept (HELIO_RAW_RETENTION)")
+	fs.Float64Var(&c.EmissionFactor, "emission-factor", envFloat("HELIO_EMISSION_FACTOR", 0.475), "grid emission factor for carbon reduction, kg CO2 per kWh (HELIO_EMISSION_FACTOR)")
 	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
 	return c
 }
@@ -64,6 +67,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--sim-speed must be above 0 and at most 10000")
 	case c.RawRetention < time.Hour:
 		return fmt.Errorf("--raw-retention must be at least 1h")
+	case c.EmissionFactor <= 0 || c.EmissionFactor > 2:
+		return fmt.Errorf("--emission-factor must be above 0 and at most 2 kg/kWh")
 	case c.LogFormat != "text" && c.LogFormat != "json":
 		return fmt.Errorf("--log must be text or json")
 	}

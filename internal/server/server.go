@@ -13,9 +13,13 @@ import (
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
+	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/monitor"
+	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/sys"
+	"github.com/helio-energy/helio/internal/telemetry"
 	"github.com/helio-energy/helio/web"
 )
 
@@ -30,6 +34,9 @@ type Server struct {
 	Ready    *sys.Readiness
 	Sessions *auth.Sessions
 	Auth     *auth.Service
+	Writer   *telemetry.Writer
+	Reader   *telemetry.Reader
+	Figures  *monitor.Figures
 	handler  http.Handler
 }
 
@@ -57,6 +64,13 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter()}
 	s.API = httpapi.New(s.Sessions.Authenticate)
 	s.Auth.Routes(s.API)
+	topt := telemetry.Options{RawRetention: cfg.RawRetention}
+	s.Writer = telemetry.NewWriter(db, topt)
+	s.Reader = telemetry.NewReader(db, topt)
+	s.Figures = &monitor.Figures{DB: db, Reader: s.Reader, EmissionFactor: cfg.EmissionFactor}
+	(&station.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
+	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
+	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	if dist, ok := web.Dist(); ok {
 		h, err := sys.Console(dist)

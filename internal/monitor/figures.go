@@ -1,0 +1,394 @@
+// Package monitor turns telemetry roll-ups into the figures operators read: a station's
+// live state and KPIs, a device's energy and history, and the fleet summary calls.
+// KPI formulas are defined here once and documented in docs/kpi.md.
+package monitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// DefaultEmissionFactor is the grid emission factor used for carbon reduction, in kg CO₂
+// per kWh (a world-average grid; set per deployment with --emission-factor).
+const DefaultEmissionFactor = 0.475
+
+// Figures reads telemetry for the station, device and summary calls.
+type Figures struct {
+	DB             *store.DB
+	Reader         *telemetry.Reader
+	EmissionFactor float64
+	Now            func() time.Time
+	// Alarms reports which stations have an occurring alarm and the latest alarm text;
+	// nil until the alarm engine is wired.
+	Alarms func(ctx context.Context, stationIDs []int64) (map[int64]string, error)
+}
+
+func (f *Figures) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}
+
+// KPI formulas (docs/kpi.md).
+
+// EquivalentHours is energy ÷ installed capacity: the hours at full power that would
+// have produced the energy.
+func EquivalentHours(kwh, kwp float64) float64 {
+	if kwp <= 0 {
+		return 0
+	}
+	return kwh / kwp
+}
+
+// Normalization is current power ÷ installed capacity, in percent.
+func Normalization(kw, kwp float64) float64 {
+	if kwp <= 0 {
+		return 0
+	}
+	return kw / kwp * 100
+}
+
+// PerformanceRatio is the IEC 61724 ratio of final yield (kWh ÷ kWp) to reference yield
+// (plane-of-array irradiation ÷ 1 kW/m²), in percent. refKWh is the telemetry's reference
+// energy: irradiation × the array's kWp, so PR = kWh ÷ refKWh.
+func PerformanceRatio(kwh, refKWh float64) float64 {
+	if refKWh <= 0 {
+		return 0
+	}
+	return kwh / refKWh * 100
+}
+
+// CO2Reduction is the emissions avoided by kWh of PV energy, in kg.
+func CO2Reduction(kwh, factor float64) float64 { return kwh * factor }
+
+// Profit is kWh × (price per kWh + subsidy per kWh), in the station's currency.
+func Profit(kwh, price, subsidy float64) float64 { return kwh * (price + subsidy) }
+
+func r3(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return math.Round(f*1000) / 1000
+}
+
+type devRow struct {
+	id, stationID, topID int64
+	typ, meterPos        string
+}
+
+// devicesUnder lists the devices of the stations and of their sub-stations; topID is the
+// listed station a device counts towards.
+func (f *Figures) devicesUnder(ctx context.Context, ids []int64) ([]devRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
+	args := make([]any, 0, 2*len(ids))
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	args = append(args, args...)
+	rows, err := f.DB.Query(ctx, `SELECT d.id, d.station_id, COALESCE(s.parent_id, 0), d.type, d.meter_position FROM devices d
+		JOIN stations s ON s.id = d.station_id WHERE d.station_id IN (`+ph+`) OR s.parent_id IN (`+ph+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: unable to list devices: %w", err)
+	}
+	defer rows.Close()
+	listed := map[int64]bool{}
+	for _, id := range ids {
+		listed[id] = true
+	}
+	var out []devRow
+	for rows.Next() {
+		var d devRow
+		var parent int64
+		if err := rows.Scan(&d.id, &d.stationID, &parent, &d.typ, &d.meterPos); err != nil {
+			return nil, err
+		}
+		if listed[d.stationID] {
+			d.topID = d.stationID
+			out = append(out, d)
+		}
+		if parent != 0 && listed[parent] {
+			d.topID = parent
+			out = append(out, d)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Live implements station.Telemetry.
+func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
+	out := make(map[int64]station.Live, len(stations))
+	if len(stations) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(stations))
+	for i, st := range stations {
+		ids[i] = st.ID
+	}
+	devs, err := f.devicesUnder(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	devIDs := make([]int64, 0, len(devs))
+	for _, d := range devs {
+		devIDs = append(devIDs, d.id)
+	}
+	latest, err := f.Reader.Latest(ctx, devIDs)
+	if err != nil {
+		return nil, err
+	}
+	totals, err := f.Reader.StationTotals(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var alarms map[int64]string
+	if f.Alarms != nil {
+		if alarms, err = f.Alarms(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
+	now := f.now()
+	type acc struct {
+		total, online, reported int
+		powerKW                 float64
+		lastSeen                time.Time
+	}
+	accs := map[int64]*acc{}
+	for _, d := range devs {
+		a := accs[d.topID]
+		if a == nil {
+			a = &acc{}
+			accs[d.topID] = a
+		}
+		a.total++
+		l, ok := latest[d.id]
+		if !ok {
+			continue
+		}
+		a.reported++
+		if l.Time.After(a.lastSeen) {
+			a.lastSeen = l.Time
+		}
+		if device.State(&l, now) != device.StateOffline {
+			a.online++
+			if d.typ == "inverter" {
+				a.powerKW += l.PowerKW
+			}
+		}
+	}
+	for _, st := range stations {
+		a := accs[st.ID]
+		if a == nil {
+			a = &acc{}
+		}
+		l := station.Live{DevicesTotal: a.total, DevicesOnline: a.online}
+		switch {
+		case a.reported == 0:
+			l.CommunicationStatus = station.CommConnecting
+		case a.online == a.total:
+			l.CommunicationStatus = station.CommNormal
+		case a.online == 0:
+			l.CommunicationStatus = station.CommAllOffline
+		default:
+			l.CommunicationStatus = station.CommSomeOffline
+		}
+		if !a.lastSeen.IsZero() {
+			t := a.lastSeen.UTC()
+			l.LastSeen = &t
+		}
+		t := totals[st.ID]
+		l.CurrentPowerKW = r3(a.powerKW)
+		l.PowerNormalization = r3(Normalization(a.powerKW, st.CapacityKWp))
+		l.DailyEnergyKWh = r3(t.Today.PVKWh)
+		l.DailyEquivalentHours = r3(EquivalentHours(t.Today.PVKWh, st.CapacityKWp))
+		l.TotalEnergyKWh = r3(t.Total.PVKWh)
+		if msg, ok := alarms[st.ID]; ok {
+			l.AlarmExist = 1
+			l.LatestAlarm = msg
+		}
+		out[st.ID] = l
+	}
+	return out, nil
+}
+
+func (f *Figures) factor() float64 {
+	if f.EmissionFactor > 0 {
+		return f.EmissionFactor
+	}
+	return DefaultEmissionFactor
+}
+
+func location(tz string) *time.Location {
+	if loc, err := time.LoadLocation(tz); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// KPIs implements station.Telemetry.
+func (f *Figures) KPIs(ctx context.Context, st *station.Station) (station.KPIs, error) {
+	totals, err := f.Reader.StationTotals(ctx, []int64{st.ID})
+	if err != nil {
+		return station.KPIs{}, err
+	}
+	t := totals[st.ID]
+	loc := location(st.Timezone)
+	now := f.now().In(loc)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	yesterday := today.AddDate(0, 0, -1)
+	days, err := f.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Day, yesterday, today)
+	if err != nil {
+		return station.KPIs{}, err
+	}
+	var pr float64
+	if pts := days[st.ID]; len(pts) > 0 {
+		pr = PerformanceRatio(pts[0].PVKWh, pts[0].RefEnergyKWh)
+	}
+	return station.KPIs{
+		Unit: "kWh", DayEnergyKWh: r3(t.Today.PVKWh), MonthEnergyKWh: r3(t.Month.PVKWh), YearEnergyKWh: r3(t.Year.PVKWh),
+		TotalEnergyKWh: r3(t.Total.PVKWh), EquivalentHours: r3(EquivalentHours(t.Today.PVKWh, st.CapacityKWp)),
+		PerformanceRatio: r3(pr), CO2ReductionKg: r3(CO2Reduction(t.Total.PVKWh, f.factor())),
+		ProfitToday: r3(Profit(t.Today.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)),
+		ProfitTotal: r3(Profit(t.Total.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)), Currency: st.Currency,
+		EmissionFactorKg: f.factor(),
+	}, nil
+}
+
+// PowerCurve implements station.Telemetry.
+func (f *Figures) PowerCurve(ctx context.Context, st *station.Station, day time.Time) (station.Series, error) {
+	pts, err := f.Reader.StationPowerCurve(ctx, st.ID, day)
+	if errors.Is(err, store.ErrNotFound) {
+		pts = [][2]float64{}
+	} else if err != nil {
+		return station.Series{}, err
+	}
+	for i := range pts {
+		pts[i][1] = r3(pts[i][1])
+	}
+	return station.Series{Unit: "kW", Points: pts}, nil
+}
+
+// DailyEnergy implements station.Telemetry.
+func (f *Figures) DailyEnergy(ctx context.Context, st *station.Station, month time.Time) (station.Series, error) {
+	loc := location(st.Timezone)
+	from := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, loc)
+	days, err := f.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Day, from, from.AddDate(0, 1, 0))
+	if err != nil {
+		return station.Series{}, err
+	}
+	out := station.Series{Unit: "kWh", Points: [][2]float64{}}
+	for _, p := range days[st.ID] {
+		out.Points = append(out.Points, [2]float64{float64(p.Start.UnixMilli()), r3(p.PVKWh)})
+	}
+	return out, nil
+}
+
+// Latest implements device.Telemetry.
+func (f *Figures) Latest(ctx context.Context, ids []int64) (map[int64]telemetry.Sample, error) {
+	return f.Reader.Latest(ctx, ids)
+}
+
+// Energy implements device.Telemetry: today (the station's local day) and in all.
+func (f *Figures) Energy(ctx context.Context, devs []*device.Device) (map[int64]device.Energy, error) {
+	out := map[int64]device.Energy{}
+	if len(devs) == 0 {
+		return out, nil
+	}
+	stationIDs := map[int64]bool{}
+	for _, d := range devs {
+		stationIDs[d.StationID] = true
+	}
+	tzs, err := f.timezones(ctx, stationIDs)
+	if err != nil {
+		return nil, err
+	}
+	byTZ := map[string][]int64{}
+	all := make([]int64, 0, len(devs))
+	for _, d := range devs {
+		byTZ[tzs[d.StationID]] = append(byTZ[tzs[d.StationID]], d.ID)
+		all = append(all, d.ID)
+	}
+	years, err := f.Reader.DeviceRollups(ctx, all, telemetry.Year, time.Unix(0, 0), f.now().AddDate(1, 0, 0))
+	if err != nil {
+		return nil, err
+	}
+	for id, pts := range years {
+		e := out[id]
+		for _, p := range pts {
+			e.TotalKWh += p.Stats.EnergyKWh
+		}
+		out[id] = e
+	}
+	for tz, ids := range byTZ {
+		loc := location(tz)
+		now := f.now().In(loc)
+		day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+		days, err := f.Reader.DeviceRollups(ctx, ids, telemetry.Day, day, day.AddDate(0, 0, 1))
+		if err != nil {
+			return nil, err
+		}
+		for id, pts := range days {
+			e := out[id]
+			for _, p := range pts {
+				e.TodayKWh += p.Stats.EnergyKWh
+			}
+			out[id] = e
+		}
+	}
+	for id, e := range out {
+		out[id] = device.Energy{TodayKWh: r3(e.TodayKWh), TotalKWh: r3(e.TotalKWh)}
+	}
+	return out, nil
+}
+
+func (f *Figures) timezones(ctx context.Context, ids map[int64]bool) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, len(ids))
+	for id := range ids {
+		args = append(args, id)
+	}
+	rows, err := f.DB.Query(ctx, "SELECT id, timezone FROM stations WHERE id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(args)), ",")+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var tz string
+		if err := rows.Scan(&id, &tz); err != nil {
+			return nil, err
+		}
+		out[id] = tz
+	}
+	return out, rows.Err()
+}
+
+// History implements device.Telemetry.
+func (f *Figures) History(ctx context.Context, d *device.Device, metric string, from, to time.Time) (station.Series, string, error) {
+	s, err := f.Reader.DeviceSeries(ctx, d.ID, metric, from, to, telemetry.Auto)
+	if errors.Is(err, telemetry.ErrResolution) {
+		return station.Series{Unit: s.Unit, Points: [][2]float64{}}, s.Resolution, nil
+	}
+	if err != nil {
+		return station.Series{}, "", err
+	}
+	for i := range s.Points {
+		s.Points[i][1] = r3(s.Points[i][1])
+	}
+	return station.Series{Unit: s.Unit, Points: s.Points}, s.Resolution, nil
+}

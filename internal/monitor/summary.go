@@ -1,0 +1,347 @@
+package monitor
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Period is a figure for the current period beside the previous one.
+type Period struct {
+	Value    float64 `json:"value"`
+	Previous float64 `json:"previous" doc:"the whole previous period (yesterday, last month, last year)"`
+	Change   float64 `json:"change" doc:"(value − previous) ÷ previous, in %; 0 when there is no previous value"`
+}
+
+// Periods holds a figure by day, month, year and in total.
+type Periods struct {
+	Day   Period `json:"day"`
+	Month Period `json:"month"`
+	Year  Period `json:"year"`
+	Total Period `json:"total"`
+}
+
+// Money is an amount per period in one currency.
+type Money struct {
+	Currency string  `json:"currency"`
+	Day      float64 `json:"day"`
+	Month    float64 `json:"month"`
+	Year     float64 `json:"year"`
+	Total    float64 `json:"total"`
+}
+
+// All is the fleet summary of the monitoring centre.
+type All struct {
+	Stations         int     `json:"stations"`
+	CapacityKWp      float64 `json:"capacityKwp"`
+	Devices          int     `json:"devices"`
+	DevicesOnline    int     `json:"devicesOnline"`
+	DevicesFault     int     `json:"devicesFault"`
+	OnlineRatio      float64 `json:"onlineRatio" doc:"devices online ÷ devices, %"`
+	FaultRatio       float64 `json:"faultRatio" doc:"devices in fault ÷ devices, %"`
+	CurrentPowerKW   float64 `json:"currentPowerKw"`
+	Normalization    float64 `json:"powerNormalization" doc:"current kW ÷ installed kWp, %"`
+	EnergyKWh        Periods `json:"energyKwh" doc:"PV energy, kWh, by each station's calendar"`
+	CO2ReductionKg   Periods `json:"co2ReductionKg"`
+	Profit           []Money `json:"profit" doc:"per currency"`
+	EmissionFactorKg float64 `json:"emissionFactorKgPerKwh"`
+}
+
+// PowerPoint is one bucket of the fleet's energy flows.
+type PowerPoint struct {
+	Time int64 `json:"time" doc:"bucket start, unix ms"`
+	telemetry.Flows
+}
+
+// PowerData is the fleet's energy flows over a day (hours), month (days) or year (months).
+type PowerData struct {
+	Period   string       `json:"period"`
+	Timezone string       `json:"timezone"`
+	Unit     string       `json:"unit"`
+	Points   []PowerPoint `json:"points"`
+}
+
+// PowerQuery names the calendar the fleet series is drawn in.
+type PowerQuery struct {
+	TZ string `query:"tz" doc:"IANA timezone of the viewer (default UTC)"`
+}
+
+// Summary serves the /v2/summary calls.
+type Summary struct {
+	Figures *Figures
+}
+
+// Routes registers the summary calls.
+func (s *Summary) Routes(api *httpapi.API) {
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/all", Tag: "summary", Summary: "Fleet totals of the visible stations",
+		Access: httpapi.Signed, Resp: All{}, Handle: s.all})
+	for _, p := range []string{"day", "month", "year"} {
+		api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/powerdata/" + p, Tag: "summary",
+			Summary: "Fleet energy flows over the current " + p, Access: httpapi.Signed, Query: PowerQuery{}, Resp: PowerData{},
+			Handle: s.powerData(p)})
+	}
+}
+
+// roots are the visible stations whose parent is not visible: their roll-ups cover the
+// visible fleet exactly once.
+func roots(list []*station.Station) []*station.Station {
+	visible := map[int64]bool{}
+	for _, st := range list {
+		visible[st.ID] = true
+	}
+	var out []*station.Station
+	for _, st := range list {
+		if st.ParentID == 0 || !visible[st.ParentID] {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func change(v, prev float64) float64 {
+	if prev == 0 {
+		return 0
+	}
+	return r3((v - prev) / prev * 100)
+}
+
+// previous returns, per station, the PV energy of the bucket before the one holding now.
+func (f *Figures) previous(ctx context.Context, ids []int64, res telemetry.Resolution, span time.Duration) (map[int64]float64, error) {
+	now := f.now()
+	pts, err := f.Reader.StationEnergy(ctx, ids, res, now.Add(-span), now)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]float64{}
+	for id, list := range pts {
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i].End.After(now) {
+				continue
+			}
+			out[id] = list[i].PVKWh
+			break
+		}
+	}
+	return out, nil
+}
+
+func (s *Summary) all(r *http.Request) (any, error) {
+	ctx := r.Context()
+	f := s.Figures
+	list, _, err := station.List(ctx, f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	rs := roots(list)
+	ids := make([]int64, len(rs))
+	out := All{Profit: []Money{}, EmissionFactorKg: f.factor()}
+	for i, st := range rs {
+		ids[i] = st.ID
+		out.CapacityKWp += st.CapacityKWp
+	}
+	out.Stations = 0
+	for _, st := range list {
+		if st.ParentID == 0 {
+			out.Stations++
+		}
+	}
+	totals, err := f.Reader.StationTotals(ctx, ids)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	prevDay, err := f.previous(ctx, ids, telemetry.Day, 3*24*time.Hour)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	prevMonth, err := f.previous(ctx, ids, telemetry.Month, 64*24*time.Hour)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	prevYear, err := f.previous(ctx, ids, telemetry.Year, 733*24*time.Hour)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	money := map[string]*Money{}
+	var e Periods
+	for _, st := range rs {
+		t := totals[st.ID]
+		e.Day.Value += t.Today.PVKWh
+		e.Month.Value += t.Month.PVKWh
+		e.Year.Value += t.Year.PVKWh
+		e.Total.Value += t.Total.PVKWh
+		e.Day.Previous += prevDay[st.ID]
+		e.Month.Previous += prevMonth[st.ID]
+		e.Year.Previous += prevYear[st.ID]
+		m := money[st.Currency]
+		if m == nil {
+			m = &Money{Currency: st.Currency}
+			money[st.Currency] = m
+		}
+		m.Day += Profit(t.Today.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+		m.Month += Profit(t.Month.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+		m.Year += Profit(t.Year.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+		m.Total += Profit(t.Total.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+	}
+	finish := func(p *Period, scale float64) Period {
+		return Period{Value: r3(p.Value * scale), Previous: r3(p.Previous * scale), Change: change(p.Value, p.Previous)}
+	}
+	out.EnergyKWh = Periods{Day: finish(&e.Day, 1), Month: finish(&e.Month, 1), Year: finish(&e.Year, 1), Total: finish(&e.Total, 1)}
+	k := f.factor()
+	out.CO2ReductionKg = Periods{Day: finish(&e.Day, k), Month: finish(&e.Month, k), Year: finish(&e.Year, k), Total: finish(&e.Total, k)}
+	for _, m := range money {
+		out.Profit = append(out.Profit, Money{Currency: m.Currency, Day: r3(m.Day), Month: r3(m.Month), Year: r3(m.Year), Total: r3(m.Total)})
+	}
+	sort.Slice(out.Profit, func(i, j int) bool { return out.Profit[i].Currency < out.Profit[j].Currency })
+
+	live, err := f.Live(ctx, rs)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	for _, l := range live {
+		out.CurrentPowerKW += l.CurrentPowerKW
+	}
+	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	devIDs := make([]int64, len(devs))
+	for i, d := range devs {
+		devIDs[i] = d.ID
+	}
+	latest, err := f.Reader.Latest(ctx, devIDs)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	now := f.now()
+	for _, d := range devs {
+		out.Devices++
+		var state string
+		if l, ok := latest[d.ID]; ok {
+			state = device.State(&l, now)
+		} else {
+			state = device.State(nil, now)
+		}
+		if state != device.StateOffline {
+			out.DevicesOnline++
+		}
+		if state == device.StateFault {
+			out.DevicesFault++
+		}
+	}
+	if out.Devices > 0 {
+		out.OnlineRatio = r3(float64(out.DevicesOnline) / float64(out.Devices) * 100)
+		out.FaultRatio = r3(float64(out.DevicesFault) / float64(out.Devices) * 100)
+	}
+	out.CapacityKWp = r3(out.CapacityKWp)
+	out.CurrentPowerKW = r3(out.CurrentPowerKW)
+	out.Normalization = r3(Normalization(out.CurrentPowerKW, out.CapacityKWp))
+	return out, nil
+}
+
+func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
+	return func(r *http.Request) (any, error) {
+		tz := r.URL.Query().Get("tz")
+		if tz == "" {
+			tz = "UTC"
+		}
+		loc, err := time.LoadLocation(tz)
+		if err != nil || tz == "Local" {
+			return nil, httpapi.InvalidField("tz", "invalid_format")
+		}
+		ctx := r.Context()
+		f := s.Figures
+		list, _, err := station.List(ctx, f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		rs := roots(list)
+		ids := make([]int64, len(rs))
+		tzOf := map[int64]*time.Location{}
+		for i, st := range rs {
+			ids[i] = st.ID
+			tzOf[st.ID] = location(st.Timezone)
+		}
+		now := f.now().In(loc)
+		var from, to time.Time
+		var res telemetry.Resolution
+		var key func(t time.Time, st *time.Location) time.Time
+		switch period {
+		case "day":
+			from = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+			to, res = from.AddDate(0, 0, 1), telemetry.Hour
+			key = func(t time.Time, _ *time.Location) time.Time { return t.Truncate(time.Hour) }
+		case "month":
+			from = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
+			to, res = from.AddDate(0, 1, 0), telemetry.Day
+			key = func(t time.Time, st *time.Location) time.Time {
+				l := t.In(st)
+				return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+			}
+		default:
+			from = time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
+			to, res = from.AddDate(1, 0, 0), telemetry.Month
+			key = func(t time.Time, st *time.Location) time.Time {
+				l := t.In(st)
+				return time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, loc)
+			}
+		}
+		// Ask a day wider on each side: station calendars are offset from the viewer's.
+		pts, err := f.Reader.StationEnergy(ctx, ids, res, from.Add(-24*time.Hour), to.Add(24*time.Hour))
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		sums := map[int64]*telemetry.Flows{}
+		for id, list := range pts {
+			for _, p := range list {
+				k := key(p.Start, tzOf[id])
+				if k.Before(from) || !k.Before(to) {
+					continue
+				}
+				fl := sums[k.UnixMilli()]
+				if fl == nil {
+					fl = &telemetry.Flows{}
+					sums[k.UnixMilli()] = fl
+				}
+				addFlows(fl, p.Flows)
+			}
+		}
+		out := PowerData{Period: period, Timezone: loc.String(), Unit: "kWh", Points: []PowerPoint{}}
+		for t := from; t.Before(to); {
+			fl := sums[t.UnixMilli()]
+			pp := PowerPoint{Time: t.UnixMilli()}
+			if fl != nil {
+				pp.Flows = roundFlows(*fl)
+			}
+			out.Points = append(out.Points, pp)
+			switch period {
+			case "day":
+				t = t.Add(time.Hour)
+			case "month":
+				t = t.AddDate(0, 0, 1)
+			default:
+				t = t.AddDate(0, 1, 0)
+			}
+		}
+		return out, nil
+	}
+}
+
+func addFlows(a *telemetry.Flows, b telemetry.Flows) {
+	a.PVKWh += b.PVKWh
+	a.DischargeKWh += b.DischargeKWh
+	a.ChargeKWh += b.ChargeKWh
+	a.ImportKWh += b.ImportKWh
+	a.ExportKWh += b.ExportKWh
+	a.LoadKWh += b.LoadKWh
+}
+
+func roundFlows(f telemetry.Flows) telemetry.Flows {
+	return telemetry.Flows{PVKWh: r3(f.PVKWh), DischargeKWh: r3(f.DischargeKWh), ChargeKWh: r3(f.ChargeKWh),
+		ImportKWh: r3(f.ImportKWh), ExportKWh: r3(f.ExportKWh), LoadKWh: r3(f.LoadKWh)}
+}
