@@ -98,3 +98,26 @@ func SeedFirstAdmin(ctx context.Context, db *store.DB) (string, error) {
 	}
 	return pw, nil
 }
+
+// LoadAccounts finds the demo accounts in a database seeded earlier.
+func LoadAccounts(ctx context.Context, db *store.DB) (*Accounts, error) {
+	a := &Accounts{}
+	for _, x := range []struct {
+		name              string
+		org, dept, userID *int64
+	}{
+		{"admin", &a.OrgID, &a.HQDeptID, &a.AdminID},
+		{"operator", nil, &a.OpsDeptID, &a.OperatorID},
+		{"other", &a.OtherOrgID, &a.OtherDeptID, &a.OtherID},
+	} {
+		u, err := org.UserByUsername(ctx, db, x.name)
+		if err != nil {
+			return nil, fmt.Errorf("demo: no user %q: %w", x.name, err)
+		}
+		*x.userID, *x.dept = u.ID, u.DeptID
+		if x.org != nil {
+			*x.org = u.OrgID
+		}
+	}
+	return a, nil
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/monitor"
+	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/sys"
@@ -37,7 +38,9 @@ type Server struct {
 	Writer   *telemetry.Writer
 	Reader   *telemetry.Reader
 	Figures  *monitor.Figures
-	handler  http.Handler
+	// Engine runs the demo simulator (nil without --demo).
+	Engine  *demo.Engine
+	handler http.Handler
 }
 
 // New opens and migrates the database and builds the router.
@@ -89,25 +92,77 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 // Handler is the whole HTTP surface.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Bootstrap seeds a fresh database: the demo organisation and fleet with --demo, else a
-// first administrator whose password is printed once.
+// Bootstrap seeds a fresh database: the demo organisations and fleet with --demo (then
+// back-fills its history and starts the simulator), else a first administrator whose
+// password is printed once.
 func (s *Server) Bootstrap(ctx context.Context) error {
-	if s.Cfg.Demo {
-		s.Ready.Set("seeding", 0, "demo accounts")
-		if _, created, err := demo.SeedAccounts(ctx, s.DB); err != nil {
+	if !s.Cfg.Demo {
+		pw, err := demo.SeedFirstAdmin(ctx, s.DB)
+		if err != nil {
 			return err
-		} else if created {
-			slog.Info("demo accounts created", "users", "admin, operator, other", "password", demo.Password)
+		}
+		if pw != "" {
+			fmt.Printf("\nFirst start: created user \"admin\" with password %q — shown only this once.\n"+
+				"Change it with: helio user passwd admin\n\n", pw)
 		}
 		return nil
 	}
-	pw, err := demo.SeedFirstAdmin(ctx, s.DB)
+	s.Ready.Set("seeding", 0, "demo accounts and fleet")
+	acc, created, err := demo.SeedAccounts(ctx, s.DB)
 	if err != nil {
 		return err
 	}
-	if pw != "" {
-		fmt.Printf("\nFirst start: created user \"admin\" with password %q — shown only this once.\n"+
-			"Change it with: helio user passwd admin\n\n", pw)
+	if created {
+		slog.Info("demo accounts created", "users", "admin, operator, other", "password", demo.Password)
+	} else if acc, err = demo.LoadAccounts(ctx, s.DB); err != nil {
+		return fmt.Errorf("--demo on a database without the demo accounts: %w", err)
+	}
+	fleet := demo.Fleet()
+	if err := demo.SeedFleet(ctx, s.DB, acc, fleet); err != nil {
+		return err
+	}
+	ids, err := demo.DeviceIDs(ctx, s.DB)
+	if err != nil {
+		return err
+	}
+	simulator, err := sim.New(fleet, s.Cfg.Seed)
+	if err != nil {
+		return err
+	}
+	s.Writer.Refresh()
+	s.Engine = &demo.Engine{Sim: simulator, Writer: s.Writer, Reader: s.Reader, IDs: ids,
+		Interval: time.Duration(float64(demo.Step) / s.Cfg.SimSpeed),
+		Progress: func(done float64, detail string) { s.Ready.Set("backfilling", done, detail) }}
+	last, err := s.Engine.Prepare(ctx)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	from := last.Add(demo.Step)
+	if last.IsZero() {
+		from = now.AddDate(0, 0, -s.Cfg.BackfillDays)
+	}
+	if now.Sub(from) >= demo.Step {
+		slog.Info("back-filling demo history", "from", from.UTC().Format(time.RFC3339), "devices", len(ids))
+		start := time.Now()
+		var lastLog time.Time
+		progress := s.Engine.Progress
+		s.Engine.Progress = func(done float64, detail string) {
+			progress(done, detail)
+			if time.Since(lastLog) > 5*time.Second || done >= 1 {
+				lastLog = time.Now()
+				slog.Info("back-fill", "progress", fmt.Sprintf("%.0f%%", done*100), "detail", detail)
+			}
+		}
+		res, err := s.Engine.Backfill(ctx, from, now)
+		s.Engine.Progress = progress
+		if err != nil {
+			return fmt.Errorf("demo back-fill: %w", err)
+		}
+		slog.Info("back-fill done", "samples", res.Samples, "seconds", time.Since(start).Seconds())
+	}
+	if _, err := s.Engine.StepNow(ctx, time.Now().Truncate(time.Second)); err != nil {
+		return err
 	}
 	return nil
 }
@@ -145,6 +200,10 @@ func (s *Server) Run(ctx context.Context) error {
 			fmt.Printf("\nHelio is ready: open %s\n\n", url)
 		}
 		go s.pruneSessions(bgCtx)
+		go s.Writer.RunPruner(bgCtx, time.Hour)
+		if s.Engine != nil {
+			go s.Engine.Run(bgCtx)
+		}
 	}()
 
 	select {
