@@ -21,11 +21,11 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 
 deps: web/node_modules/.installed
 
-## Debian's Chromium for the browser tests (installed once).
+## Debian's Chromium (and CJK fonts for the zh/ja/ko screenshots) for the browser tests.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@if ! command -v chromium >/dev/null 2>&1 || ! [ -d /usr/share/fonts/opentype/noto ]; then \
+	  echo "installing Debian's chromium and fonts-noto-cjk for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi
 
 web: deps
 	cd web && $(NPM) run build $(if $(VARIANT),-- --mode $(VARIANT))

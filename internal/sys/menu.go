@@ -21,23 +21,24 @@ type MenuItem struct {
 var all = []string{"*"}
 
 // menu is the product menu (SPEC.md section 2, without the template leftovers that
-// DESIGN.md section 9 drops). User and department management is for administrators.
+// DESIGN.md section 9 drops). Names and label keys are the console's route names and
+// i18n keys. User and department management is for administrators.
 var menu = []MenuItem{
-	{Path: "/monitor", Name: "Monitor", Meta: MenuMeta{Locale: "menu.monitor", RequiresAuth: true, Icon: "icon-dashboard", Order: 1, Roles: all}},
-	{Path: "/station", Name: "Station", Meta: MenuMeta{Locale: "menu.station", RequiresAuth: true, Icon: "icon-home", Order: 2, Roles: all}},
-	{Path: "/station/tags", Name: "StationTags", Meta: MenuMeta{Locale: "menu.stationTags", RequiresAuth: true, Icon: "icon-tags", Order: 3, Roles: all}},
-	{Path: "/device", Name: "Device", Meta: MenuMeta{Locale: "menu.device", RequiresAuth: true, Icon: "icon-storage", Order: 4, Roles: all}},
-	{Path: "/alarm", Name: "Alarm", Meta: MenuMeta{Locale: "menu.alarm", RequiresAuth: true, Icon: "icon-notification", Order: 5, Roles: all}},
-	{Path: "/analysis", Name: "Analysis", Meta: MenuMeta{Locale: "menu.analysis", RequiresAuth: true, Icon: "icon-bar-chart", Order: 6, Roles: all}},
-	{Path: "/debug", Name: "Debug", Meta: MenuMeta{Locale: "menu.debug", RequiresAuth: true, Icon: "icon-bug", Order: 7, Roles: all}},
-	{Path: "/operations", Name: "Operations", Meta: MenuMeta{Locale: "menu.operations", RequiresAuth: true, Icon: "icon-calendar", Order: 8, Roles: all},
+	{Path: "/monitor", Name: "monitor", Meta: MenuMeta{Locale: "menu.monitor", RequiresAuth: true, Icon: "icon-dashboard", Order: 1, Roles: all}},
+	{Path: "/station", Name: "station", Meta: MenuMeta{Locale: "menu.station", RequiresAuth: true, Icon: "icon-home", Order: 2, Roles: all}},
+	{Path: "/station/tags", Name: "stationTags", Meta: MenuMeta{Locale: "menu.station.tags", RequiresAuth: true, Icon: "icon-tags", Order: 3, Roles: all}},
+	{Path: "/device", Name: "device", Meta: MenuMeta{Locale: "menu.device", RequiresAuth: true, Icon: "icon-storage", Order: 4, Roles: all}},
+	{Path: "/alarm", Name: "alarm", Meta: MenuMeta{Locale: "menu.alarm", RequiresAuth: true, Icon: "icon-notification", Order: 5, Roles: all}},
+	{Path: "/analysis", Name: "analysis", Meta: MenuMeta{Locale: "menu.analysis", RequiresAuth: true, Icon: "icon-bar-chart", Order: 6, Roles: all}},
+	{Path: "/debug", Name: "debug", Meta: MenuMeta{Locale: "menu.debug", RequiresAuth: true, Icon: "icon-bug", Order: 7, Roles: all}},
+	{Path: "/operations", Name: "operations", Meta: MenuMeta{Locale: "menu.operations", RequiresAuth: true, Icon: "icon-calendar", Order: 8, Roles: all},
 		Children: []MenuItem{
-			{Path: "/operations/workorder", Name: "WorkOrder", Meta: MenuMeta{Locale: "menu.operations.workorder", RequiresAuth: true, Order: 1, Roles: all}},
-			{Path: "/operations/plan", Name: "Plan", Meta: MenuMeta{Locale: "menu.operations.plan", RequiresAuth: true, Order: 2, Roles: all}},
+			{Path: "/operations/workorder", Name: "workOrder", Meta: MenuMeta{Locale: "menu.operations.workorder", RequiresAuth: true, Order: 1, Roles: all}},
+			{Path: "/operations/plan", Name: "plan", Meta: MenuMeta{Locale: "menu.operations.plan", RequiresAuth: true, Order: 2, Roles: all}},
 		}},
-	{Path: "/permission", Name: "Permission", Meta: MenuMeta{Locale: "menu.permission", RequiresAuth: true, Icon: "icon-lock", Order: 9, Roles: []string{"admin"}}},
-	{Path: "/tools", Name: "Tools", Meta: MenuMeta{Locale: "menu.tools", RequiresAuth: true, Icon: "icon-tool", Order: 10, Roles: all}},
-	{Path: "/realtime", Name: "RealtimeMonitor", Meta: MenuMeta{Locale: "menu.realtime", RequiresAuth: true, Icon: "icon-desktop", Order: 11, Roles: all, External: true}},
+	{Path: "/permission", Name: "permission", Meta: MenuMeta{Locale: "menu.permission", RequiresAuth: true, Icon: "icon-lock", Order: 9, Roles: []string{"admin"}}},
+	{Path: "/tools", Name: "tools", Meta: MenuMeta{Locale: "menu.tools", RequiresAuth: true, Icon: "icon-tool", Order: 10, Roles: all}},
+	{Path: "/realtime", Name: "realtimeMonitor", Meta: MenuMeta{Locale: "menu.realtimeMonitor", RequiresAuth: true, Icon: "icon-desktop", Order: 11, Roles: all, External: true}},
 }
 
 // MenuFor returns the entries a role may see.

@@ -28,7 +28,7 @@ func TestSystemCalls(t *testing.T) {
 		{Name: "monitor URL needs a session", Method: "GET", URL: "/v2/sys/monitor/url", Status: 401},
 		{Name: "monitor URL", Method: "GET", URL: "/v2/sys/monitor/url", As: "operator", Status: 200, Contains: []string{"https://monitor.example/"}},
 		{Name: "admin menu has permission", Method: "POST", URL: "/api/user/menu", As: "admin", Status: 200,
-			Contains: []string{`"/permission"`, `"/monitor"`, `"menu.operations.plan"`}},
+			Contains: []string{`"/permission"`, `"/monitor"`, `"menu.operations.plan"`, `"name":"workOrder"`}},
 		{Name: "user menu has no permission entry", Method: "POST", URL: "/api/user/menu", As: "operator", Status: 200,
 			Contains: []string{`"/monitor"`, `"/station/tags"`}, NotContains: []string{`"/permission"`, `"/dashboard`, "workplace"}},
 		{Name: "menu needs a session", Method: "POST", URL: "/api/user/menu", Status: 401},

@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { inject, type TestContext } from 'vitest';
+
+export const SCREENSHOTS = join(process.cwd(), 'e2e', 'screenshots');
+export const DEMO_PASSWORD = 'helio-demo';
+
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A fresh browser profile (empty localStorage) and page. locale seeds the console language on
+ * the first load only, so a switch made by the test sticks across reloads.
+ */
+export async function openPage(
+  browser: Browser,
+  context: TestContext,
+  locale?: string,
+): Promise<{ page: Page; browserContext: BrowserContext }> {
+  const browserContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  if (locale) {
+    await browserContext.addInitScript((value) => {
+      if (!window.localStorage.getItem('helio-locale')) {
+        window.localStorage.setItem('helio-locale', value);
+      }
+    }, locale);
+  }
+  const page = await browserContext.newPage();
+  page.setDefaultTimeout(20_000);
+  context.onTestFinished(async () => {
+    if (context.task.result?.state === 'fail') {
+      await screenshot(page, `failed-${context.task.name.replace(/[^\w-]+/g, '-')}`).catch(() => {});
+    }
+    await browserContext.close();
+  });
+  return { page, browserContext };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The part of the address after the hash: "/login?redirect=station&x=1". */
+export function hashPath(page: Page): string {
+  return decodeURIComponent(new URL(page.url()).hash.replace(/^#/, ''));
+}
+
+export async function waitForHash(page: Page, expected: string | RegExp): Promise<void> {
+  await page.waitForFunction(
+    (pattern) => {
+      const hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
+      return pattern.regex ? new RegExp(pattern.source).test(hash) : hash === pattern.source;
+    },
+    typeof expected === 'string'
+      ? { regex: false, source: expected }
+      : { regex: true, source: expected.source },
+  );
+}
+
+/** Signs in through the form (English labels). */
+export async function signIn(page: Page, username = 'admin', password = DEMO_PASSWORD) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -1,0 +1,192 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** Role lists use '*' for every role (SPEC.md section 6). */
+export type RoleList = readonly string[];
+
+export interface AppRoute {
+  /** Route name: used by the login redirect, the tab bar and the server menu. */
+  name: string;
+  path: string;
+  /** i18n key of the route's label. */
+  locale: string;
+  requiresAuth: boolean;
+  roles?: RoleList;
+  /** Menu group the entry sits under, if any. */
+  group?: 'operations';
+  /** Hidden routes never appear in a menu, local or server-provided. */
+  hideInMenu?: boolean;
+  page: LazyExoticComponent<ComponentType>;
+}
+
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
+
+const ALL: RoleList = ['*'];
+
+export const DEFAULT_ROUTE_NAME = 'monitor';
+export const DEFAULT_ROUTE_PATH = '/monitor';
+
+/** Menu groups and their label keys. */
+export const MENU_GROUPS = {
+  operations: { locale: 'menu.operations' },
+} as const;
+
+/** Signed-in screens in menu order (SPEC.md section 2; DESIGN.md section 9 drops the template's). */
+export const APP_ROUTES: AppRoute[] = [
+  {
+    name: 'monitor',
+    path: '/monitor',
+    locale: 'menu.monitor',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/monitor/monitor-page'), (m) => m.MonitorPage),
+  },
+  {
+    name: 'station',
+    path: '/station',
+    locale: 'menu.station',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/station/station-page'), (m) => m.StationPage),
+  },
+  {
+    name: 'stationTags',
+    path: '/station/tags',
+    locale: 'menu.station.tags',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/station/station-tags-page'), (m) => m.StationTagsPage),
+  },
+  {
+    name: 'device',
+    path: '/device',
+    locale: 'menu.device',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/device/device-page'), (m) => m.DevicePage),
+  },
+  {
+    name: 'alarm',
+    path: '/alarm',
+    locale: 'menu.alarm',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/alarm/alarm-page'), (m) => m.AlarmPage),
+  },
+  {
+    name: 'analysis',
+    path: '/analysis',
+    locale: 'menu.analysis',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/analysis/analysis-page'), (m) => m.AnalysisPage),
+  },
+  {
+    name: 'debug',
+    path: '/debug',
+    locale: 'menu.debug',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/debug/debug-page'), (m) => m.DebugPage),
+  },
+  {
+    name: 'workOrder',
+    path: '/operations/workorder',
+    locale: 'menu.operations.workorder',
+    requiresAuth: true,
+    roles: ALL,
+    group: 'operations',
+    page: page(() => import('@/features/operations/work-order-page'), (m) => m.WorkOrderPage),
+  },
+  {
+    name: 'plan',
+    path: '/operations/plan',
+    locale: 'menu.operations.plan',
+    requiresAuth: true,
+    roles: ALL,
+    group: 'operations',
+    page: page(() => import('@/features/operations/plan-page'), (m) => m.PlanPage),
+  },
+  {
+    name: 'permission',
+    path: '/permission',
+    locale: 'menu.permission',
+    requiresAuth: true,
+    // User and department management is for administrators (the server enforces it too).
+    roles: ['admin'],
+    page: page(() => import('@/features/permission/permission-page'), (m) => m.PermissionPage),
+  },
+  {
+    name: 'tools',
+    path: '/tools',
+    locale: 'menu.tools',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/tools/tools-page'), (m) => m.ToolsPage),
+  },
+  {
+    name: 'userSettings',
+    path: '/user/settings',
+    locale: 'menu.user.settings',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    page: page(() => import('@/features/user/user-settings-page'), (m) => m.UserSettingsPage),
+  },
+  {
+    name: 'exception403',
+    path: '/exception/403',
+    locale: 'menu.exception.403',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    page: page(() => import('@/features/exceptions/exception-page'), (m) => m.ForbiddenPage),
+  },
+  {
+    name: 'exception500',
+    path: '/exception/500',
+    locale: 'menu.exception.500',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    page: page(() => import('@/features/exceptions/exception-page'), (m) => m.ServerErrorPage),
+  },
+];
+
+/** The not-found page: needs no sign-in, shown inside the shell when signed in. */
+export const NOT_FOUND_ROUTE: AppRoute = {
+  name: 'notFound',
+  path: '*',
+  locale: 'menu.exception.404',
+  requiresAuth: false,
+  hideInMenu: true,
+  page: page(() => import('@/features/exceptions/exception-page'), (m) => m.NotFoundPage),
+};
+
+/** The hidden helper that re-opens a path (used to reload a tab). */
+export const REDIRECT_ROUTE_NAME = 'redirect';
+
+/** Old wrapper paths that lead to their page (SPEC.md section 2). */
+export const WRAPPER_REDIRECTS: Record<string, string> = {
+  '/monitorLayout': '/monitor',
+  '/stationLayout': '/station',
+  '/deviceLayout': '/device',
+  '/alarmLayout': '/alarm',
+  '/analysisLayout': '/analysis',
+  '/operationsLayout': '/operations/plan',
+  '/permissionLayout': '/permission',
+};
+
+export function routeByName(name: string | null | undefined): AppRoute | undefined {
+  return APP_ROUTES.find((route) => route.name === name);
+}
+
+export function routeByPath(path: string): AppRoute | undefined {
+  return APP_ROUTES.find((route) => route.path === path);
+}
+
+/** Menu routes: what the local menu lists, in order. */
+export function menuRoutes(): AppRoute[] {
+  return APP_ROUTES.filter((route) => !route.hideInMenu);
+}

@@ -1,0 +1,42 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { i18n, LOCALES, loadLocale } from '@/lib/i18n';
+
+// jsdom lacks these browser APIs; Arco components call them.
+if (!window.matchMedia) {
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string) => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: vi.fn(),
+      removeListener: vi.fn(),
+      addEventListener: vi.fn(),
+      removeEventListener: vi.fn(),
+      dispatchEvent: vi.fn(),
+    }),
+  });
+}
+
+if (!('ResizeObserver' in window)) {
+  class ResizeObserverStub {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
+}
+
+window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+beforeAll(async () => {
+  await Promise.all(LOCALES.map((locale) => loadLocale(locale.value)));
+  await i18n.changeLanguage('zh-CN');
+});
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+});

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser end-to-end tests: real headless Chromium (driven by playwright-core) against the real
+// helio binary started once by the global setup. One file at a time, one worker, long timeouts.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['e2e/**/*.e2e.ts'],
+    globalSetup: ['./e2e/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+  },
+});
