@@ -18,6 +18,7 @@ import (
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/server"
 	"github.com/helio-energy/helio/internal/sim"
+	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
@@ -84,6 +85,34 @@ func (e *Env) Login(t testing.TB, username, password string) string {
 	}
 	_ = json.Unmarshal([]byte(res.Body), &out)
 	return out.Data.Token
+}
+
+// Simulate runs the demo simulator for the fleet from `from` to `to` through the
+// telemetry write path (back-fill, then one live step at `to`) and returns the engine.
+func (e *Env) Simulate(t testing.TB, from, to time.Time) *demo.Engine {
+	t.Helper()
+	ctx := context.Background()
+	ids, err := demo.DeviceIDs(ctx, e.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(e.Fleet, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Server.Writer.Refresh()
+	eng := &demo.Engine{Sim: s, Writer: e.Server.Writer, Reader: e.Server.Reader, IDs: ids}
+	if _, err := eng.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Backfill(ctx, from, to); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.StepNow(ctx, to); err != nil {
+		t.Fatal(err)
+	}
+	e.Server.Figures.Weather = func(st *station.Station, at time.Time) (sim.Conditions, bool) { return s.Conditions(st.SimKey, at) }
+	return eng
 }
 
 // Scenario is one call and what must come of it.

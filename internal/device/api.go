@@ -160,6 +160,8 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Signed, Resp: InverterStatus{}, Handle: s.inverterStatus})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/attribute/{uid}", Tag: "device", Summary: "A device's nameplate and live attributes",
 		Access: httpapi.Signed, Resp: []Attribute{}, Handle: s.attributes})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/export", Tag: "device", Summary: "The filtered device list as CSV or XLSX",
+		Access: httpapi.Signed, Query: ListQuery{}, RawType: "text/csv", Raw: s.export})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/dev/add", Tag: "device", Summary: "Add a device under a station",
 		Access: httpapi.Signed, Body: Input{}, Resp: Device{}, Handle: s.add})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/dev/edit/{uid}", Tag: "device", Summary: "Edit a device",
@@ -260,6 +262,19 @@ func (s *Service) list(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	f, state, err := s.parseListFilters(r)
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, state, page, size)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return httpapi.Page[Item]{List: items, Total: total, Page: page, PageSize: size}, nil
+}
+
+// parseListFilters reads the list filters (an unknown or invisible station is a 404).
+func (s *Service) parseListFilters(r *http.Request) (Filter, string, error) {
 	q := r.URL.Query()
 	var v httpapi.Validator
 	f := Filter{Type: q.Get("type"), Name: strings.TrimSpace(q.Get("name"))}
@@ -280,39 +295,46 @@ func (s *Service) list(r *http.Request) (any, error) {
 		stationID = n
 	}
 	if err := v.Err(); err != nil {
-		return nil, err
+		return f, "", err
 	}
 	if stationID != 0 {
 		ids, err := s.stationAndChildren(r, stationID)
 		if err != nil {
-			return nil, err
+			return f, "", err
 		}
 		f.StationIDs = ids
 	}
-	ctx := r.Context()
+	return f, state, nil
+}
+
+// filtered lists the visible devices matching the filters; size 0 returns every match.
+func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, state string, page, size int) ([]Item, int64, error) {
 	if state == "" {
 		f.Page, f.PerPage = page, size
 	}
-	devs, total, err := List(ctx, s.DB, httpapi.Caller(r), f)
+	devs, total, err := List(ctx, s.DB, p, f)
 	if err != nil {
-		return nil, httpapi.Internal(err)
+		return nil, 0, err
 	}
 	items, _, err := s.items(ctx, devs)
 	if err != nil {
-		return nil, httpapi.Internal(err)
+		return nil, 0, err
 	}
-	if state != "" {
-		kept := []Item{}
-		for _, it := range items {
-			if it.State == state {
-				kept = append(kept, it)
-			}
+	if state == "" {
+		return items, total, nil
+	}
+	kept := []Item{}
+	for _, it := range items {
+		if it.State == state {
+			kept = append(kept, it)
 		}
-		total = int64(len(kept))
-		from := min((page-1)*size, len(kept))
-		items = kept[from:min(from+size, len(kept))]
 	}
-	return httpapi.Page[Item]{List: items, Total: total, Page: page, PageSize: size}, nil
+	total = int64(len(kept))
+	if size == 0 {
+		return kept, total, nil
+	}
+	from := min((page-1)*size, len(kept))
+	return kept[from:min(from+size, len(kept))], total, nil
 }
 
 func (s *Service) detail(r *http.Request) (any, error) {

@@ -30,6 +30,10 @@ type Figures struct {
 	// Alarms reports which stations have an occurring alarm and the latest alarm text;
 	// nil until the alarm engine is wired.
 	Alarms func(ctx context.Context, stationIDs []int64) (map[int64]string, error)
+	// AlarmStats feeds the project and maintenance rankings (nil until wired).
+	AlarmStats AlarmStats
+	// Weather is the stations' weather source (nil: none configured).
+	Weather WeatherSource
 }
 
 func (f *Figures) now() time.Time {

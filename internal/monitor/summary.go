@@ -57,6 +57,8 @@ type All struct {
 type PowerPoint struct {
 	Time int64 `json:"time" doc:"bucket start, unix ms"`
 	telemetry.Flows
+	// Profit is the PV energy's value per currency (kWh × (price + subsidy)).
+	Profit map[string]float64 `json:"profit"`
 }
 
 // PowerData is the fleet's energy flows over a day (hours), month (days) or year (months).
@@ -81,11 +83,12 @@ type Summary struct {
 func (s *Summary) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/all", Tag: "summary", Summary: "Fleet totals of the visible stations",
 		Access: httpapi.Signed, Resp: All{}, Handle: s.all})
-	for _, p := range []string{"day", "month", "year"} {
+	for _, p := range []string{"day", "month", "year", "total"} {
 		api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/powerdata/" + p, Tag: "summary",
-			Summary: "Fleet energy flows over the current " + p, Access: httpapi.Signed, Query: PowerQuery{}, Resp: PowerData{},
-			Handle: s.powerData(p)})
+			Summary: "Fleet energy flows: hours of today, days of this month, months of this year, or every year (total)",
+			Access:  httpapi.Signed, Query: PowerQuery{}, Resp: PowerData{}, Handle: s.powerData(p)})
 	}
+	s.rankingRoutes(api)
 }
 
 // roots are the visible stations whose parent is not visible: their roll-ups cover the
@@ -262,20 +265,22 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		}
 		rs := roots(list)
 		ids := make([]int64, len(rs))
-		tzOf := map[int64]*time.Location{}
+		byID := map[int64]*station.Station{}
 		for i, st := range rs {
 			ids[i] = st.ID
-			tzOf[st.ID] = location(st.Timezone)
+			byID[st.ID] = st
 		}
 		now := f.now().In(loc)
 		var from, to time.Time
 		var res telemetry.Resolution
 		var key func(t time.Time, st *time.Location) time.Time
+		next := func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }
 		switch period {
 		case "day":
 			from = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 			to, res = from.AddDate(0, 0, 1), telemetry.Hour
 			key = func(t time.Time, _ *time.Location) time.Time { return t.Truncate(time.Hour) }
+			next = func(t time.Time) time.Time { return t.Add(time.Hour) }
 		case "month":
 			from = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
 			to, res = from.AddDate(0, 1, 0), telemetry.Day
@@ -283,12 +288,24 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 				l := t.In(st)
 				return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
 			}
-		default:
+			next = func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }
+		case "year":
 			from = time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
 			to, res = from.AddDate(1, 0, 0), telemetry.Month
 			key = func(t time.Time, st *time.Location) time.Time {
 				l := t.In(st)
 				return time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, loc)
+			}
+			next = func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }
+		default: // total: every year with data, up to this one
+			first, err := f.firstYear(ctx, ids, now.Year())
+			if err != nil {
+				return nil, httpapi.Internal(err)
+			}
+			from = time.Date(first, 1, 1, 0, 0, 0, 0, loc)
+			to, res = time.Date(now.Year()+1, 1, 1, 0, 0, 0, 0, loc), telemetry.Year
+			key = func(t time.Time, st *time.Location) time.Time {
+				return time.Date(t.In(st).Year(), 1, 1, 0, 0, 0, 0, loc)
 			}
 		}
 		// Ask a day wider on each side: station calendars are offset from the viewer's.
@@ -296,40 +313,56 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}
-		sums := map[int64]*telemetry.Flows{}
+		sums := map[int64]*PowerPoint{}
 		for id, list := range pts {
+			st := byID[id]
+			stLoc := location(st.Timezone)
 			for _, p := range list {
-				k := key(p.Start, tzOf[id])
+				k := key(p.Start, stLoc)
 				if k.Before(from) || !k.Before(to) {
 					continue
 				}
-				fl := sums[k.UnixMilli()]
-				if fl == nil {
-					fl = &telemetry.Flows{}
-					sums[k.UnixMilli()] = fl
+				pp := sums[k.UnixMilli()]
+				if pp == nil {
+					pp = &PowerPoint{Time: k.UnixMilli(), Profit: map[string]float64{}}
+					sums[k.UnixMilli()] = pp
 				}
-				addFlows(fl, p.Flows)
+				addFlows(&pp.Flows, p.Flows)
+				pp.Profit[st.Currency] += Profit(p.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
 			}
 		}
 		out := PowerData{Period: period, Timezone: loc.String(), Unit: "kWh", Points: []PowerPoint{}}
-		for t := from; t.Before(to); {
-			fl := sums[t.UnixMilli()]
-			pp := PowerPoint{Time: t.UnixMilli()}
-			if fl != nil {
-				pp.Flows = roundFlows(*fl)
+		for t := from; t.Before(to); t = next(t) {
+			pp := PowerPoint{Time: t.UnixMilli(), Profit: map[string]float64{}}
+			if got := sums[t.UnixMilli()]; got != nil {
+				pp.Flows = roundFlows(got.Flows)
+				for c, v := range got.Profit {
+					pp.Profit[c] = r3(v)
+				}
 			}
 			out.Points = append(out.Points, pp)
-			switch period {
-			case "day":
-				t = t.Add(time.Hour)
-			case "month":
-				t = t.AddDate(0, 0, 1)
-			default:
-				t = t.AddDate(0, 1, 0)
-			}
 		}
 		return out, nil
 	}
+}
+
+// firstYear is the earliest year with a yearly roll-up for the stations (at most
+// `latest`, and no earlier than 2000).
+func (f *Figures) firstYear(ctx context.Context, ids []int64, latest int) (int, error) {
+	pts, err := f.Reader.StationEnergy(ctx, ids, telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), f.now())
+	if err != nil {
+		return 0, err
+	}
+	first := latest
+	for _, list := range pts {
+		for _, p := range list {
+			if p.PVKWh > 0 || p.ImportKWh > 0 || p.LoadKWh > 0 {
+				first = min(first, p.Start.Add(48*time.Hour).Year())
+				break
+			}
+		}
+	}
+	return first, nil
 }
 
 func addFlows(a *telemetry.Flows, b telemetry.Flows) {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/helio-energy/helio/internal/auth"
@@ -16,6 +17,7 @@ import (
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/monitor"
+	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -71,9 +73,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Writer = telemetry.NewWriter(db, topt)
 	s.Reader = telemetry.NewReader(db, topt)
 	s.Figures = &monitor.Figures{DB: db, Reader: s.Reader, EmissionFactor: cfg.EmissionFactor}
-	(&station.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
+	(&station.Service{DB: db, Telemetry: s.Figures, UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
+	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	if dist, ok := web.Dist(); ok {
 		h, err := sys.Console(dist)
@@ -133,6 +136,11 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	s.Engine = &demo.Engine{Sim: simulator, Writer: s.Writer, Reader: s.Reader, IDs: ids,
 		Interval: time.Duration(float64(demo.Step) / s.Cfg.SimSpeed),
 		Progress: func(done float64, detail string) { s.Ready.Set("backfilling", done, detail) }}
+	s.Figures.Weather = func(st *station.Station, t time.Time) (sim.Conditions, bool) {
+		return simulator.Conditions(st.SimKey, t)
+	}
+	plans := make(chan error, 1)
+	go func() { plans <- demo.SeedPlans(ctx, s.DB, fleet, s.Cfg.Seed, time.Now()) }()
 	last, err := s.Engine.Prepare(ctx)
 	if err != nil {
 		return err
@@ -160,6 +168,9 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 			return fmt.Errorf("demo back-fill: %w", err)
 		}
 		slog.Info("back-fill done", "samples", res.Samples, "seconds", time.Since(start).Seconds())
+	}
+	if err := <-plans; err != nil {
+		return err
 	}
 	if _, err := s.Engine.StepNow(ctx, time.Now().Truncate(time.Second)); err != nil {
 		return err

@@ -75,6 +75,8 @@ type Telemetry interface {
 type Service struct {
 	DB        *store.DB
 	Telemetry Telemetry
+	// UploadDir holds uploaded covers (in --data).
+	UploadDir string
 }
 
 // ListItem is a station in a list, with what it is doing now.
@@ -148,7 +150,10 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Admin, Body: Input{}, Resp: Station{}, Handle: s.add})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/edit/{uid}", Tag: "site", Summary: "Edit a station",
 		Access: httpapi.Signed, Body: Input{}, Resp: Station{}, Handle: s.edit})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/export", Tag: "site", Summary: "The filtered station list as CSV or XLSX",
+		Access: httpapi.Signed, Query: ListQuery{}, RawType: "text/csv", Raw: s.export})
 	s.tagRoutes(api)
+	s.coverRoutes(api)
 }
 
 func (s *Service) get(r *http.Request, param string) (*Station, error) {
@@ -225,6 +230,19 @@ func (s *Service) list(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	f, comm, alarm, err := parseListFilters(r)
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, comm, alarm, page, size)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return httpapi.Page[ListItem]{List: items, Total: total, Page: page, PageSize: size}, nil
+}
+
+// parseListFilters reads the list filters; comm 0 and alarm -1 mean "any".
+func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 	q := r.URL.Query()
 	var v httpapi.Validator
 	comm := parseIntParam(&v, r, "communicationStatus", 0, 4, 0)
@@ -248,31 +266,29 @@ func (s *Service) list(r *http.Request) (any, error) {
 			f.TagIDs = append(f.TagIDs, id)
 		}
 	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := httpapi.Caller(r)
+	return f, comm, alarm, v.Err()
+}
+
+// filtered lists the visible stations matching the filters with their live figures;
+// size 0 returns every match.
+func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, comm, alarm int64, page, size int) ([]ListItem, int64, error) {
 	if comm == 0 && alarm == -1 {
 		f.Page, f.PerPage = page, size
 		list, total, err := List(ctx, s.DB, p, f)
 		if err != nil {
-			return nil, httpapi.Internal(err)
+			return nil, 0, err
 		}
 		items, err := s.items(ctx, list)
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		return httpapi.Page[ListItem]{List: items, Total: total, Page: page, PageSize: size}, nil
+		return items, total, err
 	}
 	// Live filters: judge every matching station, then page.
 	list, _, err := List(ctx, s.DB, p, f)
 	if err != nil {
-		return nil, httpapi.Internal(err)
+		return nil, 0, err
 	}
 	items, err := s.items(ctx, list)
 	if err != nil {
-		return nil, httpapi.Internal(err)
+		return nil, 0, err
 	}
 	kept := []ListItem{}
 	for _, it := range items {
@@ -281,9 +297,11 @@ func (s *Service) list(r *http.Request) (any, error) {
 		}
 	}
 	total := int64(len(kept))
+	if size == 0 {
+		return kept, total, nil
+	}
 	from := min((page-1)*size, len(kept))
-	to := min(from+size, len(kept))
-	return httpapi.Page[ListItem]{List: kept[from:to], Total: total, Page: page, PageSize: size}, nil
+	return kept[from:min(from+size, len(kept))], total, nil
 }
 
 func (s *Service) simpleList(r *http.Request) (any, error) {

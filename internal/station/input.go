@@ -49,7 +49,7 @@ var (
 	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
 	countryRe  = regexp.MustCompile(`^[A-Z]{2}$`)
 	phoneRe    = regexp.MustCompile(`^[+0-9 ()\-]{0,32}$`)
-	coverRe    = regexp.MustCompile(`^(/v2/site/cover/[0-9a-f]{16,64}\.(jpg|png|webp))?$`)
+	coverRe    = regexp.MustCompile(`^(/v2/site/cover/[0-9a-f]{32}\.(jpg|png|webp))?$`)
 )
 
 // Validate checks every rule of SPEC.md section 5 for stations, plus the ranges a

@@ -41,8 +41,8 @@ func listNames(t *testing.T, r *apitest.Result) []string {
 func TestStationAuthority(t *testing.T) {
 	e := apitest.NewWithFleet(t)
 	fleet := e.Fleet
-	granted := stationID(t, e, fleet.Stations[0].Key)       // granted to the operator's department
-	notGranted := stationID(t, e, fleet.Stations[4].Key)    // demo org, not granted
+	granted := stationID(t, e, fleet.Stations[0].Key)    // granted to the operator's department
+	notGranted := stationID(t, e, fleet.Stations[4].Key) // demo org, not granted
 	subOfGranted := stationID(t, e, fleet.Stations[0].Children[0].Key)
 	otherOrg := stationID(t, e, fleet.Stations[len(fleet.Stations)-1].Key)
 

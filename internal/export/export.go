@@ -1,0 +1,116 @@
+// Package export writes tables as CSV or XLSX downloads.
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+)
+
+// Formats are the formats Write knows.
+var Formats = []string{"csv", "xlsx"}
+
+// MaxRows caps an export.
+const MaxRows = 100_000
+
+// Format reads and checks the `format` query parameter (default csv).
+func Format(r *http.Request) (string, error) {
+	f := r.URL.Query().Get("format")
+	if f == "" {
+		return "csv", nil
+	}
+	for _, ok := range Formats {
+		if f == ok {
+			return f, nil
+		}
+	}
+	return "", httpapi.InvalidField("format", "one_of", strings.Join(Formats, ", "))
+}
+
+// Write sends headers and rows as a file named base-YYYYMMDD-HHMMSS.(csv|xlsx). Cells
+// are strings, numbers or nil. CSV cells that a spreadsheet would run as a formula are
+// prefixed with a quote.
+func Write(w http.ResponseWriter, r *http.Request, format, base string, headers []string, rows [][]any) {
+	if len(rows) > MaxRows {
+		rows = rows[:MaxRows]
+	}
+	name := fmt.Sprintf("%s-%s.%s", base, time.Now().UTC().Format("20060102-150405"), format)
+	var body bytes.Buffer
+	var ctype string
+	switch format {
+	case "xlsx":
+		ctype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+		if err := writeXLSX(&body, headers, rows); err != nil {
+			httpapi.Fail(w, r, httpapi.Internal(err))
+			return
+		}
+	default:
+		ctype = "text/csv; charset=utf-8"
+		body.WriteString("\ufeff") // lets spreadsheet programs read UTF-8
+		cw := csv.NewWriter(&body)
+		_ = cw.Write(headers)
+		for _, row := range rows {
+			rec := make([]string, len(row))
+			for i, c := range row {
+				rec[i] = csvCell(c)
+			}
+			_ = cw.Write(rec)
+		}
+		cw.Flush()
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(body.Bytes())
+}
+
+func csvCell(c any) string {
+	switch v := c.(type) {
+	case nil:
+		return ""
+	case string:
+		if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+			return "'" + v
+		}
+		return v
+	case float64:
+		return fmt.Sprintf("%g", v)
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+func writeXLSX(buf *bytes.Buffer, headers []string, rows [][]any) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	sheet := f.GetSheetName(0)
+	sw, err := f.NewStreamWriter(sheet)
+	if err != nil {
+		return err
+	}
+	head := make([]any, len(headers))
+	for i, h := range headers {
+		head[i] = h
+	}
+	if err := sw.SetRow("A1", head); err != nil {
+		return err
+	}
+	for i, row := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+2)
+		if err := sw.SetRow(cell, row); err != nil {
+			return err
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	_, err = f.WriteTo(buf)
+	return err
+}

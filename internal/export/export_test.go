@@ -1,0 +1,47 @@
+package export
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+func TestCSVAndXLSX(t *testing.T) {
+	headers := []string{"Name", "kWh"}
+	rows := [][]any{{"=HYPERLINK(\"x\")", 12.5}, {"Plant \"A\", east", nil}, {"电站", 3.0}}
+	rec := httptest.NewRecorder()
+	Write(rec, httptest.NewRequest("GET", "/", nil), "csv", "stations", headers, rows)
+	body := rec.Body.String()
+	if !strings.HasPrefix(body, "\ufeffName,kWh\n") || !strings.Contains(body, `'=HYPERLINK(""x"")`) ||
+		!strings.Contains(body, `"Plant ""A"", east",`) || !strings.Contains(body, "电站,3") {
+		t.Fatalf("csv:\n%s", body)
+	}
+	if cd := rec.Header().Get("Content-Disposition"); !strings.Contains(cd, `filename="stations-`) || !strings.HasSuffix(cd, `.csv"`) {
+		t.Fatalf("disposition %q", cd)
+	}
+	rec = httptest.NewRecorder()
+	Write(rec, httptest.NewRequest("GET", "/", nil), "xlsx", "devices", headers, rows)
+	f, err := excelize.OpenReader(bytes.NewReader(rec.Body.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := f.GetRows(f.GetSheetName(0))
+	if len(got) != 4 || got[1][0] != `=HYPERLINK("x")` || got[3][0] != "电站" || got[1][1] != "12.5" {
+		t.Fatalf("xlsx rows %q", got)
+	}
+	if fm, _ := f.GetCellFormula(f.GetSheetName(0), "A2"); fm != "" {
+		t.Fatalf("a string became a formula: %q", fm)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for q, ok := range map[string]bool{"": true, "format=csv": true, "format=xlsx": true, "format=pdf": false, "format=../x": false} {
+		_, err := Format(httptest.NewRequest("GET", "/?"+q, nil))
+		if (err == nil) != ok {
+			t.Errorf("%q: err=%v", q, err)
+		}
+	}
+}

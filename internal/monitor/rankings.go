@@ -1,0 +1,273 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/sim"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// WeatherSource gives a station's weather at an instant (ok false when it has none).
+// The demo's source is the simulator, whose weather the fleet's samples are made of.
+type WeatherSource func(st *station.Station, t time.Time) (sim.Conditions, bool)
+
+// AlarmCount is a station's alarms since a given instant.
+type AlarmCount struct {
+	Total     int
+	Processed int
+}
+
+// UserCount is how many alarms a user dealt.
+type UserCount struct {
+	UserID int64
+	Name   string
+	Count  int
+}
+
+// AlarmStats are the alarm figures the rankings need, provided by the alarm engine.
+type AlarmStats interface {
+	// StationCounts counts the alarms that started since `since`, per station, a
+	// sub-station's alarms counting towards its parent when the parent is listed.
+	StationCounts(ctx context.Context, stationIDs []int64, since time.Time) (map[int64]AlarmCount, error)
+	// DealCounts counts alarms dealt since `since` on the stations, per user.
+	DealCounts(ctx context.Context, stationIDs []int64, since time.Time) ([]UserCount, error)
+}
+
+// Weather is a station's weather now.
+type Weather struct {
+	Available       bool    `json:"available" doc:"false when no weather source is configured"`
+	Time            string  `json:"time,omitempty" doc:"RFC 3339"`
+	Code            string  `json:"code,omitempty" doc:"three-digit weather code, 001-070"`
+	Key             string  `json:"key,omitempty" doc:"condition key, e.g. clear, light_rain"`
+	Group           string  `json:"group,omitempty"`
+	TemperatureC    float64 `json:"temperatureC"`
+	IrradianceWm2   float64 `json:"irradianceWm2" doc:"global horizontal"`
+	AirQuality      int     `json:"airQuality" doc:"1 excellent … 6 severe"`
+	AirQualityKey   string  `json:"airQualityKey,omitempty"`
+	WindMS          float64 `json:"windMs"`
+	SunElevationDeg float64 `json:"sunElevationDeg"`
+}
+
+// TopDevice is a device in the production ranking.
+type TopDevice struct {
+	Rank            int     `json:"rank"`
+	ID              int64   `json:"id"`
+	Name            string  `json:"name"`
+	SN              string  `json:"sn"`
+	StationID       int64   `json:"stationId"`
+	StationName     string  `json:"stationName"`
+	Type            string  `json:"type"`
+	TodayKWh        float64 `json:"todayKwh"`
+	EquivalentHours float64 `json:"equivalentHours" doc:"today's kWh ÷ the inverter's array kWp"`
+	CurrentPowerKW  float64 `json:"currentPowerKw"`
+}
+
+// ProjectRank is a station in the fault ranking.
+type ProjectRank struct {
+	Rank              int     `json:"rank"`
+	StationID         int64   `json:"stationId"`
+	Name              string  `json:"name"`
+	FaultToday        int     `json:"faultToday"`
+	FaultProcessed    int     `json:"faultProcessed"`
+	FaultProcessRatio float64 `json:"faultProcessRatio" doc:"%"`
+}
+
+// MaintenanceRank is a user in the maintenance ranking.
+type MaintenanceRank struct {
+	Rank        int    `json:"rank"`
+	UserID      int64  `json:"userId"`
+	Name        string `json:"name"`
+	FinishCount int    `json:"finishCount" doc:"alarms dealt in the last 30 days"`
+}
+
+// LimitQuery documents the ranking size.
+type LimitQuery struct {
+	Limit int `query:"limit" doc:"1-50"`
+}
+
+func (s *Summary) rankingRoutes(api *httpapi.API) {
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/weather/{stationId}", Tag: "site", Summary: "A station's weather now",
+		Access: httpapi.Signed, Resp: Weather{}, Handle: s.weather})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/topdevices", Tag: "summary", Summary: "Inverters ranked by today's equivalent hours",
+		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []TopDevice{}, Handle: s.topDevices})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/projectranking", Tag: "summary", Summary: "Stations ranked by today's alarms",
+		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []ProjectRank{}, Handle: s.projectRanking})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/maintenanceranking", Tag: "summary", Summary: "Users ranked by alarms dealt in the last 30 days",
+		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []MaintenanceRank{}, Handle: s.maintenanceRanking})
+}
+
+func limitParam(r *http.Request, def int) (int, error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 50 {
+		return 0, httpapi.InvalidField("limit", "out_of_range", 1, 50)
+	}
+	return n, nil
+}
+
+func (s *Summary) weather(r *http.Request) (any, error) {
+	id, err := httpapi.PathID(r, "stationId")
+	if err != nil {
+		return nil, err
+	}
+	st, err := station.Get(r.Context(), s.Figures.DB, httpapi.Caller(r), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpapi.NotFound()
+	}
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if s.Figures.Weather == nil {
+		return Weather{}, nil
+	}
+	c, ok := s.Figures.Weather(st, s.Figures.now())
+	if !ok {
+		return Weather{}, nil
+	}
+	return Weather{Available: true, Time: c.Time.UTC().Format(time.RFC3339), Code: c.Weather.ID(), Key: c.Weather.Key,
+		Group: c.Weather.Group, TemperatureC: math.Round(c.AmbientC*10) / 10, IrradianceWm2: math.Round(c.Irradiance.GHI),
+		AirQuality: c.Weather.AirQuality, AirQualityKey: sim.AirQualityKey(c.Weather.AirQuality),
+		WindMS: math.Round(c.Weather.WindMS*10) / 10, SunElevationDeg: math.Round(c.Sun.ElevationDeg*10) / 10}, nil
+}
+
+func (s *Summary) topDevices(r *http.Request) (any, error) {
+	limit, err := limitParam(r, 6)
+	if err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	f := s.Figures
+	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{Type: "inverter"})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	energy, err := f.Energy(ctx, devs)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	ids := make([]int64, len(devs))
+	for i, d := range devs {
+		ids[i] = d.ID
+	}
+	latest, err := f.Reader.Latest(ctx, ids)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	now := f.now()
+	out := make([]TopDevice, 0, len(devs))
+	for _, d := range devs {
+		e := energy[d.ID]
+		t := TopDevice{ID: d.ID, Name: d.Name, SN: d.SN, StationID: d.StationID, StationName: d.StationName, Type: d.Type,
+			TodayKWh: e.TodayKWh, EquivalentHours: r3(EquivalentHours(e.TodayKWh, d.ComponentCapacityKWp))}
+		if l, ok := latest[d.ID]; ok && device.State(&l, now) != device.StateOffline {
+			t.CurrentPowerKW = r3(l.PowerKW)
+		}
+		out = append(out, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].EquivalentHours != out[j].EquivalentHours {
+			return out[i].EquivalentHours > out[j].EquivalentHours
+		}
+		return out[i].TodayKWh > out[j].TodayKWh
+	})
+	out = out[:min(limit, len(out))]
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out, nil
+}
+
+func (s *Summary) topStations(r *http.Request) ([]*station.Station, error) {
+	list, _, err := station.List(r.Context(), s.Figures.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	if err != nil {
+		return nil, err
+	}
+	return roots(list), nil
+}
+
+func (s *Summary) projectRanking(r *http.Request) (any, error) {
+	limit, err := limitParam(r, 10)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.topStations(r)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	ids := make([]int64, len(rs))
+	for i, st := range rs {
+		ids[i] = st.ID
+	}
+	counts := map[int64]AlarmCount{}
+	if s.Figures.AlarmStats != nil {
+		since := s.Figures.now().Add(-24 * time.Hour)
+		if counts, err = s.Figures.AlarmStats.StationCounts(r.Context(), ids, since); err != nil {
+			return nil, httpapi.Internal(err)
+		}
+	}
+	out := make([]ProjectRank, 0, len(rs))
+	for _, st := range rs {
+		c := counts[st.ID]
+		p := ProjectRank{StationID: st.ID, Name: st.Name, FaultToday: c.Total, FaultProcessed: c.Processed}
+		if c.Total > 0 {
+			p.FaultProcessRatio = r3(float64(c.Processed) / float64(c.Total) * 100)
+		}
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].FaultToday != out[j].FaultToday {
+			return out[i].FaultToday > out[j].FaultToday
+		}
+		return out[i].Name < out[j].Name
+	})
+	out = out[:min(limit, len(out))]
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out, nil
+}
+
+func (s *Summary) maintenanceRanking(r *http.Request) (any, error) {
+	limit, err := limitParam(r, 10)
+	if err != nil {
+		return nil, err
+	}
+	out := []MaintenanceRank{}
+	if s.Figures.AlarmStats == nil {
+		return out, nil
+	}
+	list, _, err := station.List(r.Context(), s.Figures.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	ids := make([]int64, len(list))
+	for i, st := range list {
+		ids[i] = st.ID
+	}
+	users, err := s.Figures.AlarmStats.DealCounts(r.Context(), ids, s.Figures.now().AddDate(0, 0, -30))
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	sort.SliceStable(users, func(i, j int) bool {
+		if users[i].Count != users[j].Count {
+			return users[i].Count > users[j].Count
+		}
+		return users[i].Name < users[j].Name
+	})
+	for i, u := range users[:min(limit, len(users))] {
+		out = append(out, MaintenanceRank{Rank: i + 1, UserID: u.UserID, Name: u.Name, FinishCount: u.Count})
+	}
+	return out, nil
+}

@@ -1,0 +1,368 @@
+// Package plan holds generation plans (planned kWh per station and month) and compares
+// them with the energy the stations really produced.
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/org"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Service serves the /v2/plan calls.
+type Service struct {
+	DB     *store.DB
+	Reader *telemetry.Reader
+	Now    func() time.Time
+}
+
+// MonthPlan is one month's plan.
+type MonthPlan struct {
+	Month   int     `json:"month" doc:"1-12"`
+	PlanKWh float64 `json:"planKwh"`
+}
+
+// MonthFigures compares a month's plan with what was produced.
+type MonthFigures struct {
+	Month      int     `json:"month"`
+	PlanKWh    float64 `json:"planKwh"`
+	ActualKWh  float64 `json:"actualKwh"`
+	Completion float64 `json:"completion" doc:"actual ÷ plan, %; 0 without a plan"`
+}
+
+// StationFigures compares a station's yearly plan with what it produced.
+type StationFigures struct {
+	StationID  int64   `json:"stationId"`
+	Name       string  `json:"name"`
+	PlanKWh    float64 `json:"planKwh"`
+	ActualKWh  float64 `json:"actualKwh"`
+	Completion float64 `json:"completion"`
+}
+
+// Overview is plan against actual for a year, by month and by station.
+type Overview struct {
+	Year       int              `json:"year"`
+	Unit       string           `json:"unit"`
+	PlanKWh    float64          `json:"planKwh"`
+	ActualKWh  float64          `json:"actualKwh"`
+	Completion float64          `json:"completion"`
+	Months     []MonthFigures   `json:"months"`
+	Stations   []StationFigures `json:"stations"`
+}
+
+// ListQuery documents the plan list parameters.
+type ListQuery struct {
+	Year      int   `query:"year" doc:"default this year"`
+	StationID int64 `query:"stationId" doc:"one station (with its sub-stations); default every visible station"`
+}
+
+// BuildList is the body of POST /v2/plan/buildlist/put and the answer of /get.
+type BuildList struct {
+	StationID int64       `json:"stationId" validate:"required"`
+	Year      int         `json:"year" validate:"required"`
+	Months    []MonthPlan `json:"months" validate:"required"`
+}
+
+// Routes registers the plan calls.
+func (s *Service) Routes(api *httpapi.API) {
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/plan/list", Tag: "plan", Summary: "Plan against actual generation for a year",
+		Access: httpapi.Signed, Query: ListQuery{}, Resp: Overview{}, Handle: s.list})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/plan/get/{uid}", Tag: "plan", Summary: "One station's plan against actual for a year",
+		Access: httpapi.Signed, Query: ListQuery{}, Resp: Overview{}, Handle: s.get})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/plan/buildlist/get", Tag: "plan", Summary: "A station's monthly plan for a year",
+		Access: httpapi.Signed, Query: ListQuery{}, Resp: BuildList{}, Handle: s.buildGet})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/plan/buildlist/put", Tag: "plan", Summary: "Set a station's monthly plan for a year (admin)",
+		Access: httpapi.Admin, Body: BuildList{}, Resp: BuildList{}, Handle: s.buildPut})
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func r3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+func completion(actual, plan float64) float64 {
+	if plan <= 0 {
+		return 0
+	}
+	return r3(actual / plan * 100)
+}
+
+func (s *Service) year(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("year")
+	if v == "" {
+		return s.now().Year(), nil
+	}
+	y, err := strconv.Atoi(v)
+	if err != nil || y < 2000 || y > 2100 {
+		return 0, httpapi.InvalidField("year", "out_of_range", 2000, 2100)
+	}
+	return y, nil
+}
+
+func (s *Service) visibleStation(r *http.Request, id int64) (*station.Station, error) {
+	st, err := station.Get(r.Context(), s.DB, httpapi.Caller(r), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpapi.NotFound()
+	}
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return st, nil
+}
+
+func (s *Service) list(r *http.Request) (any, error) {
+	year, err := s.year(r)
+	if err != nil {
+		return nil, err
+	}
+	var stations []*station.Station
+	if v := r.URL.Query().Get("stationId"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, httpapi.InvalidField("stationId", "invalid_format")
+		}
+		st, err := s.visibleStation(r, id)
+		if err != nil {
+			return nil, err
+		}
+		stations = []*station.Station{st}
+	} else {
+		all, _, err := station.List(r.Context(), s.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		visible := map[int64]bool{}
+		for _, st := range all {
+			visible[st.ID] = true
+		}
+		for _, st := range all {
+			if st.ParentID == 0 || !visible[st.ParentID] {
+				stations = append(stations, st)
+			}
+		}
+	}
+	return s.overview(r.Context(), stations, year)
+}
+
+func (s *Service) get(r *http.Request) (any, error) {
+	id, err := httpapi.PathID(r, "uid")
+	if err != nil {
+		return nil, err
+	}
+	year, err := s.year(r)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.visibleStation(r, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.overview(r.Context(), []*station.Station{st}, year)
+}
+
+// overview compares plans with actual energy; a station's plan includes its
+// sub-stations' plans, as its energy includes theirs.
+func (s *Service) overview(ctx context.Context, stations []*station.Station, year int) (Overview, error) {
+	out := Overview{Year: year, Unit: "kWh", Months: make([]MonthFigures, 12), Stations: []StationFigures{}}
+	for i := range out.Months {
+		out.Months[i].Month = i + 1
+	}
+	if len(stations) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(stations))
+	for i, st := range stations {
+		ids[i] = st.ID
+	}
+	plans, err := s.plans(ctx, ids, year)
+	if err != nil {
+		return Overview{}, httpapi.Internal(err)
+	}
+	for _, st := range stations {
+		loc, err := time.LoadLocation(st.Timezone)
+		if err != nil {
+			loc = time.UTC
+		}
+		from := time.Date(year, 1, 1, 0, 0, 0, 0, loc)
+		energy, err := s.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Month, from, from.AddDate(1, 0, 0))
+		if err != nil {
+			return Overview{}, httpapi.Internal(err)
+		}
+		sf := StationFigures{StationID: st.ID, Name: st.Name}
+		for _, p := range energy[st.ID] {
+			m := p.Start.In(loc).Month()
+			out.Months[m-1].ActualKWh += p.PVKWh
+			sf.ActualKWh += p.PVKWh
+		}
+		for m, kwh := range plans[st.ID] {
+			out.Months[m-1].PlanKWh += kwh
+			sf.PlanKWh += kwh
+		}
+		sf.PlanKWh, sf.ActualKWh = r3(sf.PlanKWh), r3(sf.ActualKWh)
+		sf.Completion = completion(sf.ActualKWh, sf.PlanKWh)
+		out.Stations = append(out.Stations, sf)
+		out.PlanKWh += sf.PlanKWh
+		out.ActualKWh += sf.ActualKWh
+	}
+	for i := range out.Months {
+		m := &out.Months[i]
+		m.PlanKWh, m.ActualKWh = r3(m.PlanKWh), r3(m.ActualKWh)
+		m.Completion = completion(m.ActualKWh, m.PlanKWh)
+	}
+	out.PlanKWh, out.ActualKWh = r3(out.PlanKWh), r3(out.ActualKWh)
+	out.Completion = completion(out.ActualKWh, out.PlanKWh)
+	sort.Slice(out.Stations, func(i, j int) bool { return out.Stations[i].Name < out.Stations[j].Name })
+	return out, nil
+}
+
+// plans returns station → month → planned kWh, each station's own plan plus its
+// sub-stations'.
+func (s *Service) plans(ctx context.Context, ids []int64, year int) (map[int64]map[int]float64, error) {
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
+	args := []any{year}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := s.DB.Query(ctx, `SELECT p.station_id, COALESCE(st.parent_id, 0), p.month, p.plan_kwh FROM plans p
+		JOIN stations st ON st.id = p.station_id
+		WHERE p.year = ? AND (p.station_id IN (`+ph+`) OR st.parent_id IN (`+ph+`))`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("plan: unable to read plans: %w", err)
+	}
+	defer rows.Close()
+	listed := map[int64]bool{}
+	for _, id := range ids {
+		listed[id] = true
+	}
+	out := map[int64]map[int]float64{}
+	add := func(id int64, m int, kwh float64) {
+		if out[id] == nil {
+			out[id] = map[int]float64{}
+		}
+		out[id][m] += kwh
+	}
+	for rows.Next() {
+		var id, parent int64
+		var m int
+		var kwh float64
+		if err := rows.Scan(&id, &parent, &m, &kwh); err != nil {
+			return nil, err
+		}
+		if listed[id] {
+			add(id, m, kwh)
+		}
+		if parent != 0 && listed[parent] {
+			add(parent, m, kwh)
+		}
+	}
+	return out, rows.Err()
+}
+
+func (s *Service) buildGet(r *http.Request) (any, error) {
+	year, err := s.year(r)
+	if err != nil {
+		return nil, err
+	}
+	id, err := strconv.ParseInt(r.URL.Query().Get("stationId"), 10, 64)
+	if err != nil || id <= 0 {
+		return nil, httpapi.InvalidField("stationId", "required")
+	}
+	if _, err := s.visibleStation(r, id); err != nil {
+		return nil, err
+	}
+	rows, err := s.DB.Query(r.Context(), "SELECT month, plan_kwh FROM plans WHERE station_id = ? AND year = ? ORDER BY month", id, year)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	defer rows.Close()
+	out := BuildList{StationID: id, Year: year, Months: []MonthPlan{}}
+	for rows.Next() {
+		var m MonthPlan
+		if err := rows.Scan(&m.Month, &m.PlanKWh); err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		out.Months = append(out.Months, m)
+	}
+	return out, rows.Err()
+}
+
+// Validate checks a build list.
+func (b *BuildList) Validate() error {
+	var v httpapi.Validator
+	if b.StationID <= 0 {
+		v.Add("stationId", "required")
+	}
+	if b.Year < 2000 || b.Year > 2100 {
+		v.Add("year", "out_of_range", 2000, 2100)
+	}
+	if len(b.Months) == 0 || len(b.Months) > 12 {
+		v.Add("months", "out_of_range", 1, 12)
+	}
+	seen := map[int]bool{}
+	for i, m := range b.Months {
+		if m.Month < 1 || m.Month > 12 || seen[m.Month] {
+			v.Add(fmt.Sprintf("months[%d].month", i), "out_of_range", 1, 12)
+		}
+		seen[m.Month] = true
+		v.Range(fmt.Sprintf("months[%d].planKwh", i), m.PlanKWh, 0, 1e10)
+	}
+	return v.Err()
+}
+
+func (s *Service) buildPut(r *http.Request) (any, error) {
+	var b BuildList
+	if err := httpapi.Decode(r, &b); err != nil {
+		return nil, err
+	}
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := station.Get(r.Context(), s.DB, httpapi.Caller(r), b.StationID); err != nil {
+		return nil, httpapi.InvalidField("stationId", "not_found")
+	}
+	p := httpapi.Caller(r)
+	if err := Put(r.Context(), s.DB, b, p.UserID); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "plan.put", strconv.FormatInt(b.StationID, 10), strconv.Itoa(b.Year), httpapi.ClientAddr(r))
+	sort.Slice(b.Months, func(i, j int) bool { return b.Months[i].Month < b.Months[j].Month })
+	return b, nil
+}
+
+// Put stores a station's monthly plans for a year (replacing the months given).
+func Put(ctx context.Context, db *store.DB, b BuildList, userID int64) error {
+	var by any
+	if userID != 0 {
+		by = userID
+	}
+	return db.InTx(ctx, func(tx *store.Tx) error {
+		for _, m := range b.Months {
+			_, err := tx.Exec(ctx, `INSERT INTO plans (station_id, year, month, plan_kwh, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (station_id, year, month) DO UPDATE SET plan_kwh = excluded.plan_kwh,
+				updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+				b.StationID, b.Year, m.Month, m.PlanKWh, by, time.Now().UnixMilli())
+			if err != nil {
+				return fmt.Errorf("plan: unable to store: %w", err)
+			}
+		}
+		return nil
+	})
+}

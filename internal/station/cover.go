@@ -1,0 +1,144 @@
+package station
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"image"
+	_ "image/jpeg" // cover formats
+	_ "image/png"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	_ "golang.org/x/image/webp"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+)
+
+// MaxCoverBytes is the largest cover image (SPEC.md section 5: up to 10 MB).
+const MaxCoverBytes = 10 << 20
+
+// CoverUpload is the body of POST /v2/site/upload/thumbnail.
+type CoverUpload struct {
+	Image string `json:"image" validate:"required" doc:"data URL: data:image/(jpeg|png|webp);base64,…"`
+}
+
+// CoverURL is where an uploaded cover is served.
+type CoverURL struct {
+	URL string `json:"url"`
+}
+
+var coverFileRe = regexp.MustCompile(`^[0-9a-f]{32}\.(jpg|png|webp)$`)
+
+func (s *Service) coverRoutes(api *httpapi.API) {
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/upload/thumbnail", Tag: "site",
+		Summary: "Upload a station cover (4:3, up to 10 MB); save it with the station's coverImage",
+		Access:  httpapi.Signed, Body: CoverUpload{}, Resp: CoverURL{}, Handle: s.uploadCover})
+	// Covers are content-addressed (their name is a hash of the image), so they are
+	// served without a session: an <img> cannot send the bearer token.
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/cover/{file}", Tag: "site", Summary: "An uploaded cover image",
+		Access: httpapi.Public, RawType: "image/*", Raw: s.serveCover})
+}
+
+func (s *Service) coverDir() string { return filepath.Join(s.UploadDir, "covers") }
+
+// decodeDataURL returns the bytes of a base64 data URL.
+func decodeDataURL(u string) ([]byte, error) {
+	head, data, ok := strings.Cut(u, ",")
+	if !ok || !strings.HasPrefix(head, "data:") || !strings.HasSuffix(head, ";base64") {
+		return nil, httpapi.InvalidField("image", "invalid_format")
+	}
+	if base64.StdEncoding.DecodedLen(len(data)) > MaxCoverBytes+3 {
+		return nil, &httpapi.Error{Status: 413, Code: 413, Key: "cover_too_large", Fields: map[string]httpapi.Msg{"image": {Key: "cover_too_large"}}}
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return nil, httpapi.InvalidField("image", "invalid_format")
+	}
+	return b, nil
+}
+
+func (s *Service) uploadCover(r *http.Request) (any, error) {
+	var in CoverUpload
+	if err := httpapi.DecodeLimit(r, &in, MaxCoverBytes*4/3+4096); err != nil {
+		if e := httpapi.AsError(err); e.Status == 413 {
+			return nil, &httpapi.Error{Status: 413, Code: 413, Key: "cover_too_large", Fields: map[string]httpapi.Msg{"image": {Key: "cover_too_large"}}}
+		}
+		return nil, err
+	}
+	if in.Image == "" {
+		return nil, httpapi.InvalidField("image", "required")
+	}
+	b, err := decodeDataURL(in.Image)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxCoverBytes {
+		return nil, &httpapi.Error{Status: 413, Code: 413, Key: "cover_too_large", Fields: map[string]httpapi.Msg{"image": {Key: "cover_too_large"}}}
+	}
+	ext := map[string]string{"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}[http.DetectContentType(b)]
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
+	if ext == "" || err != nil || cfg.Width < 1 || cfg.Height < 1 {
+		return nil, httpapi.InvalidField("image", "cover_type")
+	}
+	// 4:3 within 2 %.
+	if ratio := float64(cfg.Width) / float64(cfg.Height); ratio < 4.0/3*0.98 || ratio > 4.0/3*1.02 {
+		return nil, httpapi.InvalidField("image", "cover_ratio", cfg.Width, cfg.Height)
+	}
+	sum := sha256.Sum256(b)
+	name := hex.EncodeToString(sum[:16]) + "." + ext
+	if err := os.MkdirAll(s.coverDir(), 0o750); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	final := filepath.Join(s.coverDir(), name)
+	if _, err := os.Stat(final); err != nil {
+		tmp, err := os.CreateTemp(s.coverDir(), ".upload-*")
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		_, werr := tmp.Write(b)
+		cerr := tmp.Close()
+		if werr != nil || cerr != nil {
+			os.Remove(tmp.Name())
+			return nil, httpapi.Internal(errorsJoin(werr, cerr))
+		}
+		if err := os.Rename(tmp.Name(), final); err != nil {
+			os.Remove(tmp.Name())
+			return nil, httpapi.Internal(err)
+		}
+	}
+	return CoverURL{URL: "/v2/site/cover/" + name}, nil
+}
+
+func errorsJoin(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func (s *Service) serveCover(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("file")
+	if !coverFileRe.MatchString(name) {
+		httpapi.Fail(w, r, httpapi.NotFound())
+		return
+	}
+	f, err := os.Open(filepath.Join(s.coverDir(), name))
+	if err != nil {
+		httpapi.Fail(w, r, httpapi.NotFound())
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		httpapi.Fail(w, r, httpapi.NotFound())
+		return
+	}
+	w.Header().Set("Content-Type", map[string]string{".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp"}[filepath.Ext(name)])
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	http.ServeContent(w, r, name, st.ModTime(), f)
+}
