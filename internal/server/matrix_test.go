@@ -1,0 +1,381 @@
+package server_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// fixture is a fleet with a little history and the ids the matrices aim at: things of
+// the demo organisation that the operator's department is not authorised to see.
+type fixture struct {
+	e                               *apitest.Env
+	station, sub, device, tag, user int64
+	grantedStation, grantedSub      int64
+	otherStation                    int64
+	cover                           string
+}
+
+func newFixture(t *testing.T) *fixture {
+	e := apitest.NewWithFleet(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	e.Simulate(t, now.Add(-2*24*time.Hour), now)
+	f := &fixture{e: e}
+	ctx := context.Background()
+	one := func(q string, args ...any) int64 {
+		var id int64
+		if err := e.DB.QueryRow(ctx, q, args...).Scan(&id); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return id
+	}
+	fl := e.Fleet
+	f.station = one("SELECT id FROM stations WHERE sim_key = ?", fl.Stations[4].Key)
+	f.sub = one("SELECT id FROM stations WHERE sim_key = ?", fl.Stations[4].Children[0].Key)
+	f.device = one("SELECT id FROM devices WHERE sim_key = ?", fl.Stations[4].Children[0].Devices[0].Key)
+	f.grantedStation = one("SELECT id FROM stations WHERE sim_key = ?", fl.Stations[0].Key)
+	f.grantedSub = one("SELECT id FROM stations WHERE sim_key = ?", fl.Stations[0].Children[0].Key)
+	f.otherStation = one("SELECT id FROM stations WHERE sim_key = ?", fl.Stations[len(fl.Stations)-1].Key)
+	f.tag = one("SELECT MIN(id) FROM station_tags WHERE org_id = ?", e.Accounts.OrgID)
+	f.user = e.Accounts.AdminID
+	f.cover = "0123456789abcdef0123456789abcdef.png"
+	return f
+}
+
+// target returns the id a path parameter names, by the area the path belongs to.
+func (f *fixture) target(path, param string) string {
+	switch {
+	case param == "file":
+		return f.cover
+	case strings.HasPrefix(path, "/v2/site/tag/"):
+		return fmt.Sprint(f.tag)
+	case strings.HasPrefix(path, "/v2/dev/"):
+		return fmt.Sprint(f.device)
+	case strings.HasPrefix(path, "/v2/org/user/"):
+		return fmt.Sprint(f.user)
+	case strings.HasPrefix(path, "/v2/site/"), strings.HasPrefix(path, "/v2/plan/"):
+		return fmt.Sprint(f.station)
+	}
+	return "1"
+}
+
+// validBody is a body each POST call accepts from an administrator, aimed at the
+// fixture's station, device and tag. A call missing here fails the matrices, so every
+// new call gets its examples.
+func (f *fixture) validBody(route string) (string, bool) {
+	station := func(name string) string {
+		return fmt.Sprintf(`{"name":%q,"location":"Golmud","region":"Qinghai","address":"1 Solar Road","timezone":"Asia/Shanghai",
+			"stationType":"ground","systemType":"pv","capacityKwp":100,"lat":36.4,"lng":94.9,"azimuth":180,"inclination":30,"currency":"CNY","tagIds":[]}`, name)
+	}
+	bodies := map[string]string{
+		"POST /v2/login":                       `{"username":"admin","password":"helio-demo"}`,
+		"POST /api/user/menu":                  ``,
+		"POST /v2/site/add":                    strings.Replace(station("Matrix Plant"), `"name"`, fmt.Sprintf(`"parentId":%d,"name"`, f.station), 1),
+		"POST /v2/site/edit/{uid}":             station("Matrix Edit"),
+		"POST /v2/site/tag/add":                `{"name":"matrix","color":"cyan"}`,
+		"POST /v2/site/tag/edit/{id}":          `{"name":"matrix-renamed","color":"blue"}`,
+		"POST /v2/site/tag/delete/{id}":        ``,
+		"POST /v2/site/upload/thumbnail":       `{"image":"data:image/png;base64,iVBORw0KGgo="}`,
+		"POST /v2/dev/add":                     fmt.Sprintf(`{"stationId":%d,"name":"Matrix inverter","sn":"MATRIX-0001","type":"inverter","ratedPowerKw":10,"componentRatedPowerW":400,"componentCount":30,"stringsTotal":2,"stringsEnabled":2}`, f.sub),
+		"POST /v2/dev/edit/{uid}":              fmt.Sprintf(`{"stationId":%d,"name":"Matrix edit","sn":"MATRIX-0002","type":"inverter","ratedPowerKw":10}`, f.sub),
+		"POST /v2/plan/buildlist/put":          fmt.Sprintf(`{"stationId":%d,"year":%d,"months":[{"month":3,"planKwh":100}]}`, f.station, time.Now().Year()),
+		"POST /v2/org/user/resetpwd/{uid}":     `{"password":"Matrix123"}`,
+		"POST /v2/org/user/validdisable/{uid}": ``,
+		"POST /v2/org/user/validenable/{uid}":  ``,
+	}
+	b, ok := bodies[route]
+	return b, ok
+}
+
+// snapshot hashes every table a call could change (not sessions, logs or telemetry).
+func snapshot(t *testing.T, db *store.DB) string {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := db.Query(ctx, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'telemetry_%' AND name NOT IN ('sessions', 'audit_log', 'schema_migrations') ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		_ = rows.Scan(&n)
+		tables = append(tables, n)
+	}
+	rows.Close()
+	h := sha256.New()
+	for _, tb := range tables {
+		r, err := db.Query(ctx, "SELECT * FROM "+tb+" ORDER BY 1, 2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := r.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for r.Next() {
+			_ = r.Scan(ptrs...)
+			fmt.Fprintf(h, "%s%v\n", tb, vals)
+		}
+		r.Close()
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+var paramRe = regexp.MustCompile(`\{([^}]+)\}`)
+
+func (f *fixture) url(rt httpapi.Route, override map[string]string) string {
+	return paramRe.ReplaceAllStringFunc(rt.Path, func(m string) string {
+		name := strings.Trim(m, "{}")
+		if v, ok := override[name]; ok {
+			return v
+		}
+		return f.target(rt.Path, name)
+	})
+}
+
+// skipped are calls the matrices cannot make generically, each tested on its own.
+var skipped = map[string]string{
+	"POST /v2/logout":         "ends the session the matrix runs on (internal/auth tests)",
+	"GET /v2/webpush/message": "a WebSocket upgrade (internal/push tests)",
+	"POST /v2/ingest/samples": "device-key authentication (internal/ingest tests)",
+}
+
+func TestBadInputMatrix(t *testing.T) {
+	f := newFixture(t)
+	e := f.e
+	injections := []string{"'; DROP TABLE stations;--", "<script>alert(1)</script>", "../../etc/passwd", "NaN", "1e400",
+		"-99999999999999999999", "%00", strings.Repeat("x", 5000)}
+	badIDs := []string{"..%2f..%2fetc%2fpasswd", "1%20OR%201=1", "%3Cscript%3E", "-1", "0", "99999999999999999999", "1e3", "%00"}
+	for _, rt := range e.Server.API.Routes() {
+		key := rt.Method + " " + rt.Path
+		if why, ok := skipped[key]; ok {
+			t.Logf("skip %s: %s", key, why)
+			continue
+		}
+		t.Run(key, func(t *testing.T) {
+			before := snapshot(t, e.DB)
+			call := func(name string, s apitest.Scenario) *apitest.Result {
+				t.Helper()
+				s.Method, s.As = rt.Method, "admin"
+				if s.URL == "" {
+					s.URL = f.url(rt, nil)
+				}
+				r := e.Do(t, s)
+				if r.Status >= 500 {
+					t.Errorf("%s: %d %s", name, r.Status, r.Body)
+				}
+				if strings.Contains(r.Body, "<script>") {
+					t.Errorf("%s: script echoed unescaped", name)
+				}
+				return r
+			}
+			unchanged := func(name string) {
+				t.Helper()
+				if after := snapshot(t, e.DB); after != before {
+					t.Errorf("%s changed the database", name)
+					before = after
+				}
+			}
+			// Path ids that cannot name anything.
+			for _, p := range paramRe.FindAllStringSubmatch(rt.Path, -1) {
+				for _, bad := range badIDs {
+					r := call("path "+p[1]+"="+bad, apitest.Scenario{URL: f.url(rt, map[string]string{p[1]: bad}), Body: bodyOr(f, key)})
+					if r.Status < 400 {
+						t.Errorf("path %s=%s: %d, want 4xx", p[1], bad, r.Status)
+					}
+					unchanged("path " + p[1] + "=" + bad)
+				}
+			}
+			// Hostile query values.
+			if rt.Query != nil {
+				qt := reflect.TypeOf(rt.Query)
+				for i := 0; i < qt.NumField(); i++ {
+					name := qt.Field(i).Tag.Get("query")
+					for _, inj := range injections {
+						u := f.url(rt, nil) + "?" + url.Values{name: {inj}}.Encode()
+						call("query "+name, apitest.Scenario{URL: u})
+						if rt.Method == "GET" {
+							unchanged("query " + name)
+						}
+					}
+				}
+			}
+			if rt.Body == nil {
+				return
+			}
+			valid, ok := f.validBody(key)
+			if !ok {
+				t.Fatalf("no example body for %s: add one to validBody", key)
+			}
+			refused := func(name string, s apitest.Scenario, lo, hi int) {
+				t.Helper()
+				r := call(name, s)
+				if r.Status < lo || r.Status > hi {
+					t.Errorf("%s: %d, want %d-%d: %s", name, r.Status, lo, hi, r.Body)
+				} else if r.Env.Msg == "" {
+					t.Errorf("%s: no message", name)
+				}
+				unchanged(name)
+			}
+			refused("malformed JSON", apitest.Scenario{Body: `{"name":`}, 400, 400)
+			refused("wrong content type", apitest.Scenario{Body: valid, ContentType: "text/plain"}, 415, 415)
+			refused("oversized", apitest.Scenario{Body: `{"name":"` + strings.Repeat("x", 17<<20) + `"}`}, 413, 413)
+			refused("unknown field", apitest.Scenario{Body: strings.Replace(valid, "{", `{"isAdmin":true,`, 1)}, 400, 400)
+			refused("NaN literal", apitest.Scenario{Body: `{"capacityKwp":NaN}`}, 400, 400)
+			refused("array instead of object", apitest.Scenario{Body: `[]`}, 400, 400)
+			if hasRequired(rt.Body) {
+				refused("missing required fields", apitest.Scenario{Body: `{}`}, 400, 400)
+			}
+			var obj map[string]any
+			_ = json.Unmarshal([]byte(valid), &obj)
+			for _, k := range sortedKeys(obj) {
+				mut := copyMap(obj)
+				switch obj[k].(type) {
+				case string:
+					mut[k] = 12345
+				case float64:
+					mut[k] = "twelve"
+				default:
+					mut[k] = "x"
+				}
+				b, _ := json.Marshal(mut)
+				r := call("wrong type "+k, apitest.Scenario{Body: string(b)})
+				if r.Status != 400 || !strings.Contains(r.Body, `"`+k+`"`) {
+					t.Errorf("wrong type %s: %d %s, want a 400 naming the field", k, r.Status, r.Body)
+				}
+				unchanged("wrong type " + k)
+				if _, isNum := obj[k].(float64); isNum {
+					huge := strings.Replace(valid, fmt.Sprintf(`"%s":`, k), fmt.Sprintf(`"%s":1e400,"_":`, k), 1)
+					refused("huge number "+k, apitest.Scenario{Body: huge}, 400, 400)
+				}
+			}
+			// Injection strings in every string field of an otherwise valid body: the
+			// text is refused or stored as text, never run.
+			for _, k := range sortedKeys(obj) {
+				if _, isStr := obj[k].(string); !isStr {
+					continue
+				}
+				for _, inj := range injections[:3] {
+					mut := copyMap(obj)
+					mut[k] = inj
+					b, _ := json.Marshal(mut)
+					call("injection in "+k, apitest.Scenario{Body: string(b)})
+				}
+			}
+			var n int
+			if err := e.DB.QueryRow(context.Background(), "SELECT COUNT(*) FROM stations").Scan(&n); err != nil || n == 0 {
+				t.Fatalf("stations table damaged: %d %v", n, err)
+			}
+		})
+	}
+}
+
+func bodyOr(f *fixture, key string) string {
+	b, _ := f.validBody(key)
+	return b
+}
+
+func hasRequired(body any) bool {
+	t := reflect.TypeOf(body)
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Tag.Get("validate") == "required" {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func copyMap(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// Every call that names something by id, made by another organisation's user and by a
+// user without authority over the station, is refused (404, or 403 for a role) and
+// changes nothing.
+func TestCrossOrganisationMatrix(t *testing.T) {
+	f := newFixture(t)
+	e := f.e
+	// Calls whose id arrives in the query or the body.
+	indirect := map[string]string{
+		"GET /v2/dev/listbytype":     fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/dev/export":         fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/list":          fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/buildlist/get": fmt.Sprintf("stationId=%d", f.station),
+	}
+	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true}
+	checked := 0
+	for _, rt := range e.Server.API.Routes() {
+		key := rt.Method + " " + rt.Path
+		q, isIndirect := indirect[key]
+		takesID := strings.Contains(rt.Path, "{") || isIndirect || bodyIDs[key]
+		if !takesID || rt.Access == httpapi.Public {
+			continue
+		}
+		if _, ok := skipped[key]; ok {
+			continue
+		}
+		body := ""
+		if rt.Body != nil {
+			var ok bool
+			if body, ok = f.validBody(key); !ok {
+				t.Fatalf("no example body for %s", key)
+			}
+		}
+		u := f.url(rt, nil)
+		if isIndirect {
+			u += "?" + q
+		}
+		for _, user := range []string{"other", "operator"} {
+			t.Run(key+" as "+user, func(t *testing.T) {
+				before := snapshot(t, e.DB)
+				r := e.Do(t, apitest.Scenario{Method: rt.Method, URL: u, As: user, Body: body})
+				if r.Status != 404 && r.Status != 403 && r.Status != 400 {
+					t.Errorf("%d %s, want 404 (or 403 for a role, 400 for an id in the body)", r.Status, r.Body)
+				}
+				if bodyIDs[key] && r.Status == 400 && !strings.Contains(r.Body, "Id\"") {
+					t.Errorf("400 does not name the id field: %s", r.Body)
+				}
+				if snapshot(t, e.DB) != before {
+					t.Errorf("the refused call changed the database")
+				}
+				checked++
+			})
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("only %d calls checked", checked)
+	}
+	// The same calls work for the owner: the matrix aims at real things.
+	e.Run(t, []apitest.Scenario{
+		{Name: "admin reads the target station", Method: "GET", URL: fmt.Sprintf("/v2/site/detail/%d", f.station), As: "admin", Status: 200},
+		{Name: "admin reads the target device", Method: "GET", URL: fmt.Sprintf("/v2/dev/detail/%d", f.device), As: "admin", Status: 200},
+	})
+}
