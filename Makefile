@@ -10,7 +10,7 @@ LDFLAGS  := -s -w -X github.com/helio-energy/helio/internal/server.Version=$(VER
 DEMO_DATA ?= ./data/demo
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all demo build web deps chromium test test-go test-web test-e2e lint bench clean
+.PHONY: all demo build web deps chromium test test-go test-web test-e2e lint bench soak fuzz clean
 
 all: build
 
@@ -54,8 +54,21 @@ test-e2e: build chromium
 
 test: lint test-go test-web test-e2e
 
-bench: build
-	$(GO) run ./bench
+## The benchmark suite: every figure beside its goal and a floor or peer measured in the
+## same run; writes docs/performance.md.
+bench: build chromium
+	$(GO) run ./bench -bin $(CURDIR)/bin/helio -out docs/performance.md
+
+## The demo fleet at 10x speed under dashboard load; memory, goroutines and open files
+## at the start and the end.
+SOAK ?= 10m
+soak: build
+	$(GO) run ./bench/soak -bin $(CURDIR)/bin/helio -duration $(SOAK)
+
+## Each fuzz target for FUZZTIME.
+FUZZTIME ?= 30s
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
 
 clean:
 	rm -rf bin web/dist
