@@ -1,0 +1,63 @@
+package telemetry
+
+import "github.com/helio-energy/helio/internal/metrics"
+
+var (
+	samplesTotal = metrics.Default.NewCounter("helio_telemetry_samples_total",
+		"Telemetry samples by source and result (accepted, duplicate, conflict, rejected).", "source", "result")
+	rejectedTotal = metrics.Default.NewCounter("helio_telemetry_rejected_total",
+		"Rejected telemetry samples by source and reason.", "source", "reason")
+	lateTotal = metrics.Default.NewCounter("helio_telemetry_late_samples_total",
+		"Samples that arrived before their device's latest sample (roll-ups corrected).", "source")
+	counterEvents = metrics.Default.NewCounter("helio_telemetry_counter_events_total",
+		"Energy counter readings that were not plain increments, by event (reset, rollover, resume, suspect, rebase, ignored).", "event")
+	commitSeconds = metrics.Default.NewHistogram("helio_telemetry_batch_commit_seconds",
+		"Time to validate, store and commit one telemetry batch with its roll-ups.",
+		[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}, "source")
+)
+
+type eventCounts struct {
+	byEvent [len(counterEventNames)]int
+	late    int
+}
+
+func (e *eventCounts) count(ev CounterEvent) { e.byEvent[ev]++ }
+
+func (e *eventCounts) add(o *eventCounts) {
+	for i, n := range o.byEvent {
+		e.byEvent[i] += n
+	}
+	e.late += o.late
+}
+
+// countResult adds a committed (or wholly rejected) batch to the metrics.
+func countResult(source string, r *Result, ev *eventCounts) {
+	for i, n := range []int{r.Accepted, r.Duplicates, r.Conflicts, r.Rejected} {
+		if n > 0 {
+			samplesTotal.Add(float64(n), source, outcomeNames[i])
+		}
+	}
+	for i, o := range r.Outcomes {
+		if o == Rejected {
+			rejectedTotal.Inc(source, r.Reasons[i])
+		}
+	}
+	if ev == nil {
+		return
+	}
+	if ev.late > 0 {
+		lateTotal.Add(float64(ev.late), source)
+	}
+	for i, n := range ev.byEvent {
+		if n > 0 && CounterEvent(i) != EventNormal && CounterEvent(i) != EventFirst {
+			counterEvents.Add(float64(n), CounterEvent(i).String())
+		}
+	}
+}
+
+// CountRejected counts a sample an ingest path rejected before it reached the writer
+// (for example a device outside the caller's key or topic).
+func CountRejected(source, reason string) {
+	samplesTotal.Inc(source, "rejected")
+	rejectedTotal.Inc(source, reason)
+}

@@ -1,0 +1,77 @@
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Prune deletes raw samples older than the raw retention window (and a day's margin, so
+// that a late sample at the window's edge still finds its neighbours). Roll-ups and
+// latest rows are kept for ever. It returns the number of rows deleted.
+func (w *Writer) Prune(ctx context.Context) (int64, error) {
+	cutoff := w.opt.Now().Add(-w.opt.RawRetention - pruneMargin).UnixMilli()
+	rows, err := w.db.Query(ctx, "SELECT device_id FROM telemetry_latest")
+	if err != nil {
+		return 0, fmt.Errorf("telemetry: unable to prune: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("telemetry: unable to prune: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	var n int64
+	for _, id := range ids {
+		res, err := w.db.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id = ? AND ts < ?", id, cutoff)
+		if err != nil {
+			return n, fmt.Errorf("telemetry: unable to prune: %w", err)
+		}
+		k, _ := res.RowsAffected()
+		n += k
+	}
+	return n, nil
+}
+
+// RunPruner prunes now and then every interval (default an hour) until ctx ends.
+func (w *Writer) RunPruner(ctx context.Context, every time.Duration) {
+	if every <= 0 {
+		every = time.Hour
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if n, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("telemetry prune failed", "err", err)
+		} else if n > 0 {
+			slog.Info("telemetry raw samples pruned", "rows", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// DeleteDeviceData removes a device's raw samples, latest row and device roll-ups (call
+// it in the transaction that deletes the device). Station roll-ups keep its history.
+func DeleteDeviceData(ctx context.Context, tx *store.Tx, deviceID int64) error {
+	for _, q := range []string{
+		"DELETE FROM telemetry_samples WHERE device_id = ?",
+		"DELETE FROM telemetry_latest WHERE device_id = ?",
+		"DELETE FROM telemetry_device_rollups WHERE device_id = ?",
+	} {
+		if _, err := tx.Exec(ctx, q, deviceID); err != nil {
+			return fmt.Errorf("telemetry: unable to delete device data: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,358 @@
+package telemetry
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// rawRow is a sample as stored: its instant in unix ms and the counter logic's state
+// after it.
+type rawRow struct {
+	Sample
+	T      int64
+	C1, C2 CounterState
+	// First marks a device's first reading: no segment ends at it.
+	First bool
+	// idx is the sample's index in the caller's batch (-1 for stored rows).
+	idx int
+}
+
+func newRawRow(s Sample, idx int) *rawRow {
+	t := s.Time.UnixMilli()
+	s.Time = time.UnixMilli(t).UTC()
+	return &rawRow{Sample: s, T: t, idx: idx}
+}
+
+// sameValues reports whether two samples carry identical readings.
+func sameValues(a, b *Sample) bool {
+	return a.PowerKW == b.PowerKW && a.EnergyKWh == b.EnergyKWh && a.Energy2KWh == b.Energy2KWh &&
+		a.DCVoltageV == b.DCVoltageV && a.DCCurrentA == b.DCCurrentA && a.ACVoltageV == b.ACVoltageV &&
+		a.FrequencyHz == b.FrequencyHz && a.TempC == b.TempC && a.SOC == b.SOC &&
+		a.IrradianceWm2 == b.IrradianceWm2 && a.Status == b.Status && a.StringsActive == b.StringsActive
+}
+
+type storedState struct {
+	A     *CounterState `json:"a,omitempty"`
+	B     *CounterState `json:"b,omitempty"`
+	First bool          `json:"f,omitempty"`
+}
+
+// cstate encodes the counter state for the cstate column: NULL when it can be rebuilt
+// from the reading itself.
+func (r *rawRow) cstate() any {
+	var s storedState
+	if !r.C1.trivial(r.EnergyKWh, r.T) {
+		c := r.C1
+		s.A = &c
+	}
+	if !r.C2.trivial(r.Energy2KWh, r.T) {
+		c := r.C2
+		s.B = &c
+	}
+	s.First = r.First
+	if s.A == nil && s.B == nil && !s.First {
+		return nil
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func (r *rawRow) setState(cs sql.NullString) error {
+	r.C1 = CounterState{Ref: r.EnergyKWh, RefT: r.T}
+	r.C2 = CounterState{Ref: r.Energy2KWh, RefT: r.T}
+	r.First = false
+	if !cs.Valid || cs.String == "" {
+		return nil
+	}
+	var s storedState
+	if err := json.Unmarshal([]byte(cs.String), &s); err != nil {
+		return fmt.Errorf("telemetry: unreadable counter state of device %d at %d: %w", r.DeviceID, r.T, err)
+	}
+	if s.A != nil {
+		r.C1 = *s.A
+	}
+	if s.B != nil {
+		r.C2 = *s.B
+	}
+	r.First = s.First
+	return nil
+}
+
+const sampleCols = "ts, power_kw, energy_kwh, energy2_kwh, dc_voltage_v, dc_current_a, ac_voltage_v, frequency_hz, temp_c, soc, irradiance_wm2, status, strings_active, cstate"
+
+func (r *rawRow) scanDest(cs *sql.NullString) []any {
+	return []any{&r.T, &r.PowerKW, &r.EnergyKWh, &r.Energy2KWh, &r.DCVoltageV, &r.DCCurrentA, &r.ACVoltageV,
+		&r.FrequencyHz, &r.TempC, &r.SOC, &r.IrradianceWm2, &r.Status, &r.StringsActive, cs}
+}
+
+func (r *rawRow) values() []any {
+	return []any{r.DeviceID, r.T, r.PowerKW, r.EnergyKWh, r.Energy2KWh, r.DCVoltageV, r.DCCurrentA, r.ACVoltageV,
+		r.FrequencyHz, r.TempC, r.SOC, r.IrradianceWm2, r.Status, r.StringsActive, r.cstate()}
+}
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanRawRow(sc rowScanner, deviceID int64, extra ...any) (*rawRow, error) {
+	r := &rawRow{idx: -1}
+	r.DeviceID = deviceID
+	var cs sql.NullString
+	if err := sc.Scan(append(r.scanDest(&cs), extra...)...); err != nil {
+		return nil, err
+	}
+	r.Time = time.UnixMilli(r.T).UTC()
+	return r, r.setState(cs)
+}
+
+// querier is a *store.DB or a *store.Tx.
+type querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+// loadLatest reads the latest rows of the given devices.
+func loadLatest(ctx context.Context, tx querier, ids []int64) (map[int64]*rawRow, error) {
+	out := make(map[int64]*rawRow, len(ids))
+	for _, chunk := range chunks(ids, 500) {
+		rows, err := tx.Query(ctx, "SELECT device_id, "+sampleCols+" FROM telemetry_latest WHERE device_id IN ("+placeholders(len(chunk))+")", int64Args(chunk)...)
+		if err != nil {
+			return nil, fmt.Errorf("telemetry: unable to read latest samples: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			r := &rawRow{idx: -1}
+			var cs sql.NullString
+			if err := rows.Scan(append([]any{&id}, r.scanDest(&cs)...)...); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("telemetry: unable to read latest samples: %w", err)
+			}
+			r.DeviceID = id
+			r.Time = time.UnixMilli(r.T).UTC()
+			if err := r.setState(cs); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("telemetry: unable to read latest samples: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// loadBefore reads a device's last raw row before t (nil when there is none).
+func loadBefore(ctx context.Context, tx *store.Tx, deviceID, t int64) (*rawRow, error) {
+	row := tx.QueryRow(ctx, "SELECT "+sampleCols+" FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1", deviceID, t)
+	r, err := scanRawRow(row, deviceID)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
+	}
+	return r, nil
+}
+
+// rawPager reads a device's raw rows from an instant on, a page at a time.
+type rawPager struct {
+	ctx      context.Context
+	tx       *store.Tx
+	deviceID int64
+	from     int64
+	buf      []*rawRow
+	done     bool
+	err      error
+}
+
+const rawPage = 500
+
+func (p *rawPager) next() *rawRow {
+	if len(p.buf) == 0 && !p.done && p.err == nil {
+		rows, err := p.tx.Query(p.ctx, "SELECT "+sampleCols+" FROM telemetry_samples WHERE device_id = ? AND ts >= ? ORDER BY ts LIMIT ?",
+			p.deviceID, p.from, rawPage)
+		if err != nil {
+			p.err = fmt.Errorf("telemetry: unable to read samples: %w", err)
+			return nil
+		}
+		for rows.Next() {
+			r, err := scanRawRow(rows, p.deviceID)
+			if err != nil {
+				p.err = err
+				break
+			}
+			p.buf = append(p.buf, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil && p.err == nil {
+			p.err = fmt.Errorf("telemetry: unable to read samples: %w", err)
+		}
+		if len(p.buf) < rawPage {
+			p.done = true
+		}
+		if len(p.buf) > 0 {
+			p.from = p.buf[len(p.buf)-1].T + 1
+		}
+	}
+	if len(p.buf) == 0 {
+		return nil
+	}
+	r := p.buf[0]
+	p.buf = p.buf[1:]
+	return r
+}
+
+// bulk inserts rows with multi-row INSERT statements, reusing one prepared statement for
+// full chunks.
+type bulk struct {
+	ctx  context.Context
+	tx   *store.Tx
+	head string // "INSERT INTO t (a, b) VALUES "
+	tail string // e.g. an ON CONFLICT clause
+	cols int
+	per  int
+	full *sql.Stmt
+	args []any
+	rows int
+}
+
+func newBulk(ctx context.Context, tx *store.Tx, head, tail string, cols, per int) *bulk {
+	return &bulk{ctx: ctx, tx: tx, head: head, tail: tail, cols: cols, per: per, args: make([]any, 0, cols*per)}
+}
+
+func (b *bulk) stmtSQL(n int) string {
+	one := "(" + placeholders(b.cols) + ")"
+	var sb strings.Builder
+	sb.Grow(len(b.head) + n*(len(one)+1) + len(b.tail))
+	sb.WriteString(b.head)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(one)
+	}
+	sb.WriteString(b.tail)
+	return sb.String()
+}
+
+func (b *bulk) add(vals ...any) error {
+	b.args = append(b.args, vals...)
+	b.rows++
+	if b.rows < b.per {
+		return nil
+	}
+	if b.full == nil {
+		st, err := b.tx.Prepare(b.ctx, b.stmtSQL(b.per))
+		if err != nil {
+			return err
+		}
+		b.full = st
+	}
+	_, err := b.full.ExecContext(b.ctx, b.args...)
+	b.args, b.rows = b.args[:0], 0
+	return err
+}
+
+func (b *bulk) flush() error {
+	defer func() {
+		if b.full != nil {
+			b.full.Close()
+			b.full = nil
+		}
+	}()
+	if b.rows == 0 {
+		return nil
+	}
+	_, err := b.tx.Exec(b.ctx, b.stmtSQL(b.rows), b.args...)
+	b.args, b.rows = b.args[:0], 0
+	return err
+}
+
+func insertRaw(ctx context.Context, tx *store.Tx, rows []*rawRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	b := newBulk(ctx, tx, "INSERT INTO telemetry_samples (device_id, "+sampleCols+") VALUES ", "", 15, 64)
+	for _, r := range rows {
+		if err := b.add(r.values()...); err != nil {
+			b.flush()
+			return fmt.Errorf("telemetry: unable to store samples: %w", err)
+		}
+	}
+	if err := b.flush(); err != nil {
+		return fmt.Errorf("telemetry: unable to store samples: %w", err)
+	}
+	return nil
+}
+
+func updateRawStates(ctx context.Context, tx *store.Tx, rows []*rawRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	st, err := tx.Prepare(ctx, "UPDATE telemetry_samples SET cstate = ? WHERE device_id = ? AND ts = ?")
+	if err != nil {
+		return fmt.Errorf("telemetry: unable to update samples: %w", err)
+	}
+	defer st.Close()
+	for _, r := range rows {
+		if _, err := st.ExecContext(ctx, r.cstate(), r.DeviceID, r.T); err != nil {
+			return fmt.Errorf("telemetry: unable to update samples: %w", err)
+		}
+	}
+	return nil
+}
+
+func upsertLatest(ctx context.Context, tx *store.Tx, rows []*rawRow, now int64) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	set := []string{}
+	for _, c := range strings.Split(sampleCols, ", ") {
+		set = append(set, c+" = excluded."+c)
+	}
+	set = append(set, "received_at = excluded.received_at")
+	b := newBulk(ctx, tx, "INSERT INTO telemetry_latest (device_id, "+sampleCols+", received_at) VALUES ",
+		" ON CONFLICT (device_id) DO UPDATE SET "+strings.Join(set, ", "), 16, 32)
+	for _, r := range rows {
+		if err := b.add(append(r.values(), now)...); err != nil {
+			b.flush()
+			return fmt.Errorf("telemetry: unable to store latest samples: %w", err)
+		}
+	}
+	if err := b.flush(); err != nil {
+		return fmt.Errorf("telemetry: unable to store latest samples: %w", err)
+	}
+	return nil
+}
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
+}
+
+func int64Args(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+func chunks[T any](xs []T, n int) [][]T {
+	var out [][]T
+	for len(xs) > n {
+		out = append(out, xs[:n])
+		xs = xs[n:]
+	}
+	if len(xs) > 0 {
+		out = append(out, xs)
+	}
+	return out
+}

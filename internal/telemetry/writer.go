@@ -1,0 +1,501 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Options tune the write path. Zero values take the defaults.
+type Options struct {
+	// RawRetention is how long raw samples are kept (default 30 days). Samples older than
+	// this are rejected by Write (Backfill takes them for the roll-ups only).
+	RawRetention time.Duration
+	// MaxFuture is how far ahead of the clock a sample may be (default 5 minutes).
+	MaxFuture time.Duration
+	// MaxGap is the longest interval between two samples over which power, irradiance and
+	// status are interpolated (default 30 minutes). Counter energy spans any gap.
+	MaxGap time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Defaults.
+const (
+	DefaultRawRetention = 30 * 24 * time.Hour
+	DefaultMaxFuture    = 5 * time.Minute
+	DefaultMaxGap       = 30 * time.Minute
+	// pruneMargin keeps raw samples a day beyond the retention window, so a late sample at
+	// the window's edge still finds its neighbours.
+	pruneMargin = 24 * time.Hour
+)
+
+// Writer is the one validated write path for telemetry: every source (simulator, MQTT,
+// HTTP, CSV import) hands its samples to Write, a Batcher or Backfill.
+type Writer struct {
+	db  *store.DB
+	opt Options
+	reg *registry
+}
+
+// NewWriter returns a Writer on a migrated database.
+func NewWriter(db *store.DB, opt Options) *Writer {
+	return &Writer{db: db, opt: opt.withDefaults(), reg: newRegistry(db)}
+}
+
+func (opt Options) withDefaults() Options {
+	if opt.RawRetention <= 0 {
+		opt.RawRetention = DefaultRawRetention
+	}
+	if opt.MaxFuture <= 0 {
+		opt.MaxFuture = DefaultMaxFuture
+	}
+	if opt.MaxGap <= 0 {
+		opt.MaxGap = DefaultMaxGap
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return opt
+}
+
+// Options returns the writer's effective options.
+func (w *Writer) Options() Options { return w.opt }
+
+// Refresh makes the writer reload devices and stations on next use (call it after a
+// device or station is created, changed or deleted; otherwise it reloads every 30 s and
+// on an unknown device id).
+func (w *Writer) Refresh() { w.reg.invalidate() }
+
+// Device returns what the write path knows about a device (ok false when unknown).
+func (w *Writer) Device(ctx context.Context, id int64) (DeviceInfo, bool, error) {
+	d, err := w.reg.device(ctx, id)
+	if err != nil || d == nil {
+		return DeviceInfo{}, false, err
+	}
+	return d.DeviceInfo, true, nil
+}
+
+// DeviceBySN finds a device by organisation and serial number.
+func (w *Writer) DeviceBySN(ctx context.Context, orgID int64, sn string) (DeviceInfo, bool, error) {
+	d, err := w.reg.deviceBySN(ctx, orgID, sn)
+	if err != nil || d == nil {
+		return DeviceInfo{}, false, err
+	}
+	return d.DeviceInfo, true, nil
+}
+
+// Outcome is what became of one sample.
+type Outcome uint8
+
+const (
+	Accepted  Outcome = iota // stored
+	Duplicate                // the same reading was already stored: ignored
+	Conflict                 // a different reading at the same instant was stored first: ignored
+	Rejected                 // invalid: not stored (see Result.Reasons)
+)
+
+var outcomeNames = [...]string{"accepted", "duplicate", "conflict", "rejected"}
+
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// Rejection reasons.
+const (
+	ReasonUnknownDevice = "unknown_device"
+	ReasonMissingTime   = "missing_time"
+	ReasonNotFinite     = "not_finite"
+	ReasonNegative      = "negative_counter"
+	ReasonPower         = "power_out_of_range"
+	ReasonAbsurd        = "value_out_of_range"
+	ReasonFuture        = "future_time"
+	ReasonTooOld        = "too_old"
+	ReasonOutOfOrder    = "out_of_order" // Backfill: before the device's last sample and beyond the raw window
+)
+
+// Result tells what became of a batch.
+type Result struct {
+	Accepted   int `json:"accepted"`
+	Duplicates int `json:"duplicates"`
+	Conflicts  int `json:"conflicts"`
+	Rejected   int `json:"rejected"`
+	// Outcomes has one entry per sample, in the caller's order; Reasons one per sample
+	// ("" unless rejected).
+	Outcomes []Outcome `json:"-"`
+	Reasons  []string  `json:"-"`
+}
+
+func newResult(n int) Result {
+	return Result{Outcomes: make([]Outcome, n), Reasons: make([]string, n)}
+}
+
+func (r *Result) set(i int, o Outcome, reason string) {
+	r.Outcomes[i], r.Reasons[i] = o, reason
+}
+
+func (r *Result) count() {
+	r.Accepted, r.Duplicates, r.Conflicts, r.Rejected = 0, 0, 0, 0
+	for _, o := range r.Outcomes {
+		switch o {
+		case Accepted:
+			r.Accepted++
+		case Duplicate:
+			r.Duplicates++
+		case Conflict:
+			r.Conflicts++
+		case Rejected:
+			r.Rejected++
+		}
+	}
+}
+
+// ErrInvalidBatch is returned by WriteStrict when a sample is invalid: nothing was stored.
+var ErrInvalidBatch = errors.New("telemetry: batch has invalid samples")
+
+// check validates one sample (d nil = unknown device). backfill skips the age limit.
+func (w *Writer) check(d *deviceInfo, s *Sample, now int64, backfill bool) string {
+	switch {
+	case d == nil:
+		return ReasonUnknownDevice
+	case s.Time.IsZero():
+		return ReasonMissingTime
+	case !finite(s.PowerKW, s.EnergyKWh, s.Energy2KWh, s.DCVoltageV, s.DCCurrentA, s.ACVoltageV, s.FrequencyHz,
+		s.TempC, s.SOC, s.IrradianceWm2):
+		return ReasonNotFinite
+	case s.EnergyKWh < 0 || s.Energy2KWh < 0:
+		return ReasonNegative
+	case math.Abs(s.PowerKW) > 1e6 || d.RatedKW > 0 && math.Abs(s.PowerKW) > 1.5*d.RatedKW+1:
+		return ReasonPower
+	case s.EnergyKWh > 1e12 || s.Energy2KWh > 1e12 || s.SOC < 0 || s.SOC > 100 || s.TempC < -60 || s.TempC > 150 ||
+		s.IrradianceWm2 < -50 || s.IrradianceWm2 > 2000 || s.DCVoltageV < 0 || s.DCVoltageV > 1e5 ||
+		s.ACVoltageV < 0 || s.ACVoltageV > 1e5 || math.Abs(s.DCCurrentA) > 1e5 || s.FrequencyHz < 0 ||
+		s.FrequencyHz > 1000 || s.StringsActive < 0:
+		return ReasonAbsurd
+	}
+	t := s.Time.UnixMilli()
+	if t > now+w.opt.MaxFuture.Milliseconds() {
+		return ReasonFuture
+	}
+	if !backfill && t < now-w.opt.RawRetention.Milliseconds() {
+		return ReasonTooOld
+	}
+	return ""
+}
+
+// Validate checks samples without storing anything: one reason per sample, "" when valid.
+func (w *Writer) Validate(ctx context.Context, samples []Sample) ([]string, error) {
+	now := w.opt.Now().UnixMilli()
+	out := make([]string, len(samples))
+	for i := range samples {
+		d, err := w.reg.device(ctx, samples[i].DeviceID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = w.check(d, &samples[i], now, false)
+	}
+	return out, nil
+}
+
+// Write validates and stores a batch in one transaction: raw samples, the latest row and
+// every roll-up they change. Invalid samples are rejected whole and counted; the others
+// are stored. It returns only after the commit.
+func (w *Writer) Write(ctx context.Context, source string, samples []Sample) (Result, error) {
+	return w.write(ctx, source, samples, false)
+}
+
+// WriteStrict is Write for callers that want all or nothing: if any sample is invalid,
+// nothing is stored and the error is ErrInvalidBatch (Result says which and why).
+func (w *Writer) WriteStrict(ctx context.Context, source string, samples []Sample) (Result, error) {
+	return w.write(ctx, source, samples, true)
+}
+
+type deviceBatch struct {
+	dev  *deviceInfo
+	news []*rawRow
+}
+
+func (w *Writer) write(ctx context.Context, source string, samples []Sample, strict bool) (Result, error) {
+	res := newResult(len(samples))
+	now := w.opt.Now().UnixMilli()
+	byDev := map[int64]*deviceBatch{}
+	var ids []int64
+	for i := range samples {
+		s := &samples[i]
+		d, err := w.reg.device(ctx, s.DeviceID)
+		if err != nil {
+			return res, err
+		}
+		if reason := w.check(d, s, now, false); reason != "" {
+			res.set(i, Rejected, reason)
+			continue
+		}
+		b := byDev[s.DeviceID]
+		if b == nil {
+			b = &deviceBatch{dev: d}
+			byDev[s.DeviceID] = b
+			ids = append(ids, s.DeviceID)
+		}
+		b.news = append(b.news, newRawRow(*s, i))
+	}
+	if strict {
+		for _, o := range res.Outcomes {
+			if o == Rejected {
+				res.count()
+				countResult(source, &res, nil)
+				return res, ErrInvalidBatch
+			}
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		news := byDev[id].news
+		sort.SliceStable(news, func(i, j int) bool { return news[i].T < news[j].T })
+	}
+	if len(ids) == 0 {
+		res.count()
+		countResult(source, &res, nil)
+		return res, nil
+	}
+	start := time.Now()
+	var events eventCounts
+	err := w.db.InTx(ctx, func(tx *store.Tx) error {
+		events = eventCounts{}
+		return w.apply(ctx, tx, ids, byDev, &res, &events, now)
+	})
+	if err != nil {
+		return res, err
+	}
+	commitSeconds.Observe(time.Since(start).Seconds(), source)
+	res.count()
+	countResult(source, &res, &events)
+	return res, nil
+}
+
+// apply runs inside the transaction: it locks the devices (PostgreSQL), reads their
+// latest rows, runs each device's samples through the counter and bucket code, and writes
+// raw rows, latest rows and roll-ups.
+func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map[int64]*deviceBatch, res *Result, ev *eventCounts, now int64) error {
+	if tx.Dialect == store.Postgres {
+		// Serialise writers of the same device, and of the same station's day rows, across
+		// replicas (SQLite has one writer at a time anyway).
+		stations := map[int64]bool{}
+		for _, id := range ids {
+			for _, s := range byDev[id].dev.stations {
+				stations[s.id] = true
+			}
+		}
+		st := make([]int64, 0, len(stations))
+		for id := range stations {
+			st = append(st, id)
+		}
+		if err := advisoryLocks(ctx, tx, 7340002, ids); err != nil {
+			return err
+		}
+		if err := advisoryLocks(ctx, tx, 7340003, st); err != nil {
+			return err
+		}
+	}
+	latest, err := loadLatest(ctx, tx, ids)
+	if err != nil {
+		return err
+	}
+	acc := newAccum(w.opt.MaxGap.Milliseconds())
+	var inserts, updates, tails []*rawRow
+	for _, id := range ids {
+		b := byDev[id]
+		news := uniq(b.news, res)
+		if len(news) == 0 {
+			continue
+		}
+		anchor := latest[id]
+		var src rowSource = emptySource{}
+		if anchor != nil && news[0].T <= anchor.T {
+			// late or out-of-order: re-run from the stored row before the earliest new one
+			if anchor, err = loadBefore(ctx, tx, id, news[0].T); err != nil {
+				return err
+			}
+			src = &rawPager{ctx: ctx, tx: tx, deviceID: id, from: news[0].T}
+			ev.late += len(news)
+		}
+		out, err := runDevice(b.dev, anchor, src, news, acc, res)
+		if err != nil {
+			return err
+		}
+		ev.add(&out.events)
+		inserts = append(inserts, out.inserts...)
+		updates = append(updates, out.updates...)
+		if out.tail != nil {
+			tails = append(tails, out.tail)
+		}
+	}
+	if err := insertRaw(ctx, tx, inserts); err != nil {
+		return err
+	}
+	if err := updateRawStates(ctx, tx, updates); err != nil {
+		return err
+	}
+	if err := upsertLatest(ctx, tx, tails, now); err != nil {
+		return err
+	}
+	per := newPeriods()
+	if _, err := mergeDays(ctx, tx, acc, per, nil); err != nil {
+		return err
+	}
+	_, err = writePeriods(ctx, tx, per)
+	return err
+}
+
+// advisoryLocks takes PostgreSQL transaction locks on ids in one order, so that two
+// batches never deadlock.
+func advisoryLocks(ctx context.Context, tx *store.Tx, space int, ids []int64) error {
+	keys := make([]int64, len(ids))
+	for i, id := range ids {
+		keys[i] = id % math.MaxInt32
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	for _, chunk := range chunks(keys, 500) {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, k) FROM (SELECT CAST(k AS INTEGER) AS k FROM (VALUES ", space)+
+			valuesList(len(chunk))+") AS v(k) ORDER BY 1) AS s", int64Args(chunk)...); err != nil {
+			return fmt.Errorf("telemetry: unable to lock devices: %w", err)
+		}
+	}
+	return nil
+}
+
+func valuesList(n int) string {
+	s := make([]byte, 0, n*4)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			s = append(s, ',')
+		}
+		s = append(s, "(CAST(? AS BIGINT))"...)
+	}
+	return string(s)
+}
+
+// uniq keeps the first sample of each instant (news sorted by time, stable) and marks the
+// others as duplicates or conflicts of it.
+func uniq(news []*rawRow, res *Result) []*rawRow {
+	out := news[:0:0]
+	for _, r := range news {
+		if n := len(out); n > 0 && out[n-1].T == r.T {
+			markRepeat(res, r.idx, &out[n-1].Sample, &r.Sample)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func markRepeat(res *Result, idx int, first, again *Sample) {
+	if idx < 0 {
+		return
+	}
+	if sameValues(first, again) {
+		res.set(idx, Duplicate, "")
+	} else {
+		res.set(idx, Conflict, "")
+	}
+}
+
+// rowSource yields a device's stored raw rows in time order.
+type rowSource interface{ next() *rawRow }
+
+type emptySource struct{}
+
+func (emptySource) next() *rawRow { return nil }
+
+type sourceErr interface{ error() error }
+
+func (p *rawPager) error() error { return p.err }
+
+type runOutput struct {
+	inserts, updates []*rawRow
+	tail             *rawRow // the device's new last row, when it changed
+	events           eventCounts
+}
+
+// runDevice merges a device's new samples (sorted, one per instant) into its stored
+// sequence: from anchor (the stored row before the first new sample, nil when none) it
+// walks the stored rows (src) and the new ones in time order, recomputing the counter
+// state, taking back the segments that changed and adding the new ones, until nothing
+// new is left and the recomputed state matches the stored one.
+func runDevice(dev *deviceInfo, anchor *rawRow, src rowSource, news []*rawRow, into *accum, res *Result) (runOutput, error) {
+	var out runOutput
+	acc := newAccum(into.maxGap)
+	defer into.absorb(dev, acc)
+	tgs := acc.targets(dev)
+	mid := dev.cal.Midnight
+	step := func(p *rawRow, x *rawRow) (CounterState, CounterState, CounterStep, CounterStep) {
+		c1, s1 := StepCounter(p.C1, x.EnergyKWh, x.T, dev.BoundKW, mid)
+		c2, s2 := StepCounter(p.C2, x.Energy2KWh, x.T, dev.BoundKW, mid)
+		return c1, c2, s1, s2
+	}
+	prev, dbPrev := anchor, anchor
+	prevChanged := false
+	e := src.next()
+	i := 0
+	for {
+		if i == len(news) && (!prevChanged || e == nil) {
+			break
+		}
+		if e != nil && (i == len(news) || e.T < news[i].T) {
+			old := *e
+			switch {
+			case !prevChanged:
+				// nothing before e changed: it stays as stored
+			case dbPrev == nil && !e.First:
+				// e's predecessor was pruned: its segment cannot be taken back, so it stays
+			default:
+				if dbPrev != nil {
+					_, _, o1, o2 := step(dbPrev, e)
+					acc.addSegment(tgs, dev.KWp, dbPrev, e, o1, o2, -1)
+				}
+				c1, c2, s1, s2 := step(prev, e)
+				acc.addSegment(tgs, dev.KWp, prev, e, s1, s2, 1)
+				e.C1, e.C2, e.First = c1, c2, false
+				if changed := e.C1 != old.C1 || e.C2 != old.C2 || old.First; changed {
+					out.updates = append(out.updates, e)
+					prev, dbPrev, prevChanged = e, &old, true
+					e = src.next()
+					continue
+				}
+			}
+			prev, dbPrev, prevChanged = e, &old, false
+			e = src.next()
+			continue
+		}
+		n := news[i]
+		i++
+		if e != nil && e.T == n.T {
+			markRepeat(res, n.idx, &e.Sample, &n.Sample)
+			continue
+		}
+		if prev == nil {
+			n.C1 = CounterState{Ref: n.EnergyKWh, RefT: n.T}
+			n.C2 = CounterState{Ref: n.Energy2KWh, RefT: n.T}
+			n.First = true
+		} else {
+			c1, c2, s1, s2 := step(prev, n)
+			n.C1, n.C2 = c1, c2
+			acc.addSegment(tgs, dev.KWp, prev, n, s1, s2, 1)
+			out.events.count(s1.Event)
+			out.events.count(s2.Event)
+		}
+		acc.addSample(tgs, n)
+		out.inserts = append(out.inserts, n)
+		res.set(n.idx, Accepted, "")
+		prev, prevChanged = n, true
+	}
+	if se, ok := src.(sourceErr); ok && se.error() != nil {
+		return out, se.error()
+	}
+	if e == nil && prevChanged {
+		out.tail = prev
+	}
+	return out, nil
+}
