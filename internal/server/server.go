@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/auth"
@@ -16,6 +17,7 @@ import (
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/monitor"
 	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/sim"
@@ -42,6 +44,7 @@ type Server struct {
 	Figures  *monitor.Figures
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
+	mqtt    atomic.Pointer[ingest.MQTT]
 	handler http.Handler
 }
 
@@ -77,6 +80,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
+	(&ingest.Service{DB: db, Writer: s.Writer}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	if dist, ok := web.Dist(); ok {
 		h, err := sys.Console(dist)
@@ -210,6 +214,15 @@ func (s *Server) Run(ctx context.Context) error {
 		} else {
 			fmt.Printf("\nHelio is ready: open %s\n\n", url)
 		}
+		if s.Cfg.MQTTURL != "" {
+			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID})
+			if err != nil {
+				errc <- err
+				return
+			}
+			s.mqtt.Store(m)
+			slog.Info("taking device samples over MQTT", "broker", s.Cfg.MQTTURL)
+		}
 		go s.pruneSessions(bgCtx)
 		go s.Writer.RunPruner(bgCtx, time.Hour)
 		if s.Engine != nil {
@@ -229,6 +242,9 @@ func (s *Server) Run(ctx context.Context) error {
 	slog.Info("shutting down")
 	stopBg()
 	shutdown(srv)
+	if m := s.mqtt.Load(); m != nil {
+		m.Stop() // writes and acknowledges what is pending; the broker keeps the rest
+	}
 	return s.DB.Close()
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/store"
@@ -38,9 +39,10 @@ const (
 // Writer is the one validated write path for telemetry: every source (simulator, MQTT,
 // HTTP, CSV import) hands its samples to Write, a Batcher or Backfill.
 type Writer struct {
-	db  *store.DB
-	opt Options
-	reg *registry
+	afterCommit atomic.Pointer[func(ctx context.Context, accepted []Sample)]
+	db          *store.DB
+	opt         Options
+	reg         *registry
 }
 
 // NewWriter returns a Writer on a migrated database.
@@ -272,7 +274,23 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 	commitSeconds.Observe(time.Since(start).Seconds(), source)
 	res.count()
 	countResult(source, &res, &events)
+	if hook := w.afterCommit.Load(); hook != nil && res.Accepted > 0 {
+		accepted := make([]Sample, 0, res.Accepted)
+		for i, o := range res.Outcomes {
+			if o == Accepted {
+				accepted = append(accepted, samples[i])
+			}
+		}
+		(*hook)(ctx, accepted)
+	}
 	return res, nil
+}
+
+// AfterCommit registers fn to be told, after every committed Write, which samples were
+// accepted (the alarm engine watches the stream this way). It is not called for the
+// history a Backfill loads.
+func (w *Writer) AfterCommit(fn func(ctx context.Context, accepted []Sample)) {
+	w.afterCommit.Store(&fn)
 }
 
 // apply runs inside the transaction: it locks the devices (PostgreSQL), reads their
