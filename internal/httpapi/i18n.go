@@ -83,6 +83,134 @@ var messages = map[string]map[string]string{
 		"en-US": "Already in use", "zh-CN": "已被使用", "zh-TW": "已被使用", "ko-KR": "이미 사용 중입니다", "ja-JP": "既に使用されています"},
 	"not_ready": {
 		"en-US": "Starting up", "zh-CN": "正在启动", "zh-TW": "正在啟動", "ko-KR": "시작하는 중", "ja-JP": "起動中"},
+
+	// Alarms, notification settings and the message centre.
+	"ids_or_all": {
+		"en-US": "Give either ids or all, not both", "zh-CN": "请提供 ids 或 all，不能同时提供", "zh-TW": "請提供 ids 或 all，不能同時提供",
+		"ko-KR": "ids 또는 all 중 하나만 지정하세요", "ja-JP": "ids と all のどちらか一方を指定してください"},
+	"too_many": {
+		"en-US": "At most %v items", "zh-CN": "最多 %v 项", "zh-TW": "最多 %v 項", "ko-KR": "최대 %v개까지 가능합니다", "ja-JP": "%v 件以内にしてください"},
+	"unknown_ids": {
+		"en-US": "Unknown ids: %v", "zh-CN": "未知的 id：%v", "zh-TW": "未知的 id：%v", "ko-KR": "알 수 없는 id: %v", "ja-JP": "不明な id: %v"},
+	"at_least_one": {
+		"en-US": "Choose at least one", "zh-CN": "请至少选择一项", "zh-TW": "請至少選擇一項", "ko-KR": "하나 이상 선택하세요", "ja-JP": "1 つ以上選択してください"},
+	"range_reversed": {
+		"en-US": "Must not be before the start of the range", "zh-CN": "不能早于起始时间", "zh-TW": "不能早於起始時間",
+		"ko-KR": "시작보다 앞설 수 없습니다", "ja-JP": "開始より前にはできません"},
+	"range_too_long_days": {
+		"en-US": "The range may span at most %v days", "zh-CN": "时间范围最多 %v 天", "zh-TW": "時間範圍最多 %v 天",
+		"ko-KR": "기간은 최대 %v일입니다", "ja-JP": "期間は最大 %v 日です"},
+	"range_too_long_months": {
+		"en-US": "The range may span at most %v months", "zh-CN": "时间范围最多 %v 个月", "zh-TW": "時間範圍最多 %v 個月",
+		"ko-KR": "기간은 최대 %v개월입니다", "ja-JP": "期間は最大 %v か月です"},
+	"range_too_long_years": {
+		"en-US": "The range may span at most %v years", "zh-CN": "时间范围最多 %v 年", "zh-TW": "時間範圍最多 %v 年",
+		"ko-KR": "기간은 최대 %v년입니다", "ja-JP": "期間は最大 %v 年です"},
+	"alarm_rule_offline": {
+		"en-US": "Communication lost", "zh-CN": "通讯中断", "zh-TW": "通訊中斷", "ko-KR": "통신 끊김", "ja-JP": "通信断"},
+	"alarm_rule_inverter_fault": {
+		"en-US": "Inverter fault", "zh-CN": "逆变器故障", "zh-TW": "逆變器故障", "ko-KR": "인버터 고장", "ja-JP": "インバータ故障"},
+	"alarm_rule_string_loss": {
+		"en-US": "String loss", "zh-CN": "组串缺失", "zh-TW": "組串缺失", "ko-KR": "스트링 손실", "ja-JP": "ストリング欠損"},
+	"alarm_rule_over_temperature": {
+		"en-US": "Over-temperature", "zh-CN": "过温", "zh-TW": "過溫", "ko-KR": "과열", "ja-JP": "過温度"},
+	"alarm_rule_grid_fault": {
+		"en-US": "Grid fault", "zh-CN": "电网异常", "zh-TW": "電網異常", "ko-KR": "계통 이상", "ja-JP": "系統異常"},
+	"alarm_rule_battery_fault": {
+		"en-US": "Battery fault", "zh-CN": "电池故障", "zh-TW": "電池故障", "ko-KR": "배터리 고장", "ja-JP": "蓄電池故障"},
+	"alarm_rule_low_output": {
+		"en-US": "Low output", "zh-CN": "发电量偏低", "zh-TW": "發電量偏低", "ko-KR": "발전량 저하", "ja-JP": "発電量低下"},
+	"alarm_desc_offline": {
+		"en-US": "No data for more than %v minutes", "zh-CN": "超过 %v 分钟无数据", "zh-TW": "超過 %v 分鐘無資料",
+		"ko-KR": "%v분 넘게 데이터가 없습니다", "ja-JP": "%v 分以上データがありません"},
+	"alarm_desc_comms_lost": {
+		"en-US": "The collector cannot reach the device", "zh-CN": "采集器无法连接该设备", "zh-TW": "採集器無法連線該設備",
+		"ko-KR": "수집기가 장치에 연결할 수 없습니다", "ja-JP": "コレクタが機器に接続できません"},
+	"alarm_desc_collector_offline": {
+		"en-US": "Collector %v: no data from its %v devices for more than %v minutes",
+		"zh-CN": "采集器 %v：其 %v 台设备超过 %v 分钟无数据", "zh-TW": "採集器 %v：其 %v 台設備超過 %v 分鐘無資料",
+		"ko-KR": "수집기 %v: 연결된 장치 %v대에서 %v분 넘게 데이터가 없습니다", "ja-JP": "コレクタ %v: 配下の %v 台の機器から %v 分以上データがありません"},
+	"alarm_desc_inverter_fault": {
+		"en-US": "The inverter reports a fault and has stopped", "zh-CN": "逆变器报告故障并已停机", "zh-TW": "逆變器回報故障並已停機",
+		"ko-KR": "인버터가 고장을 보고하고 정지했습니다", "ja-JP": "インバータが故障を報告し停止しました"},
+	"alarm_desc_battery_fault": {
+		"en-US": "The battery reports a fault (state of charge %v %%)", "zh-CN": "电池报告故障（荷电状态 %v %%）",
+		"zh-TW": "電池回報故障（荷電狀態 %v %%）", "ko-KR": "배터리가 고장을 보고했습니다(충전 상태 %v %%)",
+		"ja-JP": "蓄電池が故障を報告しました（充電率 %v %%）"},
+	"alarm_desc_over_temperature_status": {
+		"en-US": "Derating for temperature: %v °C", "zh-CN": "因温度降额运行：%v °C", "zh-TW": "因溫度降額運轉：%v °C",
+		"ko-KR": "온도로 인한 출력 제한: %v °C", "ja-JP": "温度による出力制限: %v °C"},
+	"alarm_desc_over_temperature": {
+		"en-US": "Temperature %v °C reaches the limit of %v °C", "zh-CN": "温度 %v °C 达到上限 %v °C",
+		"zh-TW": "溫度 %v °C 達到上限 %v °C", "ko-KR": "온도 %v °C가 한계 %v °C에 도달했습니다", "ja-JP": "温度 %v °C が上限 %v °C に達しました"},
+	"alarm_desc_string_loss": {
+		"en-US": "%v of %v strings producing", "zh-CN": "%v/%v 路组串在发电", "zh-TW": "%v/%v 路組串在發電",
+		"ko-KR": "스트링 %v/%v개만 발전 중", "ja-JP": "%v/%v ストリングのみ発電中"},
+	"alarm_desc_low_output": {
+		"en-US": "Output %v kW, expected %v kW at %v W/m²", "zh-CN": "输出 %v kW，预期 %v kW（辐照度 %v W/m²）",
+		"zh-TW": "輸出 %v kW，預期 %v kW（輻照度 %v W/m²）", "ko-KR": "출력 %v kW, 예상 %v kW (일사량 %v W/m²)",
+		"ja-JP": "出力 %v kW、期待値 %v kW（日射強度 %v W/m²）"},
+	"alarm_desc_grid_over_voltage": {
+		"en-US": "Grid over-voltage: %v V (nominal %v V)", "zh-CN": "电网过压：%v V（额定 %v V）", "zh-TW": "電網過壓：%v V（額定 %v V）",
+		"ko-KR": "계통 과전압: %v V (정격 %v V)", "ja-JP": "系統過電圧: %v V（定格 %v V）"},
+	"alarm_desc_grid_under_voltage": {
+		"en-US": "Grid under-voltage: %v V (nominal %v V)", "zh-CN": "电网欠压：%v V（额定 %v V）", "zh-TW": "電網欠壓：%v V（額定 %v V）",
+		"ko-KR": "계통 저전압: %v V (정격 %v V)", "ja-JP": "系統不足電圧: %v V（定格 %v V）"},
+	"alarm_desc_grid_over_frequency": {
+		"en-US": "Grid over-frequency: %v Hz (nominal %v Hz)", "zh-CN": "电网过频：%v Hz（额定 %v Hz）", "zh-TW": "電網過頻：%v Hz（額定 %v Hz）",
+		"ko-KR": "계통 과주파수: %v Hz (정격 %v Hz)", "ja-JP": "系統周波数上昇: %v Hz（定格 %v Hz）"},
+	"alarm_desc_grid_under_frequency": {
+		"en-US": "Grid under-frequency: %v Hz (nominal %v Hz)", "zh-CN": "电网欠频：%v Hz（额定 %v Hz）", "zh-TW": "電網欠頻：%v Hz（額定 %v Hz）",
+		"ko-KR": "계통 저주파수: %v Hz (정격 %v Hz)", "ja-JP": "系統周波数低下: %v Hz（定格 %v Hz）"},
+	"alarm_desc_grid_fault": {
+		"en-US": "The device reports a grid fault and has disconnected", "zh-CN": "设备报告电网故障并已脱网",
+		"zh-TW": "設備回報電網故障並已解聯", "ko-KR": "장치가 계통 고장을 보고하고 분리되었습니다", "ja-JP": "機器が系統異常を報告し解列しました"},
+	"alarm_deal_remote_reset": {
+		"en-US": "Remote reset", "zh-CN": "远程复位", "zh-TW": "遠端復位", "ko-KR": "원격 리셋", "ja-JP": "遠隔リセット"},
+	"alarm_deal_onsite_repair": {
+		"en-US": "On-site repair", "zh-CN": "现场维修", "zh-TW": "現場維修", "ko-KR": "현장 수리", "ja-JP": "現地修理"},
+	"alarm_deal_replaced": {
+		"en-US": "Part replaced", "zh-CN": "更换部件", "zh-TW": "更換零件", "ko-KR": "부품 교체", "ja-JP": "部品交換"},
+	"alarm_deal_false_alarm": {
+		"en-US": "False alarm", "zh-CN": "误报", "zh-TW": "誤報", "ko-KR": "오경보", "ja-JP": "誤報"},
+	"alarm_deal_other": {
+		"en-US": "Other", "zh-CN": "其他", "zh-TW": "其他", "ko-KR": "기타", "ja-JP": "その他"},
+	"alarm_type_1": {
+		"en-US": "Device alarm", "zh-CN": "设备告警", "zh-TW": "設備告警", "ko-KR": "장치 경보", "ja-JP": "機器アラーム"},
+	"alarm_type_2": {
+		"en-US": "Data alarm", "zh-CN": "数据告警", "zh-TW": "資料告警", "ko-KR": "데이터 경보", "ja-JP": "データアラーム"},
+	"alarm_level_0": {
+		"en-US": "Signal change", "zh-CN": "变位", "zh-TW": "變位", "ko-KR": "신호 변경", "ja-JP": "信号変化"},
+	"alarm_level_1": {
+		"en-US": "Alarm", "zh-CN": "告警", "zh-TW": "告警", "ko-KR": "경보", "ja-JP": "警報"},
+	"alarm_level_2": {
+		"en-US": "Fault", "zh-CN": "故障", "zh-TW": "故障", "ko-KR": "고장", "ja-JP": "故障"},
+	"alarm_status_1": {
+		"en-US": "Occurring", "zh-CN": "发生中", "zh-TW": "發生中", "ko-KR": "발생 중", "ja-JP": "発生中"},
+	"alarm_status_2": {
+		"en-US": "Recovered", "zh-CN": "已恢复", "zh-TW": "已恢復", "ko-KR": "복구됨", "ja-JP": "復旧済み"},
+	"alarm_deal_status_0": {
+		"en-US": "Unprocessed", "zh-CN": "未处理", "zh-TW": "未處理", "ko-KR": "미처리", "ja-JP": "未処理"},
+	"alarm_deal_status_1": {
+		"en-US": "Processed", "zh-CN": "已处理", "zh-TW": "已處理", "ko-KR": "처리됨", "ja-JP": "処理済み"},
+	"alarm_csv_id":          {"en-US": "ID", "zh-CN": "编号", "zh-TW": "編號", "ko-KR": "번호", "ja-JP": "番号"},
+	"alarm_csv_station":     {"en-US": "Station", "zh-CN": "电站", "zh-TW": "電站", "ko-KR": "발전소", "ja-JP": "発電所"},
+	"alarm_csv_device":      {"en-US": "Device", "zh-CN": "设备", "zh-TW": "設備", "ko-KR": "장치", "ja-JP": "機器"},
+	"alarm_csv_sn":          {"en-US": "Serial number", "zh-CN": "序列号", "zh-TW": "序號", "ko-KR": "일련번호", "ja-JP": "シリアル番号"},
+	"alarm_csv_device_type": {"en-US": "Device type", "zh-CN": "设备类型", "zh-TW": "設備類型", "ko-KR": "장치 유형", "ja-JP": "機器種別"},
+	"alarm_csv_rule":        {"en-US": "Alarm", "zh-CN": "告警名称", "zh-TW": "告警名稱", "ko-KR": "경보명", "ja-JP": "アラーム名"},
+	"alarm_csv_type":        {"en-US": "Alarm type", "zh-CN": "告警类型", "zh-TW": "告警類型", "ko-KR": "경보 유형", "ja-JP": "アラーム種別"},
+	"alarm_csv_level":       {"en-US": "Level", "zh-CN": "级别", "zh-TW": "級別", "ko-KR": "등급", "ja-JP": "レベル"},
+	"alarm_csv_status":      {"en-US": "Alarm status", "zh-CN": "告警状态", "zh-TW": "告警狀態", "ko-KR": "경보 상태", "ja-JP": "アラーム状態"},
+	"alarm_csv_deal_status": {"en-US": "Deal status", "zh-CN": "处理状态", "zh-TW": "處理狀態", "ko-KR": "처리 상태", "ja-JP": "処理状態"},
+	"alarm_csv_description": {"en-US": "Description", "zh-CN": "描述", "zh-TW": "描述", "ko-KR": "설명", "ja-JP": "説明"},
+	"alarm_csv_start":       {"en-US": "Start time", "zh-CN": "开始时间", "zh-TW": "開始時間", "ko-KR": "시작 시간", "ja-JP": "開始時刻"},
+	"alarm_csv_last":        {"en-US": "Last alarm time", "zh-CN": "最后告警时间", "zh-TW": "最後告警時間", "ko-KR": "마지막 경보 시간", "ja-JP": "最終アラーム時刻"},
+	"alarm_csv_recovery":    {"en-US": "Recovery time", "zh-CN": "恢复时间", "zh-TW": "恢復時間", "ko-KR": "복구 시간", "ja-JP": "復旧時刻"},
+	"alarm_csv_reason":      {"en-US": "Reason", "zh-CN": "原因", "zh-TW": "原因", "ko-KR": "원인", "ja-JP": "原因"},
+	"alarm_csv_deal_method": {"en-US": "Deal method", "zh-CN": "处理方式", "zh-TW": "處理方式", "ko-KR": "처리 방법", "ja-JP": "処理方法"},
+	"alarm_csv_deal_by":     {"en-US": "Dealt by", "zh-CN": "处理人", "zh-TW": "處理人", "ko-KR": "처리자", "ja-JP": "処理者"},
+	"alarm_csv_deal_time":   {"en-US": "Deal time", "zh-CN": "处理时间", "zh-TW": "處理時間", "ko-KR": "처리 시간", "ja-JP": "処理時刻"},
 }
 
 // typeNames translates the type names used in "wrong_type" messages.

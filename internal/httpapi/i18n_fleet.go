@@ -17,6 +17,17 @@ var fleetMessages = map[string]map[string]string{
 	"cover_too_large": m5("The cover is larger than 10 MB", "封面超过 10 MB", "封面超過 10 MB", "표지가 10MB를 초과합니다", "カバーが 10 MB を超えています"),
 	"cover_ratio":     m5("The cover must be 4:3; this image is %v×%v", "封面比例必须为 4:3，该图片为 %v×%v", "封面比例必須為 4:3，該圖片為 %v×%v", "표지는 4:3이어야 합니다. 이 이미지는 %v×%v입니다", "カバーは 4:3 である必要があります（この画像は %v×%v）"),
 
+	"invalid_ingest_key": m5("Missing or unknown ingest key (X-Helio-Key)", "缺少或无效的接入密钥 (X-Helio-Key)", "缺少或無效的接入金鑰 (X-Helio-Key)", "수집 키(X-Helio-Key)가 없거나 올바르지 않습니다", "取り込みキー (X-Helio-Key) がないか不明です"),
+	"not_your_device":    m5("Device %v is not covered by this key", "该密钥无权写入设备 %v", "該金鑰無權寫入設備 %v", "이 키로는 장치 %v에 쓸 수 없습니다", "このキーではデバイス %v に書き込めません"),
+	"unknown_device":     m5("Unknown device", "未知设备", "未知設備", "알 수 없는 장치", "不明なデバイス"),
+	"missing_time":       m5("The sample has no time", "样本缺少时间", "樣本缺少時間", "샘플에 시간이 없습니다", "サンプルに時刻がありません"),
+	"not_finite":         m5("A value is not a finite number", "存在非有限数值", "存在非有限數值", "유한한 숫자가 아닌 값이 있습니다", "有限でない数値があります"),
+	"negative_counter":   m5("An energy counter is negative", "电量计数器为负数", "電量計數器為負數", "에너지 카운터가 음수입니다", "電力量カウンターが負です"),
+	"power_out_of_range": m5("Power is beyond what the device can produce", "功率超出设备能力", "功率超出設備能力", "출력이 장치 한계를 넘습니다", "出力が機器の能力を超えています"),
+	"value_out_of_range": m5("A value is outside its possible range", "数值超出可能范围", "數值超出可能範圍", "값이 가능한 범위를 벗어났습니다", "値が取り得る範囲外です"),
+	"future_time":        m5("The time is in the future", "时间在未来", "時間在未來", "시간이 미래입니다", "時刻が未来です"),
+	"too_old":            m5("The time is older than the raw data window", "时间早于原始数据保留期", "時間早於原始資料保留期", "시간이 원시 데이터 보존 기간보다 오래되었습니다", "時刻が生データの保持期間より古いです"),
+
 	"col.name":                m5("Name", "名称", "名稱", "이름", "名称"),
 	"col.parent":              m5("Parent station", "所属电站", "所屬電站", "상위 발전소", "親発電所"),
 	"col.country":             m5("Country", "国家/地区", "國家/地區", "국가/지역", "国/地域"),

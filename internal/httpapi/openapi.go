@@ -123,9 +123,19 @@ type schemaGen struct {
 
 var timeType = reflect.TypeOf(time.Time{})
 
+// Schemaer lets a type with its own JSON encoding describe itself.
+type Schemaer interface {
+	OpenAPISchema() map[string]any
+}
+
+var schemaerType = reflect.TypeOf((*Schemaer)(nil)).Elem()
+
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t.Implements(schemaerType) {
+		return reflect.Zero(t).Interface().(Schemaer).OpenAPISchema()
 	}
 	if t == timeType {
 		return map[string]any{"type": "string", "format": "date-time"}

@@ -44,6 +44,14 @@ func (w *WireSample) Sample(deviceID int64) telemetry.Sample {
 // WireTime is an instant given as an RFC 3339 string or as unix milliseconds.
 type WireTime time.Time
 
+// OpenAPISchema describes the two forms a time may take.
+func (WireTime) OpenAPISchema() map[string]any {
+	return map[string]any{"oneOf": []any{
+		map[string]any{"type": "string", "format": "date-time"},
+		map[string]any{"type": "integer", "description": "unix milliseconds"},
+	}}
+}
+
 // Instants outside [1970, 10000) are not device readings.
 var (
 	minWireTime = time.Unix(0, 0)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/apitest"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -24,6 +25,7 @@ import (
 type fixture struct {
 	e                               *apitest.Env
 	station, sub, device, tag, user int64
+	alarm, message                  int64
 	grantedStation, grantedSub      int64
 	otherStation                    int64
 	cover                           string
@@ -31,10 +33,21 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	e := apitest.NewWithFleet(t)
-	now := time.Now().UTC().Truncate(time.Minute)
-	e.Simulate(t, now.Add(-2*24*time.Hour), now)
+	now := time.Now().UTC().Truncate(5 * time.Minute)
+	eng := e.Simulate(t, now.Add(-2*24*time.Hour), now.Add(-30*time.Minute))
 	f := &fixture{e: e}
 	ctx := context.Background()
+	// A live inverter trip on the target station gives the matrices a real alarm.
+	target := e.Fleet.Stations[4].Children[0].Devices[0]
+	if _, err := eng.Sim.InjectFault(sim.FaultRequest{Kind: sim.FaultInverterTrip, Target: target.Key,
+		Start: now.Add(-25 * time.Minute), Duration: 2 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	for at := now.Add(-25 * time.Minute); !at.After(now); at = at.Add(5 * time.Minute) {
+		if _, err := eng.StepNow(ctx, at); err != nil {
+			t.Fatal(err)
+		}
+	}
 	one := func(q string, args ...any) int64 {
 		var id int64
 		if err := e.DB.QueryRow(ctx, q, args...).Scan(&id); err != nil {
@@ -51,6 +64,8 @@ func newFixture(t *testing.T) *fixture {
 	f.otherStation = one("SELECT id FROM stations WHERE sim_key = ?", fl.Stations[len(fl.Stations)-1].Key)
 	f.tag = one("SELECT MIN(id) FROM station_tags WHERE org_id = ?", e.Accounts.OrgID)
 	f.user = e.Accounts.AdminID
+	f.alarm = one("SELECT MIN(id) FROM alarms WHERE station_id = ?", f.sub)
+	f.message = one("SELECT COALESCE(MIN(id), 0) FROM messages")
 	f.cover = "0123456789abcdef0123456789abcdef.png"
 	return f
 }
@@ -64,6 +79,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.tag)
 	case strings.HasPrefix(path, "/v2/dev/"):
 		return fmt.Sprint(f.device)
+	case strings.HasPrefix(path, "/v2/warn/"):
+		return fmt.Sprint(f.alarm)
 	case strings.HasPrefix(path, "/v2/org/user/"):
 		return fmt.Sprint(f.user)
 	case strings.HasPrefix(path, "/v2/site/"), strings.HasPrefix(path, "/v2/plan/"):
@@ -95,6 +112,10 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/org/user/resetpwd/{uid}":     `{"password":"Matrix123"}`,
 		"POST /v2/org/user/validdisable/{uid}": ``,
 		"POST /v2/org/user/validenable/{uid}":  ``,
+		"POST /v2/warn/deal/{uid}":             `{"reason":"Reset the inverter remotely","dealMethod":1}`,
+		"POST /v2/warn/notify/settings":        `{"levels":[1,2],"frequency":"medium","dailyLimit":10,"methods":[1],"allowed":1,"timezone":"Asia/Shanghai"}`,
+		"POST /v2/warn/rules":                  `{"rules":[{"key":"offline","enabled":true,"level":1}]}`,
+		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
 	}
 	b, ok := bodies[route]
 	return b, ok

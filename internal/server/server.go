@@ -12,14 +12,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
+	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/monitor"
 	"github.com/helio-energy/helio/internal/plan"
+	"github.com/helio-energy/helio/internal/push"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -42,6 +45,10 @@ type Server struct {
 	Writer   *telemetry.Writer
 	Reader   *telemetry.Reader
 	Figures  *monitor.Figures
+	Ingest   *ingest.Service
+	Messages *message.Store
+	Alarms   *alarm.Engine
+	Hub      *push.Hub
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	mqtt    atomic.Pointer[ingest.MQTT]
@@ -80,8 +87,36 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
-	(&ingest.Service{DB: db, Writer: s.Writer}).Routes(s.API)
+	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
+	s.Ingest.Routes(s.API)
+	s.Messages = &message.Store{DB: db}
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages})
+	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
+		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
+			slog.Error("alarm evaluation failed", "err", err)
+		}
+	})
+	s.Figures.Alarms = s.Alarms.ActiveByStation
+	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
+	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
+	(&message.Service{Store: s.Messages}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
+	var bus push.Bus
+	if cfg.NATSURL != "" {
+		nb, err := push.DialNATS(cfg.NATSURL, "")
+		if err != nil {
+			slog.Error("NATS unreachable: live push stays within this replica", "err", err)
+		} else {
+			bus = nb
+		}
+	}
+	hub, err := push.NewHub(push.Options{Messages: s.Messages, Sessions: s.Sessions, Bus: bus})
+	if err != nil {
+		panic(err) // only for missing required options, which are set above
+	}
+	s.Hub = hub
+	s.Messages.Pub = hub
+	hub.Routes(s.API)
 	if dist, ok := web.Dist(); ok {
 		h, err := sys.Console(dist)
 		if err != nil {
@@ -225,6 +260,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		go s.pruneSessions(bgCtx)
 		go s.Writer.RunPruner(bgCtx, time.Hour)
+		go s.Alarms.RunSweeper(bgCtx, time.Minute)
 		if s.Engine != nil {
 			go s.Engine.Run(bgCtx)
 		}
@@ -245,6 +281,8 @@ func (s *Server) Run(ctx context.Context) error {
 	if m := s.mqtt.Load(); m != nil {
 		m.Stop() // writes and acknowledges what is pending; the broker keeps the rest
 	}
+	s.Ingest.Close()
+	_ = s.Hub.Close()
 	return s.DB.Close()
 }
 

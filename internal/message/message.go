@@ -1,0 +1,610 @@
+// Package message is the message centre: the alarm, work-order and system messages a
+// user receives, their read state, the unread and unprocessed-alarm counters, and the
+// events that tell live connections (package push) about new messages.
+package message
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Kinds of message (SPEC.md section 3: alarm, work order, system), sent as messageType.
+const (
+	KindAlarm     = "alarm"
+	KindWorkOrder = "workorder"
+	KindSystem    = "system"
+)
+
+// Kinds lists the message kinds.
+var Kinds = []string{KindAlarm, KindWorkOrder, KindSystem}
+
+// Display types of a message (SPEC.md section 3: message, notice or todo).
+const (
+	TypeMessage = "message"
+	TypeNotice  = "notice"
+	TypeTodo    = "todo"
+)
+
+// Read states.
+const (
+	Unread = 0
+	Read   = 1
+)
+
+// Process statuses a message can carry (SPEC.md section 4, message statuses).
+var ProcessStatuses = []string{"pending", "pending_accept", "processing", "pending_verify",
+	"pending_evaluate", "rejected", "finished", "revoked", "processed"}
+
+// Text is a message key with its arguments, translated when the message is read, or
+// plain text (a Key that is not in the catalogue is shown as it is).
+type Text struct {
+	Key  string `json:"key"`
+	Args []any  `json:"args,omitempty"`
+}
+
+// Plain is text shown as it is.
+func Plain(s string) Text { return Text{Key: s} }
+
+// In renders the text for a locale.
+func (t Text) In(locale string) string {
+	if t.Key == "" {
+		return ""
+	}
+	if !httpapi.HasMessage(t.Key) {
+		return t.Key
+	}
+	return httpapi.T(locale, t.Key, t.Args...)
+}
+
+// New is a message to create for one user.
+type New struct {
+	UserID   int64
+	OrgID    int64
+	Kind     string // KindAlarm, KindWorkOrder or KindSystem
+	Type     string // TypeMessage, TypeNotice or TypeTodo (default by kind)
+	Title    Text
+	SubTitle Text
+	Content  Text
+	Avatar   string
+	Priority int // 1 low, 2 normal, 3 urgent, 4 very urgent (default 2)
+	// ProcessStatus is one of ProcessStatuses or "".
+	ProcessStatus string
+	TimeoutStatus int
+	// AlarmID links an alarm message to its alarm; RefID names the work order (or other
+	// object) a message is about.
+	AlarmID int64
+	RefID   int64
+}
+
+// Record is a stored message in its language-neutral form. It travels on the event bus
+// and is rendered per reader with Render.
+type Record struct {
+	ID            int64     `json:"id"`
+	UserID        int64     `json:"userId"`
+	Kind          string    `json:"kind"`
+	Type          string    `json:"type"`
+	Title         Text      `json:"title"`
+	SubTitle      Text      `json:"subTitle"`
+	Content       Text      `json:"content"`
+	Avatar        string    `json:"avatar"`
+	Status        int       `json:"status"`
+	Priority      int       `json:"priority"`
+	ProcessStatus string    `json:"processStatus"`
+	TimeoutStatus int       `json:"timeoutStatus"`
+	AlarmID       int64     `json:"alarmId"`
+	RefID         int64     `json:"refId"`
+	Created       time.Time `json:"created"`
+	Updated       time.Time `json:"updated"`
+}
+
+// Message is a message as the console shows it (SPEC.md section 3).
+type Message struct {
+	ID            int64     `json:"id"`
+	Type          string    `json:"type" doc:"message, notice or todo"`
+	Title         string    `json:"title"`
+	SubTitle      string    `json:"subTitle"`
+	Avatar        string    `json:"avatar"`
+	Content       string    `json:"content"`
+	Time          time.Time `json:"time"`
+	MessageType   string    `json:"messageType" doc:"alarm, workorder or system"`
+	Status        int       `json:"status" doc:"0 unread, 1 read"`
+	Priority      int       `json:"priority" doc:"1 low, 2 normal, 3 urgent, 4 very urgent"`
+	UpdateTime    time.Time `json:"updateTime"`
+	TimeoutStatus int       `json:"timeoutStatus" doc:"0 not timed out, 1 timed out"`
+	ProcessStatus string    `json:"processStatus" doc:"pending, pending_accept, processing, pending_verify, pending_evaluate, rejected, finished, revoked, processed, or empty"`
+	AlarmID       int64     `json:"alarmId" doc:"the alarm an alarm message is about (0 otherwise)"`
+	RefID         int64     `json:"refId" doc:"the work order or other object the message is about (0 otherwise)"`
+}
+
+// Render gives the message in a locale.
+func (r *Record) Render(locale string) Message {
+	return Message{
+		ID: r.ID, Type: r.Type, Title: r.Title.In(locale), SubTitle: r.SubTitle.In(locale), Avatar: r.Avatar,
+		Content: r.Content.In(locale), Time: r.Created, MessageType: r.Kind, Status: r.Status, Priority: r.Priority,
+		UpdateTime: r.Updated, TimeoutStatus: r.TimeoutStatus, ProcessStatus: r.ProcessStatus, AlarmID: r.AlarmID, RefID: r.RefID,
+	}
+}
+
+// Counts are a user's message counters since the session began.
+type Counts struct {
+	Unread           int `json:"unread"`
+	UnprocessedAlarm int `json:"unprocessedAlarm" doc:"alarm messages whose alarm is not processed yet"`
+	// LastID is the newest message of the user when counted (live connections add the
+	// messages after it as they arrive).
+	LastID int64 `json:"-"`
+}
+
+// Event tells every replica's live connections about new messages or changed counters.
+type Event struct {
+	// Messages are new messages (each for its UserID).
+	Messages []Record `json:"messages,omitempty"`
+	// CountsOf lists users whose counters changed for another reason (messages read, an
+	// alarm processed).
+	CountsOf []int64 `json:"countsOf,omitempty"`
+}
+
+// Publisher carries events to the live connections of every replica (push.Hub).
+type Publisher interface {
+	Publish(ctx context.Context, ev Event) error
+}
+
+// Store keeps messages.
+type Store struct {
+	DB *store.DB
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Pub is told about new messages and changed counters (nil: nobody is).
+	Pub Publisher
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// ErrInvalid is returned by Insert for a message with an unknown kind, type or status.
+var ErrInvalid = errors.New("message: invalid message")
+
+func defaultType(kind string) string {
+	switch kind {
+	case KindAlarm:
+		return TypeNotice
+	case KindWorkOrder:
+		return TypeTodo
+	}
+	return TypeMessage
+}
+
+type storedArgs struct {
+	Title    []any `json:"title,omitempty"`
+	SubTitle []any `json:"subTitle,omitempty"`
+	Content  []any `json:"content,omitempty"`
+}
+
+// Insert stores one message inside a transaction and returns it. Call Announce with it
+// after the commit.
+func (s *Store) Insert(ctx context.Context, tx *store.Tx, n New) (Record, error) {
+	recs, err := s.InsertMany(ctx, tx, []New{n})
+	if err != nil {
+		return Record{}, err
+	}
+	return recs[0], nil
+}
+
+// insertColumns is the column list of a message row, and the number of its values.
+const (
+	insertColumns = `user_id, org_id, kind, type, title, sub_title, avatar, content, args, status, priority,
+		process_status, timeout_status, alarm_id, ref_id, created_at, updated_at`
+	insertArity = 17
+)
+
+// InsertMany stores messages inside a transaction with a few multi-row statements and
+// returns them in the given order. Call Announce with them after the commit.
+func (s *Store) InsertMany(ctx context.Context, tx *store.Tx, news []New) ([]Record, error) {
+	out := make([]Record, len(news))
+	now := s.now().UTC().Truncate(time.Millisecond)
+	type key struct {
+		user, alarm, ref int64
+		kind, title      string
+	}
+	for start := 0; start < len(news); {
+		// A chunk holds rows that RETURNING can tell apart (and stays well under the
+		// drivers' parameter limits).
+		seen := map[key]int{}
+		end := start
+		var vals []string
+		var args []any
+		for end < len(news) && end-start < 200 {
+			n := &news[end]
+			if n.Type == "" {
+				n.Type = defaultType(n.Kind)
+			}
+			if n.Priority == 0 {
+				n.Priority = 2
+			}
+			if !n.valid() {
+				return nil, ErrInvalid
+			}
+			k := key{n.UserID, n.AlarmID, n.RefID, n.Kind, n.Title.Key}
+			if _, dup := seen[k]; dup {
+				break
+			}
+			seen[k] = end
+			a, err := json.Marshal(storedArgs{n.Title.Args, n.SubTitle.Args, n.Content.Args})
+			if err != nil {
+				return nil, fmt.Errorf("message: unable to encode arguments: %w", err)
+			}
+			var alarm any
+			if n.AlarmID != 0 {
+				alarm = n.AlarmID
+			}
+			vals = append(vals, "(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, n.UserID, n.OrgID, n.Kind, n.Type, n.Title.Key, n.SubTitle.Key, n.Avatar, n.Content.Key,
+				string(a), n.Priority, n.ProcessStatus, n.TimeoutStatus, alarm, n.RefID, now.UnixMilli(), now.UnixMilli())
+			end++
+		}
+		rows, err := tx.Query(ctx, "INSERT INTO messages ("+insertColumns+") VALUES "+strings.Join(vals, ", ")+
+			" RETURNING id, user_id, COALESCE(alarm_id, 0), ref_id, kind, title", args...)
+		if err != nil {
+			return nil, fmt.Errorf("message: unable to insert: %w", err)
+		}
+		got := 0
+		for rows.Next() {
+			var id int64
+			var k key
+			if err := rows.Scan(&id, &k.user, &k.alarm, &k.ref, &k.kind, &k.title); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			i, ok := seen[k]
+			if !ok {
+				rows.Close()
+				return nil, fmt.Errorf("message: unexpected row returned")
+			}
+			n := &news[i]
+			out[i] = Record{ID: id, UserID: n.UserID, Kind: n.Kind, Type: n.Type, Title: n.Title, SubTitle: n.SubTitle,
+				Content: n.Content, Avatar: n.Avatar, Priority: n.Priority, ProcessStatus: n.ProcessStatus,
+				TimeoutStatus: n.TimeoutStatus, AlarmID: n.AlarmID, RefID: n.RefID, Created: now, Updated: now}
+			got++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if got != end-start {
+			return nil, fmt.Errorf("message: %d of %d rows returned", got, end-start)
+		}
+		start = end
+	}
+	return out, nil
+}
+
+func (n *New) valid() bool {
+	return contains(Kinds, n.Kind) && contains([]string{TypeMessage, TypeNotice, TypeTodo}, n.Type) &&
+		n.Priority >= 1 && n.Priority <= 4 && (n.ProcessStatus == "" || contains(ProcessStatuses, n.ProcessStatus)) &&
+		n.UserID > 0 && n.OrgID > 0 && n.Title.Key != ""
+}
+
+// Create stores messages in one transaction and announces them.
+func (s *Store) Create(ctx context.Context, msgs ...New) ([]Record, error) {
+	var out []Record
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = s.InsertMany(ctx, tx, msgs)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Announce(ctx, out)
+	return out, nil
+}
+
+// Announce publishes new messages to the live connections (errors are logged by the
+// publisher; a message is stored whether or not anyone was connected).
+func (s *Store) Announce(ctx context.Context, recs []Record) {
+	if s.Pub == nil || len(recs) == 0 {
+		return
+	}
+	_ = s.Pub.Publish(ctx, Event{Messages: recs})
+}
+
+// CountsChanged tells the users' live connections to refresh their counters.
+func (s *Store) CountsChanged(ctx context.Context, userIDs []int64) {
+	if s.Pub == nil || len(userIDs) == 0 {
+		return
+	}
+	_ = s.Pub.Publish(ctx, Event{CountsOf: userIDs})
+}
+
+// SessionStart returns when the session with the given token hash began.
+func (s *Store) SessionStart(ctx context.Context, tokenHash string) (time.Time, error) {
+	var ms int64
+	err := s.DB.QueryRow(ctx, "SELECT created_at FROM sessions WHERE token_hash = ?", tokenHash).Scan(&ms)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, store.ErrNotFound
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("message: unable to read the session: %w", err)
+	}
+	return time.UnixMilli(ms).UTC(), nil
+}
+
+const recordColumns = `m.id, m.user_id, m.kind, m.type, m.title, m.sub_title, m.avatar, m.content, m.args, m.status,
+	m.priority, m.process_status, m.timeout_status, COALESCE(m.alarm_id, 0), m.ref_id, m.created_at, m.updated_at`
+
+func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
+	var r Record
+	var args string
+	var created, updated int64
+	err := row.Scan(&r.ID, &r.UserID, &r.Kind, &r.Type, &r.Title.Key, &r.SubTitle.Key, &r.Avatar, &r.Content.Key, &args,
+		&r.Status, &r.Priority, &r.ProcessStatus, &r.TimeoutStatus, &r.AlarmID, &r.RefID, &created, &updated)
+	if err != nil {
+		return r, err
+	}
+	var a storedArgs
+	if err := json.Unmarshal([]byte(args), &a); err == nil {
+		r.Title.Args, r.SubTitle.Args, r.Content.Args = a.Title, a.SubTitle, a.Content
+	}
+	r.Created = time.UnixMilli(created).UTC()
+	r.Updated = time.UnixMilli(updated).UTC()
+	return r, nil
+}
+
+// Filter narrows a user's message list.
+type Filter struct {
+	UserID int64
+	Since  time.Time
+	Kind   string // "" for every kind
+	Status int    // -1 for both, else Unread or Read
+	Page   int
+	Size   int
+}
+
+// List returns a user's messages since f.Since, newest first, and the total.
+func (s *Store) List(ctx context.Context, f Filter) ([]Record, int64, error) {
+	where := " FROM messages m WHERE m.user_id = ? AND m.created_at >= ?"
+	args := []any{f.UserID, f.Since.UnixMilli()}
+	if f.Kind != "" {
+		where += " AND m.kind = ?"
+		args = append(args, f.Kind)
+	}
+	if f.Status >= 0 {
+		where += " AND m.status = ?"
+		args = append(args, f.Status)
+	}
+	var total int64
+	if err := s.DB.QueryRow(ctx, "SELECT COUNT(*)"+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("message: unable to count: %w", err)
+	}
+	q := "SELECT " + recordColumns + where + " ORDER BY m.created_at DESC, m.id DESC"
+	if f.Size > 0 {
+		q += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Size, (max(f.Page, 1)-1)*f.Size)
+	}
+	rows, err := s.DB.Query(ctx, q, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("message: unable to list: %w", err)
+	}
+	defer rows.Close()
+	out := []Record{}
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, r)
+	}
+	return out, total, rows.Err()
+}
+
+// Get returns one message of a user.
+func (s *Store) Get(ctx context.Context, userID, id int64) (Record, error) {
+	r, err := scanRecord(s.DB.QueryRow(ctx, "SELECT "+recordColumns+" FROM messages m WHERE m.id = ? AND m.user_id = ?", id, userID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, store.ErrNotFound
+	}
+	return r, err
+}
+
+// Reader is one reader of counters: a user and the start of their session.
+type Reader struct {
+	UserID int64
+	Since  time.Time
+}
+
+// Counts returns the counters of one reader.
+func (s *Store) Counts(ctx context.Context, userID int64, since time.Time) (Counts, error) {
+	m, err := s.CountsOf(ctx, []Reader{{userID, since}})
+	return m[Reader{userID, since}], err
+}
+
+// CountsOf returns the counters of many readers with a query per few hundred users.
+func (s *Store) CountsOf(ctx context.Context, readers []Reader) (map[Reader]Counts, error) {
+	out := make(map[Reader]Counts, len(readers))
+	byUser := map[int64][]Reader{}
+	var users []int64
+	minSince := map[int64]int64{}
+	for _, r := range readers {
+		if _, dup := out[r]; dup {
+			continue
+		}
+		out[r] = Counts{}
+		if _, ok := byUser[r.UserID]; !ok {
+			users = append(users, r.UserID)
+			minSince[r.UserID] = r.Since.UnixMilli()
+		}
+		byUser[r.UserID] = append(byUser[r.UserID], r)
+		minSince[r.UserID] = min(minSince[r.UserID], r.Since.UnixMilli())
+	}
+	for start := 0; start < len(users); start += 400 {
+		chunk := users[start:min(start+400, len(users))]
+		since := minSince[chunk[0]]
+		args := make([]any, 0, len(chunk)+1)
+		for _, u := range chunk {
+			since = min(since, minSince[u])
+		}
+		args = append(args, since)
+		for _, u := range chunk {
+			args = append(args, u)
+		}
+		// Only the rows that count: unread messages and messages of unprocessed alarms.
+		rows, err := s.DB.Query(ctx, `SELECT m.user_id, m.created_at, m.status,
+			CASE WHEN m.kind = 'alarm' AND a.deal_status = 0 THEN 1 ELSE 0 END
+			FROM messages m LEFT JOIN alarms a ON a.id = m.alarm_id
+			WHERE m.created_at >= ? AND m.user_id IN (`+placeholders(len(chunk))+`)
+			AND (m.status = 0 OR (m.kind = 'alarm' AND a.deal_status = 0))`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("message: unable to count: %w", err)
+		}
+		for rows.Next() {
+			var user, created int64
+			var status, unprocessed int
+			if err := rows.Scan(&user, &created, &status, &unprocessed); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			for _, r := range byUser[user] {
+				if created < r.Since.UnixMilli() {
+					continue
+				}
+				c := out[r]
+				if status == Unread {
+					c.Unread++
+				}
+				c.UnprocessedAlarm += unprocessed
+				out[r] = c
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		rows, err = s.DB.Query(ctx, "SELECT user_id, MAX(id) FROM messages WHERE user_id IN ("+placeholders(len(chunk))+
+			") GROUP BY user_id", args[1:]...)
+		if err != nil {
+			return nil, fmt.Errorf("message: unable to count: %w", err)
+		}
+		for rows.Next() {
+			var user, last int64
+			if err := rows.Scan(&user, &last); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			for _, r := range byUser[user] {
+				c := out[r]
+				c.LastID = last
+				out[r] = c
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// MarkRead sets the given messages of a user to read. Ids that are not the user's are
+// returned as unknown and nothing is changed.
+func (s *Store) MarkRead(ctx context.Context, userID int64, ids []int64) (changed int64, unknown []int64, err error) {
+	if len(ids) == 0 {
+		return 0, nil, nil
+	}
+	args := []any{userID}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := s.DB.Query(ctx, "SELECT id FROM messages WHERE user_id = ? AND id IN ("+placeholders(len(ids))+")", args...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("message: unable to read ids: %w", err)
+	}
+	own := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, nil, err
+		}
+		own[id] = true
+	}
+	rows.Close()
+	for _, id := range ids {
+		if !own[id] {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) > 0 {
+		return 0, unknown, nil
+	}
+	now := s.now().UnixMilli()
+	res, err := s.DB.Exec(ctx, "UPDATE messages SET status = 1, updated_at = ? WHERE status = 0 AND user_id = ? AND id IN ("+
+		placeholders(len(ids))+")", append([]any{now}, args...)...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("message: unable to mark read: %w", err)
+	}
+	changed, _ = res.RowsAffected()
+	if changed > 0 {
+		s.CountsChanged(ctx, []int64{userID})
+	}
+	return changed, nil, nil
+}
+
+// MarkAllRead sets every unread message of a user since a session began to read.
+func (s *Store) MarkAllRead(ctx context.Context, userID int64, since time.Time) (int64, error) {
+	res, err := s.DB.Exec(ctx, "UPDATE messages SET status = 1, updated_at = ? WHERE status = 0 AND user_id = ? AND created_at >= ?",
+		s.now().UnixMilli(), userID, since.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("message: unable to mark read: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	if n > 0 {
+		s.CountsChanged(ctx, []int64{userID})
+	}
+	return n, nil
+}
+
+// AlarmProcessed marks the messages about an alarm as processed and tells their readers
+// that the unprocessed-alarm counter changed.
+func (s *Store) AlarmProcessed(ctx context.Context, alarmID int64) error {
+	rows, err := s.DB.Query(ctx, "SELECT DISTINCT user_id FROM messages WHERE alarm_id = ?", alarmID)
+	if err != nil {
+		return fmt.Errorf("message: unable to find alarm readers: %w", err)
+	}
+	var users []int64
+	for rows.Next() {
+		var u int64
+		if err := rows.Scan(&u); err != nil {
+			rows.Close()
+			return err
+		}
+		users = append(users, u)
+	}
+	rows.Close()
+	if _, err := s.DB.Exec(ctx, "UPDATE messages SET process_status = 'processed', updated_at = ? WHERE alarm_id = ?",
+		s.now().UnixMilli(), alarmID); err != nil {
+		return fmt.Errorf("message: unable to update alarm messages: %w", err)
+	}
+	s.CountsChanged(ctx, users)
+	return nil
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

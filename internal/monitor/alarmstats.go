@@ -1,0 +1,89 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// SQLAlarmStats reads the alarm tables for the rankings.
+type SQLAlarmStats struct{ DB *store.DB }
+
+func idArgs(ids []int64) (string, []any) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","), args
+}
+
+// StationCounts implements AlarmStats.
+func (s SQLAlarmStats) StationCounts(ctx context.Context, stationIDs []int64, since time.Time) (map[int64]AlarmCount, error) {
+	out := map[int64]AlarmCount{}
+	if len(stationIDs) == 0 {
+		return out, nil
+	}
+	ph, args := idArgs(stationIDs)
+	all := append(append([]any{since.UnixMilli()}, args...), args...)
+	rows, err := s.DB.Query(ctx, `SELECT a.station_id, COALESCE(st.parent_id, 0), a.deal_status FROM alarms a
+		JOIN stations st ON st.id = a.station_id
+		WHERE a.start_at >= ? AND (a.station_id IN (`+ph+`) OR st.parent_id IN (`+ph+`))`, all...)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: unable to count alarms: %w", err)
+	}
+	defer rows.Close()
+	listed := map[int64]bool{}
+	for _, id := range stationIDs {
+		listed[id] = true
+	}
+	add := func(id int64, dealt bool) {
+		c := out[id]
+		c.Total++
+		if dealt {
+			c.Processed++
+		}
+		out[id] = c
+	}
+	for rows.Next() {
+		var id, parent int64
+		var deal int
+		if err := rows.Scan(&id, &parent, &deal); err != nil {
+			return nil, err
+		}
+		if listed[id] {
+			add(id, deal == 1)
+		}
+		if parent != 0 && listed[parent] {
+			add(parent, deal == 1)
+		}
+	}
+	return out, rows.Err()
+}
+
+// DealCounts implements AlarmStats.
+func (s SQLAlarmStats) DealCounts(ctx context.Context, stationIDs []int64, since time.Time) ([]UserCount, error) {
+	out := []UserCount{}
+	if len(stationIDs) == 0 {
+		return out, nil
+	}
+	ph, args := idArgs(stationIDs)
+	rows, err := s.DB.Query(ctx, `SELECT u.id, COALESCE(NULLIF(u.name, ''), u.username), COUNT(*) FROM alarm_deals d
+		JOIN alarms a ON a.id = d.alarm_id JOIN users u ON u.id = d.user_id
+		WHERE d.created_at >= ? AND a.station_id IN (`+ph+`) GROUP BY u.id, u.name, u.username`,
+		append([]any{since.UnixMilli()}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: unable to count deals: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u UserCount
+		if err := rows.Scan(&u.UserID, &u.Name, &u.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,168 @@
+package push
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Bus carries events between replicas (DESIGN.md section 7). A published event reaches
+// every subscriber of every replica on the bus, the publisher's own included, in the order
+// published by each publisher.
+type Bus interface {
+	Publish(ctx context.Context, data []byte) error
+	// Subscribe calls fn for each event, one at a time, until the returned function is
+	// called.
+	Subscribe(fn func(data []byte)) (unsubscribe func(), err error)
+	Close() error
+}
+
+// Local is the in-process bus of a single replica.
+type Local struct {
+	mu     sync.Mutex
+	subs   map[int]*localSub
+	next   int
+	closed bool
+}
+
+type localSub struct {
+	ch   chan []byte
+	done chan struct{}
+}
+
+// NewLocal returns an in-process bus.
+func NewLocal() *Local { return &Local{subs: map[int]*localSub{}} }
+
+// ErrClosed is returned when publishing on a closed bus.
+var ErrClosed = errors.New("push: bus closed")
+
+// Publish hands the event to every subscriber's queue. A subscriber whose queue is full
+// (4096 events behind) loses the event and a warning is logged.
+func (b *Local) Publish(ctx context.Context, data []byte) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return ErrClosed
+	}
+	for _, s := range b.subs {
+		select {
+		case s.ch <- data:
+		default:
+			slog.Warn("push: local bus subscriber is behind; event dropped")
+		}
+	}
+	return nil
+}
+
+// Subscribe starts delivering events to fn on its own goroutine.
+func (b *Local) Subscribe(fn func([]byte)) (func(), error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, ErrClosed
+	}
+	s := &localSub{ch: make(chan []byte, 4096), done: make(chan struct{})}
+	id := b.next
+	b.next++
+	b.subs[id] = s
+	go func() {
+		for {
+			select {
+			case data := <-s.ch:
+				fn(data)
+			case <-s.done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			delete(b.subs, id)
+			b.mu.Unlock()
+			close(s.done)
+		})
+	}, nil
+}
+
+// Close stops every subscription.
+func (b *Local) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	for id, s := range b.subs {
+		close(s.done)
+		delete(b.subs, id)
+	}
+	return nil
+}
+
+// NATS is a bus on a NATS subject shared by every replica.
+type NATS struct {
+	nc      *nats.Conn
+	subject string
+}
+
+// DefaultSubject is the NATS subject Helio's events travel on.
+const DefaultSubject = "helio.events"
+
+// DialNATS connects to a NATS server (e.g. nats://127.0.0.1:4222) and publishes on
+// subject (DefaultSubject when empty). The client reconnects on its own.
+func DialNATS(url, subject string) (*NATS, error) {
+	if subject == "" {
+		subject = DefaultSubject
+	}
+	nc, err := nats.Connect(url, nats.Name("helio"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				slog.Warn("push: NATS disconnected", "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) { slog.Info("push: NATS reconnected") }))
+	if err != nil {
+		return nil, fmt.Errorf("push: unable to reach NATS at %s: %w", url, err)
+	}
+	return &NATS{nc: nc, subject: subject}, nil
+}
+
+// Publish sends the event to every replica.
+func (b *NATS) Publish(_ context.Context, data []byte) error {
+	if err := b.nc.Publish(b.subject, data); err != nil {
+		return fmt.Errorf("push: NATS publish: %w", err)
+	}
+	return nil
+}
+
+// Subscribe delivers the subject's events to fn (one at a time, in order).
+func (b *NATS) Subscribe(fn func([]byte)) (func(), error) {
+	sub, err := b.nc.Subscribe(b.subject, func(m *nats.Msg) { fn(m.Data) })
+	if err != nil {
+		return nil, fmt.Errorf("push: NATS subscribe: %w", err)
+	}
+	// Events may come in bursts (one per chunk of a large fan-out): allow a deep queue.
+	_ = sub.SetPendingLimits(1<<16, 256<<20)
+	// Make sure the server knows the subscription before the caller relies on it.
+	if err := b.nc.FlushTimeout(5 * time.Second); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, fmt.Errorf("push: NATS subscribe: %w", err)
+	}
+	return func() { _ = sub.Unsubscribe() }, nil
+}
+
+// MaxPayload is the largest event the server accepts.
+func (b *NATS) MaxPayload() int64 { return b.nc.MaxPayload() }
+
+// Close drains the connection.
+func (b *NATS) Close() error {
+	b.nc.Close()
+	return nil
+}
