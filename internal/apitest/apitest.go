@@ -111,6 +111,7 @@ func (e *Env) Simulate(t testing.TB, from, to time.Time) *demo.Engine {
 	if _, err := eng.StepNow(ctx, to); err != nil {
 		t.Fatal(err)
 	}
+	e.Server.UseEngine(eng)
 	e.Server.Figures.Weather = func(st *station.Station, at time.Time) (sim.Conditions, bool) { return s.Conditions(st.SimKey, at) }
 	return eng
 }

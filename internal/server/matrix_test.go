@@ -114,6 +114,7 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/org/user/validenable/{uid}":  ``,
 		"POST /v2/warn/deal/{uid}":             `{"reason":"Reset the inverter remotely","dealMethod":1}`,
 		"POST /v2/warn/notify/settings":        `{"levels":[1,2],"frequency":"medium","dailyLimit":10,"methods":[1],"allowed":1,"timezone":"Asia/Shanghai"}`,
+		"POST /v2/demo/fault":                  fmt.Sprintf(`{"deviceId":%d,"kind":"inverter_trip","minutes":30}`, f.device),
 		"POST /v2/warn/rules":                  `{"rules":[{"key":"offline","enabled":true,"level":1}]}`,
 		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
 	}

@@ -51,6 +51,7 @@ type Server struct {
 	Hub      *push.Hub
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
+	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
 	mqtt    atomic.Pointer[ingest.MQTT]
 	handler http.Handler
 }
@@ -100,6 +101,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
+	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	var bus push.Bus
 	if cfg.NATSURL != "" {
@@ -129,6 +131,12 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	}
 	s.handler = httpapi.Chain(http.MaxBytesHandler(s.API, 16<<20))
 	return s
+}
+
+// UseEngine makes e the running demo simulator (tests drive their own).
+func (s *Server) UseEngine(e *demo.Engine) {
+	s.Engine = e
+	s.engine.Store(e)
 }
 
 // Handler is the whole HTTP surface.
@@ -262,6 +270,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.Writer.RunPruner(bgCtx, time.Hour)
 		go s.Alarms.RunSweeper(bgCtx, time.Minute)
 		if s.Engine != nil {
+			s.UseEngine(s.Engine)
 			go s.Engine.Run(bgCtx)
 		}
 	}()
