@@ -63,7 +63,4 @@ func (r *rng) intn(n int) int {
 	return int(r.next() % uint64(n))
 }
 
-// between returns a value in [lo, hi).
-func (r *rng) between(lo, hi float64) float64 { return lo + (hi-lo)*r.float() }
-
 func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
