@@ -8,6 +8,8 @@ NPM      ?= npm
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X github.com/helio-energy/helio/internal/server.Version=$(VERSION)
 DEMO_DATA ?= ./data/demo
+# Go packages: ./... would also walk into web/node_modules, where some npm packages ship Go.
+GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
 
 .PHONY: all demo build web deps chromium test test-go test-web test-e2e lint bench soak fuzz clean
@@ -39,12 +41,12 @@ demo: build
 
 lint: deps
 	@out=$$(gofmt -l cmd internal bench web/*.go 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
-	$(GO) tool staticcheck ./...
+	$(GO) vet $(GOPKGS)
+	$(GO) tool staticcheck $(GOPKGS)
 	cd web && $(NPM) run lint
 
 test-go:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $(GOPKGS)
 
 test-web: deps
 	cd web && $(NPM) run test
