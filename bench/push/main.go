@@ -105,15 +105,15 @@ func main() {
 	}
 	fmt.Printf("\nalarm push: %d alarms per run, bus %s, database %s, GOMAXPROCS %d, open-file limit %d\n\n",
 		*nAlarms, *busKind, *dbKind, runtime.GOMAXPROCS(0), limit)
-	fmt.Println("| users | clients held | connect all | frames received | engine p50 | push p50 | p90 | p99 | max | server CPU / alarm | client CPU / alarm | server RSS | server goroutines | load avg |")
-	fmt.Println("|------:|-------------:|------------:|----------------:|-----------:|---------:|----:|----:|----:|-------------------:|-------------------:|-----------:|------------------:|---------:|")
+	fmt.Println("| users | clients held | connect all | frames received | p50 | p90 | p99 | max | server RSS | server goroutines | engine p50 | server CPU / alarm | client CPU / alarm | load avg |")
+	fmt.Println("|------:|-------------:|------------:|----------------:|----:|----:|----:|----:|-----------:|------------------:|-----------:|-------------------:|-------------------:|---------:|")
 	for _, r := range results {
-		fmt.Printf("| %d | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %.0f MB | %d | %.1f |\n", r.users, r.clients, r.connect.Round(time.Millisecond),
-			r.frames, r.expected, pct(r.engine, 50), pct(r.lat, 50), pct(r.lat, 90), pct(r.lat, 99), pct(r.lat, 100),
-			r.cpuPerAlarm.Round(100*time.Microsecond), r.clientCPUPerAlarm.Round(100*time.Microsecond), r.rssMB, r.goroutines, r.load)
+		fmt.Printf("| %d | %d | %s | %d / %d | %s | %s | %s | %s | %.0f MB | %d | %s | %s | %s | %.1f |\n", r.users, r.clients, r.connect.Round(time.Millisecond),
+			r.frames, r.expected, pct(r.lat, 50), pct(r.lat, 90), pct(r.lat, 99), pct(r.lat, 100), r.rssMB, r.goroutines,
+			pct(r.engine, 50), r.cpuPerAlarm.Round(100*time.Microsecond), r.clientCPUPerAlarm.Round(100*time.Microsecond), r.load)
 	}
 	fmt.Println("\nengine: Engine.Observe of the faulty sample (rule, alarm row, every user's decision and message committed).")
-	fmt.Println("push: faulty sample handed to Engine.Observe → message frame read by the client, over every (alarm, client) pair.")
+	fmt.Println("p50…max: faulty sample handed to Engine.Observe → message frame read by the client, over every (alarm, client) pair.")
 	fmt.Println("CPU / alarm: user+system time per alarm of the server process and of the client process (both on this machine's cores).")
 }
 
