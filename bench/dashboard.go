@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/bench/internal/dash"
+	"github.com/helio-energy/helio/bench/internal/fleet"
+	"github.com/helio-energy/helio/bench/internal/helio"
+	"github.com/helio-energy/helio/bench/internal/load"
+	"github.com/helio-energy/helio/internal/demo"
+)
+
+// dashRun is one fleet's measurements: the API floor and each call.
+type dashRun struct {
+	days   int
+	info   *fleet.Info
+	floor  load.Result
+	mixed  load.Result
+	byCall []load.Result
+	names  []string
+}
+
+func (e *env) dashboard(ctx context.Context) error {
+	c := e.cfg
+	var runs []*dashRun
+	for n, days := range []int{c.days, 2 * c.days} {
+		spec := fleet.Spec{Stations: c.stations, DevicesPerStation: c.perStation, Days: days, Seed: benchSeed, RawRetention: rawRetention}
+		dir, info, err := e.buildFleet(ctx, fmt.Sprintf("fleet-%dx%d-%dd", spec.Stations, spec.DevicesPerStation, days), spec)
+		if err != nil {
+			return err
+		}
+		p, err := helio.Start(ctx, e.bin, dir)
+		if err != nil {
+			return err
+		}
+		run, err := e.loadDashboard(ctx, p, info, days)
+		if err == nil && n == 0 && c.runs("console") {
+			if cerr := e.console(ctx, p); cerr != nil {
+				log.Printf("console failed: %v", cerr)
+				e.rep.failed = append(e.rep.failed, fmt.Sprintf("console: %v", cerr))
+			}
+		}
+		p.Stop()
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+		if !c.keep {
+			// the fleets are large: free the disk before the next one
+			os.RemoveAll(dir)
+		}
+	}
+	e.reportDashboard(runs)
+	return nil
+}
+
+func (e *env) loadDashboard(ctx context.Context, p *helio.Proc, info *fleet.Info, days int) (*dashRun, error) {
+	c := e.cfg
+	if _, err := p.WaitReady(3*time.Minute, 50*time.Millisecond); err != nil {
+		return nil, err
+	}
+	cl, err := helio.Login(p.URL, "admin", demo.Password)
+	if err != nil {
+		return nil, err
+	}
+	hc := load.NewClient(c.clients)
+	cfg := load.Config{Clients: c.clients, Warmup: c.warmup, Duration: c.duration}
+	req := func(path string) *http.Request {
+		r, _ := http.NewRequest("GET", p.URL+path, nil)
+		r.Header.Set("Authorization", "Bearer "+cl.Token)
+		r.Header.Set("Accept-Encoding", "gzip")
+		return r
+	}
+	run := &dashRun{days: days, info: info}
+	log.Printf("   %d days: %d clients, %s per call after %s of warm-up", days, c.clients, c.duration, c.warmup)
+	run.floor = load.Run(ctx, hc, cfg, func(int, int) *http.Request { return req("/v2/sys/monitor/url") })
+	calls := dash.Calls(info.StationIDs, info.DeviceIDs, info.To)
+	for _, k := range calls {
+		// every call must work before it is timed
+		if err := cl.Get(k.Path(0, 0), nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range calls {
+		res := load.Run(ctx, hc, cfg, func(cn, i int) *http.Request { return req(k.Path(cn, i)) })
+		log.Printf("   %-44s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", k.Name, res.RPS(), ms(res.P(50)), ms(res.P(95)), ms(res.P(99)), res.Errors)
+		if res.Errors > 0 {
+			log.Printf("   %s: %d failed requests, the first: %s", k.Name, res.Errors, res.FirstError)
+		}
+		run.byCall = append(run.byCall, res)
+		run.names = append(run.names, k.Name)
+	}
+	run.mixed = load.Run(ctx, hc, cfg, func(cn, i int) *http.Request {
+		k := calls[(cn+i)%len(calls)]
+		return req(k.Path(cn, i))
+	})
+	return run, nil
+}
+
+func (e *env) reportDashboard(runs []*dashRun) {
+	c := e.cfg
+	r := e.rep
+	a, b := runs[0], runs[len(runs)-1]
+	r.scale = append(r.scale, fmt.Sprintf("Dashboard: %d stations × %d devices (%d devices in all, with the demo's second organisation), %d and %d days of "+
+		"5-minute history (%s and %s samples through the write path); %d concurrent clients, %s measured per call after %s of warm-up",
+		c.stations, c.perStation, a.info.Devices, a.days, b.days, num(float64(a.info.Samples)), num(float64(b.info.Samples)), c.clients, c.duration, c.warmup))
+	worstP95, worstMove := time.Duration(0), 0.0
+	worstName, moveName := "", ""
+	for i, name := range a.names {
+		if p := b.byCall[i].P(95); p > worstP95 {
+			worstP95, worstName = p, name
+		}
+		if a.byCall[i].P(95) > 0 {
+			if m := float64(b.byCall[i].P(95)) / float64(a.byCall[i].P(95)); m > worstMove {
+				worstMove, moveName = m, name
+			}
+		}
+	}
+	worstA := time.Duration(0)
+	for i := range a.names {
+		worstA = max(worstA, a.byCall[i].P(95))
+	}
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %d clients, %d days", c.clients, a.days), value: ms(worstA),
+		goal: "< 20 ms", ref: fmt.Sprintf("API floor p95 %s (%s)", ms(a.floor.P(95)), times(float64(worstA)/float64(a.floor.P(95)))), verdict: verdict(worstA < 20*time.Millisecond)})
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %d days (%s)", b.days, strings.TrimPrefix(worstName, "GET ")), value: ms(worstP95),
+		goal: "< 20 ms", ref: fmt.Sprintf("API floor p95 %s (%s)", ms(b.floor.P(95)), times(float64(worstP95)/float64(b.floor.P(95)))), verdict: verdict(worstP95 < 20*time.Millisecond)})
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("p95 moved by doubling history (worst: %s)", strings.TrimPrefix(moveName, "GET ")),
+		value: times(worstMove), goal: "not moving (≤ ×1.25)", ref: fmt.Sprintf("%d days against %d days, same run", b.days, a.days), verdict: verdict(worstMove <= 1.25)})
+	r.add(figure{area: "Dashboard", name: "Mixed dashboard calls", value: num(b.mixed.RPS()) + " req/s",
+		ref: fmt.Sprintf("API floor %s req/s (%s); %d days: %s req/s", num(b.floor.RPS()), pct(b.mixed.RPS()/b.floor.RPS()), a.days, num(a.mixed.RPS()))})
+
+	var s strings.Builder
+	fmt.Fprintf(&s, "The fleet: %d stations of the demo organisation (and the second organisation's station), each a clone of a demo station "+
+		"(%s in turn: their sub-stations, time zones, weather and faults) with new keys and serial numbers, trimmed to %d devices; seeded as the demo seeds its fleet and loaded with the simulator's history through "+
+		"`telemetry.Writer.Backfill` into a data directory, which the real binary (`%s serve --data DIR`) then serves. %d clients signed in "+
+		"as `admin` (every station) call one endpoint at a time in a closed loop over loopback HTTP with keep-alive, for %s after %s of "+
+		"warm-up, rotating station, device and date parameters. The **API floor** is `GET /v2/sys/monitor/url` under the same load: sign-in "+
+		"check, router and envelope, no data. The load generator runs on the same cores as the server.\n\n",
+		c.stations, strings.Join(fleet.Templates(c.perStation), ", "), c.perStation, e.binName(), c.clients, c.duration, c.warmup)
+	fmt.Fprintf(&s, "| call | req/s, %dd | p50 | p95 | p99 | req/s, %dd | p50 | p95 | p99 | p95 %dd ÷ %dd | goals |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+		a.days, b.days, b.days, a.days)
+	row := func(name string, x, y load.Result, judge bool) {
+		move, mark := "—", ""
+		if x.P(95) > 0 {
+			m := float64(y.P(95)) / float64(x.P(95))
+			move = times(m)
+			if judge {
+				mark = "✔"
+				if max(x.P(95), y.P(95)) >= 20*time.Millisecond || m > 1.25 {
+					mark = "✘"
+				}
+			}
+		}
+		rps := func(r load.Result) string {
+			if r.Errors > 0 {
+				mark = "✘"
+				return fmt.Sprintf("%s (%d failed)", num(r.RPS()), r.Errors)
+			}
+			return num(r.RPS())
+		}
+		rx, ry := rps(x), rps(y)
+		fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, rx, ms(x.P(50)), ms(x.P(95)), ms(x.P(99)),
+			ry, ms(y.P(50)), ms(y.P(95)), ms(y.P(99)), move, mark)
+	}
+	row("API floor: GET /v2/sys/monitor/url", a.floor, b.floor, false)
+	for i, name := range a.names {
+		row("`"+name+"`", a.byCall[i], b.byCall[i], true)
+	}
+	row("all of the above, mixed", a.mixed, b.mixed, false)
+	fmt.Fprintf(&s, "\nGoals: p95 under 20 ms at both history lengths, and not moving when the history doubles (here: at most ×1.25, "+
+		"which leaves room for the noise of a shared machine).\n")
+	over := 0
+	for i := range a.names {
+		if b.byCall[i].P(95) >= 20*time.Millisecond || a.byCall[i].P(95) >= 20*time.Millisecond {
+			over++
+		}
+	}
+	fmt.Fprintf(&s, "\n%d of %d calls have a p95 of 20 ms or more at one of the two history lengths. Fleet build times (generation and back-fill): "+
+		"%d days %.0f s, %d days %.0f s.\n", over, len(a.names), a.days, a.info.BuildSeconds, b.days, b.info.BuildSeconds)
+	r.section("Dashboard", "Dashboard calls", s.String())
+}

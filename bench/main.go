@@ -1,0 +1,254 @@
+// Command bench is Helio's benchmark suite: one run measures ingest, the dashboard calls,
+// a year of daily energy, the console, alarm push and the demo's start-up, each figure
+// beside its goal and beside a floor or a peer measured in the same run, and writes
+// docs/performance.md.
+//
+//	go run ./bench -bin bin/helio [-out docs/performance.md] [-quick] [-only ingest,dashboard,…]
+//
+// The default scales are the issue's; -quick runs everything small to check the pipeline.
+// Every server it starts listens on loopback; every load loop is bounded in time and count.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/helio-energy/helio/bench/internal/machine"
+)
+
+// config is every scale the suite takes; defaults are the issue's.
+type config struct {
+	bin, out, work, only string
+	keep, quick          bool
+
+	ingestSamples, ingestDevices, ingestBackfillDays int
+	ingestClients, ingestPerReq                      int
+
+	stations, perStation, days int
+	clients                    int
+	warmup, duration           time.Duration
+
+	yearStations, yearDays, yearRuns int
+
+	consoleRuns int
+
+	pushClients, pushAlarms int
+	pushUsers               string
+
+	demoBackfillDays int
+}
+
+func flags() *config {
+	c := &config{}
+	flag.StringVar(&c.bin, "bin", "bin/helio", "the helio binary, built with the console (make build)")
+	flag.StringVar(&c.out, "out", "docs/performance.md", "where to write the results")
+	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
+	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
+	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, console, push, demo)")
+	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
+	flag.IntVar(&c.ingestSamples, "ingest-samples", 400_000, "samples per ingest run (bench/ingest and InfluxDB)")
+	flag.IntVar(&c.ingestDevices, "ingest-devices", 200, "devices of the ingest runs")
+	flag.IntVar(&c.ingestBackfillDays, "ingest-backfill-days", 365, "days bench/ingest back-fills for its back-fill figure")
+	flag.IntVar(&c.ingestClients, "ingest-clients", 4, "concurrent HTTP writers (bench/ingest and InfluxDB)")
+	flag.IntVar(&c.ingestPerReq, "ingest-per-req", 1000, "samples per HTTP request (bench/ingest and InfluxDB)")
+	flag.IntVar(&c.stations, "stations", 100, "dashboard fleet: stations")
+	flag.IntVar(&c.perStation, "devices-per-station", 20, "dashboard fleet: devices per station")
+	flag.IntVar(&c.days, "days", 90, "dashboard fleet: days of 5-minute history (the run is repeated with twice as many)")
+	flag.IntVar(&c.clients, "clients", 50, "dashboard: concurrent clients")
+	flag.DurationVar(&c.warmup, "warmup", 2*time.Second, "dashboard: unmeasured warm-up per call")
+	flag.DurationVar(&c.duration, "duration", 10*time.Second, "dashboard: measured time per call")
+	flag.IntVar(&c.yearStations, "year-stations", 3, "year of daily energy: stations loaded into Helio and InfluxDB")
+	flag.IntVar(&c.yearDays, "year-days", 365, "year of daily energy: days of history")
+	flag.IntVar(&c.yearRuns, "year-runs", 30, "year of daily energy: times each question is asked")
+	flag.IntVar(&c.consoleRuns, "console-runs", 5, "console: cold page loads per route")
+	flag.IntVar(&c.pushClients, "push-clients", 5000, "alarm push: WebSocket clients (bench/push)")
+	flag.StringVar(&c.pushUsers, "push-users", "100,5000", "alarm push: user counts, one run each (bench/push)")
+	flag.IntVar(&c.pushAlarms, "push-alarms", 40, "alarm push: alarms per run (bench/push)")
+	flag.IntVar(&c.demoBackfillDays, "demo-backfill-days", 365, "demo start-up: days of back-fill (make demo's default)")
+	flag.Parse()
+	if c.quick {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		small := func(name string, v *int, q int) {
+			if !set[name] {
+				*v = q
+			}
+		}
+		small("ingest-samples", &c.ingestSamples, 20_000)
+		small("ingest-backfill-days", &c.ingestBackfillDays, 7)
+		small("stations", &c.stations, 4)
+		small("days", &c.days, 4)
+		small("clients", &c.clients, 8)
+		small("year-stations", &c.yearStations, 1)
+		small("year-days", &c.yearDays, 40)
+		small("year-runs", &c.yearRuns, 5)
+		small("console-runs", &c.consoleRuns, 1)
+		small("push-clients", &c.pushClients, 100)
+		small("push-alarms", &c.pushAlarms, 5)
+		small("demo-backfill-days", &c.demoBackfillDays, 7)
+		if !set["push-users"] {
+			c.pushUsers = "10"
+		}
+		if !set["warmup"] {
+			c.warmup = 300 * time.Millisecond
+		}
+		if !set["duration"] {
+			c.duration = 2 * time.Second
+		}
+	}
+	return c
+}
+
+func (c *config) runs(part string) bool {
+	if c.only == "" {
+		return true
+	}
+	for _, p := range strings.Split(c.only, ",") {
+		if strings.TrimSpace(p) == part {
+			return true
+		}
+	}
+	return false
+}
+
+func main() {
+	log.SetFlags(log.Ltime)
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	c := flags()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, c); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, c *config) error {
+	bin, err := filepath.Abs(c.bin)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("no helio binary at %s: run make build", bin)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	work := c.work
+	if work == "" {
+		if work, err = os.MkdirTemp("", "helio-bench-"); err != nil {
+			return err
+		}
+	}
+	if work, err = filepath.Abs(work); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	if !c.keep {
+		defer os.RemoveAll(work)
+	}
+	version, _ := exec.CommandContext(ctx, bin, "version").Output()
+	r := &report{cfg: c, version: strings.TrimSpace(string(version)), facts: machine.Describe(), started: time.Now(),
+		loadStart: machine.LoadAverage(), busyStart: machine.BusyCPU(), ownCPUAtStart: ownCPU()}
+	env := &env{cfg: c, bin: bin, root: root, work: work, rep: r}
+	log.Printf("helio bench: %s, work in %s", map[bool]string{true: "quick scale", false: "full scale"}[c.quick], work)
+	parts := []struct {
+		name string
+		fn   func(context.Context) error
+	}{
+		{"ingest", env.ingest},
+		{"year", env.year},
+		{"dashboard", env.dashboard},
+		{"console", nil}, // runs inside dashboard, on the first fleet's server
+		{"push", env.push},
+		{"demo", env.demo},
+	}
+	if c.runs("console") && !c.runs("dashboard") {
+		parts[3].fn = env.consoleOnly
+	}
+	for _, p := range parts {
+		if !c.runs(p.name) {
+			r.skipped = append(r.skipped, p.name)
+			continue
+		}
+		if p.fn == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		log.Printf("== %s", p.name)
+		t0 := time.Now()
+		if err := p.fn(ctx); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			log.Printf("%s failed: %v", p.name, err)
+			r.failed = append(r.failed, fmt.Sprintf("%s: %v", p.name, err))
+		}
+		log.Printf("   %s took %s", p.name, time.Since(t0).Round(time.Second))
+	}
+	r.finished = time.Now()
+	r.loadEnd = machine.LoadAverage()
+	r.busyEnd = machine.BusyCPU()
+	doc := r.markdown()
+	out := c.out
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
+		return err
+	}
+	fmt.Println(r.summary())
+	log.Printf("wrote %s", out)
+	if len(r.failed) > 0 {
+		return fmt.Errorf("%d part(s) failed: %s", len(r.failed), strings.Join(r.failed, "; "))
+	}
+	return nil
+}
+
+// env is what the parts share.
+type env struct {
+	cfg  *config
+	bin  string
+	root string // the repository
+	work string
+	rep  *report
+}
+
+// binName is the binary's path as the page shows it: relative to the repository when
+// inside it.
+func (e *env) binName() string {
+	if rel, err := filepath.Rel(e.root, e.bin); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return e.bin
+}
+
+// repoRoot finds the module root from the working directory.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("run the benchmark inside the repository (no go.mod above %s)", dir)
+		}
+	}
+}
