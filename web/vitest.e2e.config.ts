@@ -12,5 +12,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    teardownTimeout: 60_000,
   },
 });

@@ -29,7 +29,7 @@ describe('signing in', () => {
     expect(query.get('x')).toBe('1');
     await signIn(page);
     await waitForHash(page, '/station?x=1');
-    await page.getByRole('heading', { name: 'Station' }).waitFor();
+    await page.getByRole('heading', { name: 'Station', exact: true }).waitFor();
   });
 
   it('shows why a sign-in failed and stays on the login page', async (context) => {
@@ -61,7 +61,7 @@ describe('signing in', () => {
     await page.keyboard.press('Enter');
     await waitForHash(page, '/monitor');
     await page.getByRole('heading', { name: '监控中心' }).waitFor();
-    await page.getByText('该功能区暂未开放').waitFor();
+    await page.getByRole('region', { name: '功率与发电' }).waitFor();
     expect(await page.title()).toBe('Helio');
   });
 

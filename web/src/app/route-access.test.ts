@@ -15,11 +15,13 @@ describe('route access', () => {
     expect(roleAllows({ requiresAuth: true, roles: ['admin'] }, undefined)).toBe(false);
   });
 
-  it('lets every role open every menu route', () => {
+  it('lets every role open every route but the administrators\' ones', () => {
     for (const route of APP_ROUTES) {
-      expect(canAccess(route, 'user', null)).toBe(true);
       expect(canAccess(route, 'admin', null)).toBe(true);
+      expect(canAccess(route, 'user', null)).toBe(route.roles?.includes('*') ?? true);
     }
+    const adminOnly = APP_ROUTES.filter((route) => !canAccess(route, 'user', null)).map((route) => route.name);
+    expect(adminOnly).toEqual(['stationAdd', 'permission']);
   });
 
   it('finds routes in a nested server menu by name or by path', () => {

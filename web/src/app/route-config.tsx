@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { loadScreenTexts } from '@/lib/i18n';
 
 /** Role lists use '*' for every role (SPEC.md section 6). */
 export type RoleList = readonly string[];
@@ -15,11 +16,29 @@ export interface AppRoute {
   group?: 'operations';
   /** Hidden routes never appear in a menu, local or server-provided. */
   hideInMenu?: boolean;
-  page: LazyExoticComponent<ComponentType>;
+  /** A hidden page's menu route (by name): its menu entry stays selected and leads the breadcrumb. */
+  parent?: string;
+  page: RoutePage;
 }
 
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return lazy(async () => ({ default: pick(await load()) }));
+export type RoutePage = LazyExoticComponent<ComponentType> & {
+  /** Starts loading the page's code (and its first data) before React asks for it. */
+  preload: () => Promise<unknown>;
+};
+
+/**
+ * A lazily loaded page. It waits for the screens' texts as well as for its code (lib/i18n.ts),
+ * and a page module may export prefetch(): called as soon as the module arrives, so its first
+ * server calls run while the shell is still being drawn.
+ */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RoutePage {
+  let loading: Promise<{ default: ComponentType }> | null = null;
+  const preload = () =>
+    (loading ??= Promise.all([load(), loadScreenTexts()]).then(([module]) => {
+      (module as { prefetch?: () => void }).prefetch?.();
+      return { default: pick(module) };
+    }));
+  return Object.assign(lazy(preload), { preload });
 }
 
 const ALL: RoleList = ['*'];
@@ -51,6 +70,37 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/station/station-page'), (m) => m.StationPage),
   },
   {
+    name: 'stationDetail',
+    path: '/station/detail/:id',
+    locale: 'menu.station.detail',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    parent: 'station',
+    page: page(() => import('@/features/station/station-detail-page'), (m) => m.StationDetailPage),
+  },
+  {
+    name: 'stationEdit',
+    path: '/station/edit/:id',
+    locale: 'menu.station.edit',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    parent: 'station',
+    page: page(() => import('@/features/station/station-edit-page'), (m) => m.StationEditPage),
+  },
+  {
+    name: 'stationAdd',
+    path: '/station/add',
+    locale: 'menu.station.add',
+    requiresAuth: true,
+    // Creating stations is for administrators (the server enforces it too).
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'station',
+    page: page(() => import('@/features/station/station-edit-page'), (m) => m.StationAddPage),
+  },
+  {
     name: 'stationTags',
     path: '/station/tags',
     locale: 'menu.station.tags',
@@ -65,6 +115,36 @@ export const APP_ROUTES: AppRoute[] = [
     requiresAuth: true,
     roles: ALL,
     page: page(() => import('@/features/device/device-page'), (m) => m.DevicePage),
+  },
+  {
+    name: 'deviceDetail',
+    path: '/device/detail/:id',
+    locale: 'menu.device.detail',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    parent: 'device',
+    page: page(() => import('@/features/device/device-detail-page'), (m) => m.DeviceDetailPage),
+  },
+  {
+    name: 'deviceAdd',
+    path: '/device/add',
+    locale: 'menu.device.add',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    parent: 'device',
+    page: page(() => import('@/features/device/device-edit-page'), (m) => m.DeviceAddPage),
+  },
+  {
+    name: 'deviceEdit',
+    path: '/device/edit/:id',
+    locale: 'menu.device.edit',
+    requiresAuth: true,
+    roles: ALL,
+    hideInMenu: true,
+    parent: 'device',
+    page: page(() => import('@/features/device/device-edit-page'), (m) => m.DeviceEditPage),
   },
   {
     name: 'alarm',

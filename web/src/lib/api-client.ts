@@ -62,7 +62,7 @@ export function configureSessionHandlers(next: Partial<SessionHandlers>): void {
   handlers = { ...defaultHandlers, ...next };
 }
 
-type QueryValue = string | number | boolean | null | undefined;
+export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -74,7 +74,7 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) {
@@ -85,7 +85,7 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   return `${API_BASE}${path}${search ? `?${search}` : ''}`;
 }
 
-function buildHeaders(path: string, hasBody: boolean): Headers {
+export function buildHeaders(path: string, hasBody: boolean): Headers {
   const headers = new Headers({ Accept: 'application/json', 'Accept-Language': currentLocale() });
   if (hasBody) {
     headers.set('Content-Type', 'application/json');
@@ -97,7 +97,7 @@ function buildHeaders(path: string, hasBody: boolean): Headers {
   return headers;
 }
 
-function isEnvelope(body: unknown): body is Envelope<unknown> {
+export function isEnvelope(body: unknown): body is Envelope<unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !('code' in body)) {
     return false;
   }
@@ -128,7 +128,7 @@ function loginExpired(code: number, handle: boolean): ApiError {
   return error;
 }
 
-function fromEnvelope(envelope: Envelope<unknown>, path: string, handle: boolean): ApiError {
+export function fromEnvelope(envelope: Envelope<unknown>, path: string, handle: boolean): ApiError {
   const code = Number(envelope.code);
   const serverMsg = typeof envelope.msg === 'string' ? envelope.msg : '';
   if (!handle) {
@@ -153,7 +153,7 @@ function fromEnvelope(envelope: Envelope<unknown>, path: string, handle: boolean
 }
 
 /** A response without an envelope and with a failing status: a proxy, a crash, a lost session. */
-function fromTransportStatus(status: number, handle: boolean): ApiError {
+export function fromTransportStatus(status: number, handle: boolean): ApiError {
   if (status === 401 || status === -1) {
     return loginExpired(status, handle);
   }
@@ -164,7 +164,7 @@ function fromTransportStatus(status: number, handle: boolean): ApiError {
   return error;
 }
 
-async function readBody(response: Response): Promise<unknown> {
+export async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text.trim() === '') {
     return undefined;

@@ -39,3 +39,154 @@ export function formatDate(value: string | number | Date | null | undefined): st
   }
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
+
+/** Weeks start on Monday (SPEC.md section 9): 1 as Date.getDay() counts, for date pickers too. */
+export const WEEK_START = 1 as const;
+
+/** Midnight of the Monday that starts the week holding the date (browser time zone). */
+export function startOfWeek(value: Date): Date {
+  const date = new Date(value.getFullYear(), value.getMonth(), value.getDate());
+  const back = (date.getDay() - WEEK_START + 7) % 7;
+  date.setDate(date.getDate() - back);
+  return date;
+}
+
+/** yyyy-MM in the browser's time zone, or "". */
+export function formatMonth(value: string | number | Date | null | undefined): string {
+  return formatDate(value).slice(0, 7);
+}
+
+/** HH:mm in the browser's time zone, or "". */
+export function formatTime(value: string | number | Date | null | undefined): string {
+  return formatDateTime(value).slice(11, 16);
+}
+
+/** Shown where a figure is missing. */
+export const NO_VALUE = '-';
+
+function usable(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** A number with grouping and at most `digits` decimals: 12345.678 → "12,345.68". */
+export function formatNumber(value: number | null | undefined, digits = 2): string {
+  if (!usable(value)) {
+    return NO_VALUE;
+  }
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+}
+
+/** Larger units for large figures, so a fleet's energy reads "1.25 GWh" rather than a long number. */
+const SCALES: Record<string, readonly [number, string][]> = {
+  kWh: [
+    [1e6, 'GWh'],
+    [1e3, 'MWh'],
+  ],
+  kW: [
+    [1e6, 'GW'],
+    [1e3, 'MW'],
+  ],
+  kWp: [
+    [1e6, 'GWp'],
+    [1e3, 'MWp'],
+  ],
+  kg: [[1e3, 't']],
+};
+
+/** The value in the largest unit that keeps it at 1 or more (kWh → MWh → GWh, kg → t). */
+export function scaleQuantity(value: number, unit: string): { value: number; unit: string } {
+  for (const [factor, larger] of SCALES[unit] ?? []) {
+    if (Math.abs(value) >= factor) {
+      return { value: value / factor, unit: larger };
+    }
+  }
+  return { value, unit };
+}
+
+/**
+ * A figure with its unit (SPEC.md section 9: kW, kWh, kWp, %, °C, kg): "12.5 kW", "87.2%".
+ * scale: true moves large figures to a larger unit.
+ */
+export function formatQuantity(
+  value: number | null | undefined,
+  unit: string,
+  { digits = 2, scale = false }: { digits?: number; scale?: boolean } = {},
+): string {
+  if (!usable(value)) {
+    return NO_VALUE;
+  }
+  const shown = scale ? scaleQuantity(value, unit) : { value, unit };
+  const number = formatNumber(shown.value, digits);
+  if (shown.unit === '%' || shown.unit === '') {
+    return `${number}${shown.unit}`;
+  }
+  return `${number} ${shown.unit}`;
+}
+
+/** A change against the previous period: "+12.5%", "-3%", "0%". */
+export function formatChange(value: number | null | undefined): string {
+  if (!usable(value)) {
+    return NO_VALUE;
+  }
+  const sign = value > 0 ? '+' : '';
+  return `${sign}${formatNumber(value, 1)}%`;
+}
+
+/** An amount of money in its ISO 4217 currency: "¥1,234.50", "$12.00". */
+export function formatMoney(value: number | null | undefined, currency: string, locale = 'en-US'): string {
+  if (!usable(value)) {
+    return NO_VALUE;
+  }
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
+  } catch {
+    return `${formatNumber(value)} ${currency}`;
+  }
+}
+
+/** RFC 3339 (UTC) for API parameters. */
+export function toRfc3339(value: Date): string {
+  return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The browser's IANA time zone, for calls that draw a calendar (tz=…). */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+function partsIn(value: Date, timeZone: string): Record<string, string> {
+  try {
+    const parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(value);
+    return Object.fromEntries(parts.map((part) => [part.type, part.value]));
+  } catch {
+    return partsIn(value, 'UTC');
+  }
+}
+
+/** yyyy-MM-dd HH:mm:ss of an instant in an IANA time zone (a station's own clock). */
+export function formatDateTimeIn(value: string | number | Date | null | undefined, timeZone: string): string {
+  const date = value === null || value === undefined ? null : toDate(value);
+  if (!date) {
+    return '';
+  }
+  const p = partsIn(date, timeZone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** Today (yyyy-MM-dd) in an IANA time zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return formatDateTimeIn(now, timeZone).slice(0, 10);
+}

@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react';
 import enUS from '@/locales/en-US.json';
+import enUSScreens from '@/locales/screens/en-US.json';
 import { changeLocale, currentLocale, i18n, LOCALES, loadLocale } from './i18n';
 import { STORAGE_KEYS } from './storage';
 
@@ -11,15 +12,28 @@ describe('i18n', () => {
   });
 
   it('has every key in every locale, translated rather than copied', async () => {
-    const keys = Object.keys(enUS).sort();
+    const english: Record<string, string> = { ...enUS, ...enUSScreens };
+    const keys = Object.keys(english).sort();
     for (const { value } of LOCALES) {
       await loadLocale(value);
       const bundle = i18n.getResourceBundle(value, 'translation') as Record<string, string>;
       expect(Object.keys(bundle).sort()).toEqual(keys);
       if (value !== 'en-US') {
-        const copied = keys.filter((key) => bundle[key] === enUS[key as keyof typeof enUS] && !/^\d+$/.test(bundle[key]!));
+        const copied = keys.filter((key) => bundle[key] === english[key] && !/^\d+$/.test(bundle[key]!));
         expect(copied).toEqual([]);
       }
+    }
+  });
+
+  it('keeps the screens\' texts apart from the login page\'s, with no key in both', () => {
+    expect(Object.keys(enUSScreens).filter((key) => key in enUS)).toEqual([]);
+  });
+
+  it('names all 68 weather conditions of the weather-code table and the six air-quality levels', () => {
+    const weather = Object.keys(enUSScreens).filter((key) => key.startsWith('weather.'));
+    expect(weather).toHaveLength(68);
+    for (const level of ['excellent', 'good', 'light', 'moderate', 'heavy', 'severe']) {
+      expect(enUSScreens).toHaveProperty([`airQuality.${level}`]);
     }
   });
 

@@ -42,7 +42,8 @@ function storedLocale(): string {
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { 'en-US': { translation: enUS } },
+  // A copy: i18next extends bundles in place when the screens' texts arrive.
+  resources: { 'en-US': { translation: { ...enUS } } },
   lng: storedLocale(),
   fallbackLng: FALLBACK_LOCALE,
   // Keys are flat and dotted ("menu.operations.plan"), as the server menu's meta.locale sends them.
@@ -52,13 +53,51 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+// The texts of the console's screens (monitor, stations, devices, …) are a second set per
+// language, fetched with the first screen that needs them: the login page never downloads them.
+const screenLoaders: Record<Locale, () => Promise<{ default: Messages }>> = {
+  'zh-CN': () => import('@/locales/screens/zh-CN.json'),
+  'en-US': () => import('@/locales/screens/en-US.json'),
+  'zh-TW': () => import('@/locales/screens/zh-TW.json'),
+  'ko-KR': () => import('@/locales/screens/ko-KR.json'),
+  'ja-JP': () => import('@/locales/screens/ja-JP.json'),
+};
+
+const coreLoaded = new Set<Locale>(['en-US']);
+const screenTextsLoaded = new Set<Locale>();
+let screenTextsWanted = false;
+
+async function loadScreenLocale(locale: Locale): Promise<void> {
+  if (screenTextsLoaded.has(locale)) {
+    return;
+  }
+  const { default: messages } = await screenLoaders[locale]();
+  i18n.addResourceBundle(locale, 'translation', messages, true, true);
+  screenTextsLoaded.add(locale);
+}
+
 /** Fetches a language's texts once; unknown locales have none and show English. */
 export async function loadLocale(locale: string): Promise<void> {
-  if (!isLocale(locale) || locale === 'en-US' || i18n.hasResourceBundle(locale, 'translation')) {
+  // Every language has every screen text (a unit test checks it), so English is fetched only for
+  // a language the console does not know.
+  const screens = screenTextsWanted ? loadScreenLocale(isLocale(locale) ? locale : FALLBACK_LOCALE) : Promise.resolve();
+  if (!isLocale(locale) || locale === 'en-US' || coreLoaded.has(locale)) {
+    await screens;
     return;
   }
   const { default: messages } = await loaders[locale]();
-  i18n.addResourceBundle(locale, 'translation', messages);
+  i18n.addResourceBundle(locale, 'translation', messages, true, false);
+  coreLoaded.add(locale);
+  await screens;
+}
+
+/**
+ * Fetches the screens' texts for the current language; from then on a language switch fetches
+ * them too. Every signed-in page waits for this before it renders.
+ */
+export async function loadScreenTexts(): Promise<void> {
+  screenTextsWanted = true;
+  await loadLocale(i18n.language || DEFAULT_LOCALE);
 }
 
 /** Resolves once the stored language's texts are in; the app renders after that. */

@@ -14,3 +14,13 @@ export function createQueryClient(): QueryClient {
 }
 
 export const queryClient = createQueryClient();
+
+/**
+ * Real-time figures refresh on their own: every 30 s, and when the window regains focus. Spread
+ * into a query's options.
+ */
+export const LIVE_QUERY = {
+  refetchInterval: 30_000,
+  refetchOnWindowFocus: true,
+  staleTime: 0,
+} as const;

@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { i18n, LOCALES, loadLocale } from '@/lib/i18n';
+import { i18n, LOCALES, loadLocale, loadScreenTexts } from '@/lib/i18n';
+
+// Pages load lazily; on a busy machine the first import of a page's modules takes seconds.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks these browser APIs; Arco components call them.
 if (!window.matchMedia) {
@@ -32,6 +35,7 @@ if (!('ResizeObserver' in window)) {
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 
 beforeAll(async () => {
+  await loadScreenTexts();
   await Promise.all(LOCALES.map((locale) => loadLocale(locale.value)));
   await i18n.changeLanguage('zh-CN');
 });

@@ -2,7 +2,7 @@ import Breadcrumb from '@arco-design/web-react/es/Breadcrumb';
 import '@arco-design/web-react/es/Breadcrumb/style/css.js';
 import { IconHome } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
-import { MENU_GROUPS } from '../route-config';
+import { MENU_GROUPS, routeByName } from '../route-config';
 import styles from './breadcrumb.module.css';
 import { useCurrentAppRoute } from './use-current-route';
 
@@ -10,8 +10,10 @@ import { useCurrentAppRoute } from './use-current-route';
 export function PageBreadcrumb() {
   const { t } = useTranslation();
   const route = useCurrentAppRoute();
+  const parent = routeByName(route.parent);
   const labels = [
     ...(route.group ? [t(MENU_GROUPS[route.group].locale)] : []),
+    ...(parent ? [t(parent.locale)] : []),
     t(route.locale),
   ];
   return (

@@ -10,6 +10,7 @@ import {
   IconFullscreen,
   IconFullscreenExit,
   IconMoonFill,
+  IconNotification,
   IconPoweroff,
   IconSettings,
   IconSunFill,
@@ -74,6 +75,10 @@ function UserMenu() {
       navigate('/user/settings');
       return;
     }
+    if (key === 'notify') {
+      navigate('/alarm?tab=settings');
+      return;
+    }
     const url = await signOut();
     if (url) {
       window.location.assign(url);
@@ -91,6 +96,10 @@ function UserMenu() {
           <Menu.Item key="settings">
             <IconSettings className={styles.menuIcon} />
             {t('navbar.userSettings')}
+          </Menu.Item>
+          <Menu.Item key="notify">
+            <IconNotification className={styles.menuIcon} />
+            {t('messages.notifySettings')}
           </Menu.Item>
           <Menu.Item key="logout">
             <IconPoweroff className={styles.menuIcon} />

@@ -176,7 +176,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
     });
   }
 
-  const { selected, open } = keyOf(entries, route.path);
+  const { selected, open } = keyOf(entries, routeByName(route.parent)?.path ?? route.path);
   const all = flatten(entries);
 
   const onClick = (key: string) => {

@@ -46,6 +46,13 @@ function SignedIn({ route }: { route: ReturnType<typeof useCurrentRoute> }) {
   const menuFromServer = useSettingsStore((state) => state.menuFromServer);
   const serverMenu = useServerMenu(menuFromServer);
 
+  // The page's code (and its first data) loads while the profile and the shell do.
+  useEffect(() => {
+    if (route !== REDIRECT_ROUTE) {
+      void (route as AppRoute).page.preload().catch(() => undefined);
+    }
+  }, [route]);
+
   useEffect(() => {
     if (user.isError) {
       // No profile, no console: sign out and start again from the login page.

@@ -1,6 +1,194 @@
-import { AreaPlaceholder } from '@/components/area-placeholder';
+import Button from '@arco-design/web-react/es/Button';
+import '@arco-design/web-react/es/Button/style/css.js';
+import Pagination from '@arco-design/web-react/es/Pagination';
+import '@arco-design/web-react/es/Pagination/style/css.js';
+import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import '@arco-design/web-react/es/Table/style/css.js';
+import { IconPlus } from '@arco-design/web-react/icon';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { DataState } from '@/components/data-state';
+import { ExportButtons } from '@/components/export-buttons';
+import { PageHeader } from '@/components/panel';
+import { StatusTag } from '@/components/status-tag';
+import { formatDateTime, formatQuantity } from '@/lib/format';
+import { useStationOptions } from '@/lib/stations';
+import { useQueryParams } from '@/lib/use-query-params';
+import { type DeviceFilters, type DeviceItem, exportDevices, useDeviceList } from './api/devices';
+import { DeviceFilterBar, type DeviceFilterValues } from './device-filters';
+import { DeviceSummaryCards, InverterOverview } from './device-summary';
+import styles from './device.module.css';
 
-/** Devices: inverters, batteries, all-in-one storage and meters. Not built yet: shows the honest empty state. */
+/** Reads the device list's filters and page from the address. */
+export function parseDeviceFilters(params: URLSearchParams): DeviceFilters {
+  const number = (key: string) => {
+    const value = Number(params.get(key));
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  return {
+    stationId: number('stationId'),
+    type: params.get('type') || undefined,
+    state: params.get('state') || undefined,
+    name: params.get('name') || undefined,
+    page: number('page') ?? 1,
+    pageSize: number('pageSize') ?? 10,
+  };
+}
+
+/** Devices: summary by type and state, inverter overview, the filtered list and exports. */
 export function DevicePage() {
-  return <AreaPlaceholder titleKey="menu.device" />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useQueryParams();
+  const filters = useMemo(() => parseDeviceFilters(params), [params]);
+  const list = useDeviceList(filters);
+  const stations = useStationOptions();
+  const { page: _page, pageSize: _size, ...values } = filters;
+
+  const update = useCallback(
+    (change: Partial<DeviceFilters>) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(change)) {
+            if (value === undefined || value === '' || value === null) {
+              next.delete(key);
+            } else {
+              next.set(key, String(value));
+            }
+          }
+          if (!('page' in change)) {
+            next.delete('page');
+          }
+          return next;
+        },
+      );
+    },
+    [setParams],
+  );
+
+  const columns: ColumnProps<DeviceItem>[] = [
+    {
+      title: t('device.field.name'),
+      dataIndex: 'name',
+      fixed: 'left',
+      width: 160,
+      render: (_, device) => (
+        <button type="button" className={styles.link} onClick={() => navigate(`/device/detail/${device.id}`)}>
+          {device.name}
+        </button>
+      ),
+    },
+    { title: t('device.field.sn'), dataIndex: 'sn', width: 170 },
+    { title: t('device.field.type'), dataIndex: 'type', width: 110, render: (type: string) => t(`device.type.${type}`) },
+    { title: t('device.field.station'), dataIndex: 'stationName', width: 240, ellipsis: true },
+    {
+      title: t('device.field.state'),
+      dataIndex: 'state',
+      width: 110,
+      render: (state: string) => <StatusTag category="deviceState" value={state} appearance="filled" />,
+    },
+    {
+      title: t('device.live.power'),
+      dataIndex: 'currentPowerKw',
+      width: 120,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'kW'),
+    },
+    {
+      title: t('device.live.today'),
+      dataIndex: 'todayKwh',
+      width: 130,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'kWh'),
+    },
+    {
+      title: t('device.live.total'),
+      dataIndex: 'totalKwh',
+      width: 150,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'kWh', { scale: true }),
+    },
+    {
+      title: t('device.live.soc'),
+      dataIndex: 'soc',
+      width: 90,
+      align: 'right',
+      render: (value: number, device) => (device.type === 'battery' || device.type === 'storage' ? formatQuantity(value, '%', { digits: 1 }) : '-'),
+    },
+    {
+      title: t('device.live.lastSeen'),
+      dataIndex: 'lastSeen',
+      width: 170,
+      render: (value: string | null) => formatDateTime(value) || '-',
+    },
+    {
+      title: t('common.actions'),
+      dataIndex: 'id',
+      width: 90,
+      fixed: 'right',
+      render: (id: number, device) => (
+        <Button type="text" size="mini" onClick={() => navigate(`/device/edit/${id}`)} aria-label={t('device.editNamed', { name: device.name })}>
+          {t('common.edit')}
+        </Button>
+      ),
+    },
+  ];
+
+  const rows = list.data?.list ?? [];
+  return (
+    <>
+      <PageHeader
+        title={t('menu.device')}
+        extra={
+          <>
+            <ExportButtons onExport={(format) => exportDevices(format, values)} />
+            <Button
+              type="primary"
+              icon={<IconPlus />}
+              onClick={() => navigate(filters.stationId ? `/device/add?stationId=${filters.stationId}` : '/device/add')}
+            >
+              {t('device.add')}
+            </Button>
+          </>
+        }
+      />
+      <DeviceSummaryCards />
+      <InverterOverview />
+      <DeviceFilterBar value={values as DeviceFilterValues} stations={stations.data ?? []} onChange={update} />
+      <DataState
+        loading={list.isPending}
+        error={list.isError && !list.data}
+        empty={rows.length === 0}
+        emptyText={t('device.empty')}
+        onRetry={() => void list.refetch()}
+        minHeight={280}
+      >
+        <Table
+          rowKey="id"
+          columns={columns}
+          data={rows}
+          pagination={false}
+          scroll={{ x: 1500 }}
+          border={false}
+          loading={list.isFetching && list.isPlaceholderData}
+          aria-label={t('device.list')}
+        />
+      </DataState>
+      {list.data && list.data.total > 0 && (
+        <div className={styles.pagination}>
+          <Pagination
+            total={list.data.total}
+            current={filters.page}
+            pageSize={filters.pageSize}
+            sizeCanChange
+            sizeOptions={[10, 20, 50]}
+            showTotal
+            onChange={(page, pageSize) => update({ page, pageSize })}
+          />
+        </div>
+      )}
+    </>
+  );
 }

@@ -1,6 +1,70 @@
-import { AreaPlaceholder } from '@/components/area-placeholder';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '@/components/panel';
+import { queryClient } from '@/lib/query-client';
+import { stationOptionsQuery } from '@/lib/stations';
+import { dailyAlarmsQuery } from './api/alarms';
+import { powerDataQuery } from './api/power-data';
+import { topDevicesQuery } from './api/rankings';
+import { fleetSummaryQuery } from './api/summary';
+import { FaultTrend } from './fault-trend';
+import styles from './monitor.module.css';
+import { AlarmsToday, DeviceRatios, Generation } from './overview';
+import { PlanChart } from './plan-chart';
+import { ProfitChart } from './profit-chart';
+import { MaintenanceRanking, ProjectRanking, TopDevices } from './rankings';
+import { WeatherPanel } from './weather-panel';
 
-/** Monitoring centre: the default landing page. Not built yet: shows the honest empty state. */
+/**
+ * The landing page's first calls, started as soon as its code arrives (route-config calls it),
+ * while the shell is still being drawn.
+ */
+export function prefetch() {
+  for (const query of [fleetSummaryQuery, stationOptionsQuery, topDevicesQuery, dailyAlarmsQuery, powerDataQuery('day')]) {
+    void queryClient.prefetchQuery(query as Parameters<typeof queryClient.prefetchQuery>[0]);
+  }
+}
+
+/**
+ * Monitoring centre, the landing page: the fleet's alarms, devices, generation, weather,
+ * rankings and trends. Real-time figures refresh every 30 s and when the window regains focus.
+ */
 export function MonitorPage() {
-  return <AreaPlaceholder titleKey="menu.monitor" />;
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t('menu.monitor')} />
+      <div className={styles.page}>
+        <div className={styles.span3}>
+          <AlarmsToday />
+        </div>
+        <div className={styles.span3}>
+          <DeviceRatios />
+        </div>
+        <div className={styles.span6}>
+          <Generation />
+        </div>
+        <div className={styles.span8}>
+          <ProfitChart />
+        </div>
+        <div className={styles.span4}>
+          <WeatherPanel />
+        </div>
+        <div className={styles.span6}>
+          <FaultTrend />
+        </div>
+        <div className={styles.span6}>
+          <PlanChart />
+        </div>
+        <div className={styles.span4}>
+          <TopDevices />
+        </div>
+        <div className={styles.span4}>
+          <MaintenanceRanking />
+        </div>
+        <div className={styles.span4}>
+          <ProjectRanking />
+        </div>
+      </div>
+    </>
+  );
 }

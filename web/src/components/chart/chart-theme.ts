@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+
+/** What a chart needs from the console theme; read from Arco's design tokens, never hard-coded. */
+export interface ChartTheme {
+  dark: boolean;
+  text: string;
+  textSecondary: string;
+  axisLine: string;
+  splitLine: string;
+  tooltipBackground: string;
+  tooltipBorder: string;
+  /** Series colours, in order: primary, green, orange, cyan, purple, gold, magenta, red. */
+  palette: string[];
+  /** A named Arco colour at a step (6 is the solid tone), e.g. color('red'). */
+  color: (name: string, step?: number) => string;
+}
+
+const PALETTE = ['primary', 'green', 'orange', 'cyan', 'purple', 'gold', 'magenta', 'red'];
+
+function token(style: CSSStyleDeclaration, name: string): string {
+  return style.getPropertyValue(name).trim();
+}
+
+/** Reads the tokens in force on <body> (light or dark, and the chosen theme colour). */
+export function readChartTheme(): ChartTheme {
+  const style = getComputedStyle(document.body);
+  const color = (name: string, step = 6) => {
+    const triplet = token(style, `--${name}-${step}`);
+    return triplet ? `rgb(${triplet})` : '';
+  };
+  return {
+    dark: document.body.getAttribute('arco-theme') === 'dark',
+    text: token(style, '--color-text-1'),
+    textSecondary: token(style, '--color-text-2'),
+    axisLine: token(style, '--color-border-3'),
+    splitLine: token(style, '--color-border-2'),
+    tooltipBackground: token(style, '--color-bg-popup'),
+    tooltipBorder: token(style, '--color-border-2'),
+    palette: PALETTE.map((name) => color(name)),
+    color,
+  };
+}
+
+/** The chart theme, read again whenever the theme, the theme colour or colour weakness changes. */
+export function useChartTheme(): ChartTheme {
+  const [theme, setTheme] = useState(readChartTheme);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(readChartTheme()));
+    observer.observe(document.body, { attributes: true, attributeFilter: ['arco-theme', 'style', 'class'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
+}
+
+/** Axis, grid and tooltip settings every cartesian chart shares, in the theme's colours. */
+export function baseOption(theme: ChartTheme) {
+  const axisLabel = { color: theme.textSecondary };
+  return {
+    color: theme.palette,
+    textStyle: { color: theme.textSecondary },
+    grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+    legend: { top: 0, textStyle: { color: theme.textSecondary }, icon: 'roundRect', itemWidth: 12, itemHeight: 8 },
+    tooltip: {
+      trigger: 'axis' as const,
+      backgroundColor: theme.tooltipBackground,
+      borderColor: theme.tooltipBorder,
+      textStyle: { color: theme.text },
+      confine: true,
+    },
+    axis: {
+      axisLabel,
+      axisLine: { lineStyle: { color: theme.axisLine } },
+      axisTick: { lineStyle: { color: theme.axisLine } },
+      splitLine: { lineStyle: { color: theme.splitLine, type: 'dashed' as const } },
+      nameTextStyle: { color: theme.textSecondary },
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+
+export const FREQUENCIES = ['low', 'medium', 'high'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+/** 1 in-site (message centre and live push), 2 app push. */
+export const NOTIFY_METHODS = [1, 2] as const;
+/** The daily limits offered when the server does not name its own (SPEC.md section 9). */
+export const DEFAULT_DAILY_LIMITS = [2, 10, 20, 50] as const;
+export const MAX_DAILY_LIMIT = 10_000;
+
+/** The signed-in user's alarm notification settings (internal/alarm/notify.go). */
+export interface NotifySettings {
+  levels: number[];
+  frequency: Frequency;
+  dailyLimit: number;
+  methods: number[];
+  /** 1 allow, 0 disallow */
+  allowed: 0 | 1;
+  timezone: string;
+}
+
+export interface NotifySettingsView extends NotifySettings {
+  dailyLimitChoices: number[];
+}
+
+export const notifySettingsQuery = queryOptions({
+  queryKey: ['warn-notify', 'settings'],
+  queryFn: ({ signal }) => api.get<NotifySettingsView>('/v2/warn/notify/settings', { signal }),
+});
+
+export function useNotifySettings() {
+  return useQuery(notifySettingsQuery);
+}
+
+export function useSaveNotifySettings() {
+  return useMutation({
+    mutationFn: (settings: NotifySettings) => api.post<NotifySettingsView>('/v2/warn/notify/settings', settings),
+    onSuccess: (view) => queryClient.setQueryData(notifySettingsQuery.queryKey, view),
+  });
+}
+
+/** A threshold of a rule (internal/alarm/rules.go). */
+export interface ParamSpec {
+  name: string;
+  default: number;
+  min: number;
+  max: number;
+  unit: string;
+  integer: boolean;
+  doc: string;
+}
+
+export interface RuleSpec {
+  key: string;
+  type: number;
+  defaultLevel: number;
+  devices: string[];
+  params: ParamSpec[] | null;
+  doc: string;
+}
+
+export interface Rule {
+  key: string;
+  type: number;
+  enabled: boolean;
+  level: number;
+  params: Record<string, number> | null;
+}
+
+export interface RulesView {
+  rules: Rule[];
+  specs: RuleSpec[];
+}
+
+export interface RuleInput {
+  key: string;
+  enabled?: boolean;
+  level?: number;
+  params?: Record<string, number>;
+}
+
+export const alarmRulesQuery = queryOptions({
+  queryKey: ['warn-rules'],
+  queryFn: ({ signal }) => api.get<RulesView>('/v2/warn/rules', { signal }),
+});
+
+export function useAlarmRules(enabled: boolean) {
+  return useQuery({ ...alarmRulesQuery, enabled });
+}
+
+export function useSaveAlarmRules() {
+  return useMutation({
+    mutationFn: (rules: RuleInput[]) => api.post<RulesView>('/v2/warn/rules', { rules }),
+    onSuccess: (view) => queryClient.setQueryData(alarmRulesQuery.queryKey, view),
+  });
+}

@@ -1,0 +1,254 @@
+import Button from '@arco-design/web-react/es/Button';
+import Checkbox from '@arco-design/web-react/es/Checkbox';
+import Form from '@arco-design/web-react/es/Form';
+import InputNumber from '@arco-design/web-react/es/InputNumber';
+import Radio from '@arco-design/web-react/es/Radio';
+import Switch from '@arco-design/web-react/es/Switch';
+import '@arco-design/web-react/es/Button/style/css.js';
+import '@arco-design/web-react/es/Checkbox/style/css.js';
+import '@arco-design/web-react/es/Form/style/css.js';
+import '@arco-design/web-react/es/InputNumber/style/css.js';
+import '@arco-design/web-react/es/Radio/style/css.js';
+import '@arco-design/web-react/es/Switch/style/css.js';
+import { type ComponentProps, useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataState } from '@/components/data-state';
+import { LabelledSelect, Option } from '@/components/select';
+import { ApiError } from '@/lib/api-client';
+import { notifySuccess } from '@/lib/notify';
+import styles from './alarm.module.css';
+import { ALARM_LEVELS } from './api/alarms';
+import {
+  DEFAULT_DAILY_LIMITS,
+  FREQUENCIES,
+  type Frequency,
+  MAX_DAILY_LIMIT,
+  NOTIFY_METHODS,
+  type NotifySettings,
+  type NotifySettingsView,
+  useNotifySettings,
+  useSaveNotifySettings,
+} from './api/notify';
+import { settingsProblems, type SettingsValues } from './form-rules';
+
+interface FormValues extends SettingsValues {
+  allowed?: boolean;
+  timezone?: string;
+}
+
+/** The server's settings as the form holds them: a limit that is not offered becomes "other". */
+export function toFormValues(view: NotifySettingsView): FormValues {
+  const choices = view.dailyLimitChoices?.length ? view.dailyLimitChoices : [...DEFAULT_DAILY_LIMITS];
+  const listed = choices.includes(view.dailyLimit);
+  return {
+    allowed: view.allowed === 1,
+    levels: [...view.levels].sort(),
+    frequency: view.frequency,
+    dailyLimit: listed ? view.dailyLimit : 'other',
+    customLimit: listed ? undefined : view.dailyLimit,
+    methods: [...view.methods].sort(),
+    timezone: view.timezone || 'UTC',
+  };
+}
+
+/** The form's values as POST /v2/warn/notify/settings takes them. */
+export function fromFormValues(values: FormValues): NotifySettings {
+  return {
+    allowed: values.allowed ? 1 : 0,
+    levels: [...(values.levels ?? [])].sort(),
+    frequency: (values.frequency ?? 'high') as Frequency,
+    dailyLimit: values.dailyLimit === 'other' || values.dailyLimit === undefined ? Number(values.customLimit) : values.dailyLimit,
+    methods: [...(values.methods ?? [])].sort(),
+    timezone: values.timezone || 'UTC',
+  };
+}
+
+function timeZones(current: string): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  const zones = new Set<string>(['UTC', current]);
+  try {
+    for (const zone of intl.supportedValuesOf?.('timeZone') ?? []) {
+      zones.add(zone);
+    }
+  } catch {
+    // an older browser: the zones at hand
+  }
+  const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (browser) {
+    zones.add(browser);
+  }
+  return [...zones].sort();
+}
+
+/**
+ * A checkbox or radio group named for assistive technology (Arco's groups drop aria-label). The
+ * form item's value and onChange pass through to the group.
+ */
+function CheckboxGroup({ label, ...props }: { label: string } & ComponentProps<typeof Checkbox.Group>) {
+  return (
+    <div role="group" aria-label={label}>
+      <Checkbox.Group {...props} />
+    </div>
+  );
+}
+
+function RadioGroup({ label, ...props }: { label: string } & ComponentProps<typeof Radio.Group>) {
+  return (
+    <div role="group" aria-label={label}>
+      <Radio.Group {...props} />
+    </div>
+  );
+}
+
+/** The signed-in user's alarm notification settings (GET/POST /v2/warn/notify/settings). */
+export function NotifySettingsForm() {
+  const { t } = useTranslation();
+  const settings = useNotifySettings();
+  const save = useSaveNotifySettings();
+  const [form] = Form.useForm<FormValues>();
+  const view = settings.data;
+  const initial = useMemo(() => (view ? toFormValues(view) : undefined), [view]);
+  const zones = useMemo(() => timeZones(view?.timezone || 'UTC'), [view?.timezone]);
+  const choices = view?.dailyLimitChoices?.length ? view.dailyLimitChoices : [...DEFAULT_DAILY_LIMITS];
+
+  useEffect(() => {
+    if (initial) {
+      form.setFieldsValue(initial);
+    }
+  }, [form, initial]);
+
+  const check =
+    (field: 'levels' | 'frequency' | 'customLimit' | 'methods') => (value: unknown, callback: (error?: string) => void) => {
+      const problem = settingsProblems({ ...form.getFieldsValue(), [field]: value })[field];
+      callback(problem ? t(problem.key, problem.values) : undefined);
+    };
+
+  const submit = async () => {
+    let values: FormValues;
+    try {
+      values = await form.validate();
+    } catch {
+      return;
+    }
+    try {
+      await save.mutateAsync(fromFormValues({ ...form.getFieldsValue(), ...values }));
+      notifySuccess(t('alarm.notify.saved'));
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const fields: Record<string, { value?: unknown; error: { message: string } }> = {};
+        for (const [name, message] of Object.entries(error.fields)) {
+          const field = name === 'dailyLimit' ? 'customLimit' : name;
+          fields[field] = { value: form.getFieldValue(field as keyof FormValues), error: { message } };
+        }
+        form.setFields(fields);
+      }
+    }
+  };
+
+  return (
+    <section className={styles.settings} aria-labelledby="alarm-notify-title">
+      <h2 id="alarm-notify-title" className={styles.sectionTitle}>
+        {t('alarm.notify.title')}
+      </h2>
+      <p className={styles.muted}>{t('alarm.notify.intro')}</p>
+      <DataState loading={settings.isPending} error={settings.isError} onRetry={() => void settings.refetch()} minHeight={240}>
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={initial}
+          onSubmit={() => void submit()}
+          className={styles.settingsForm}
+          autoComplete="off"
+        >
+          <Form.Item field="allowed" label={t('alarm.notify.allowed')} triggerPropName="checked">
+            <Switch
+              aria-label={t('alarm.notify.allowed')}
+              checkedText={t('alarm.notify.allowedOn')}
+              uncheckedText={t('alarm.notify.allowedOff')}
+            />
+          </Form.Item>
+          <Form.Item field="levels" label={t('alarm.notify.levels')} required rules={[{ validator: check('levels') }]}>
+            <CheckboxGroup label={t('alarm.notify.levels')}>
+              {ALARM_LEVELS.map((level) => (
+                <Checkbox key={level} value={level}>
+                  {t(`alarm.level.${level}`)}
+                </Checkbox>
+              ))}
+            </CheckboxGroup>
+          </Form.Item>
+          <Form.Item field="frequency" label={t('alarm.notify.frequency')} required rules={[{ validator: check('frequency') }]}>
+            <RadioGroup label={t('alarm.notify.frequency')} direction="vertical">
+              {FREQUENCIES.map((frequency) => (
+                <Radio key={frequency} value={frequency}>
+                  {t(`alarm.notify.frequency.${frequency}`)}
+                </Radio>
+              ))}
+            </RadioGroup>
+          </Form.Item>
+          <Form.Item field="dailyLimit" label={t('alarm.notify.dailyLimit')} required>
+            <RadioGroup label={t('alarm.notify.dailyLimit')} type="button">
+              {choices.map((choice) => (
+                <Radio key={choice} value={choice}>
+                  {choice}
+                </Radio>
+              ))}
+              <Radio value="other">{t('alarm.notify.dailyLimit.other')}</Radio>
+            </RadioGroup>
+          </Form.Item>
+          <Form.Item shouldUpdate noStyle>
+            {(values: FormValues) =>
+              values.dailyLimit === 'other' && (
+                <Form.Item
+                  field="customLimit"
+                  label={t('alarm.notify.dailyLimit.custom')}
+                  required
+                  rules={[{ validator: check('customLimit') }]}
+                >
+                  <InputNumber
+                    min={1}
+                    max={MAX_DAILY_LIMIT}
+                    precision={0}
+                    className={styles.limitInput}
+                    aria-label={t('alarm.notify.dailyLimit.custom')}
+                  />
+                </Form.Item>
+              )
+            }
+          </Form.Item>
+          <Form.Item
+            field="methods"
+            label={t('alarm.notify.methods')}
+            required
+            rules={[{ validator: check('methods') }]}
+            extra={t('alarm.notify.appPushHint')}
+          >
+            <CheckboxGroup label={t('alarm.notify.methods')}>
+              {NOTIFY_METHODS.map((method) => (
+                <Checkbox key={method} value={method}>
+                  {t(`alarm.notify.method.${method}`)}
+                </Checkbox>
+              ))}
+            </CheckboxGroup>
+          </Form.Item>
+          <Form.Item field="timezone" label={t('alarm.notify.timezone')} extra={t('alarm.notify.timezoneHint')}>
+            <LabelledSelect label={t('alarm.notify.timezone')} showSearch className={styles.zoneSelect}>
+              {zones.map((zone) => (
+                <Option key={zone} value={zone}>
+                  {zone}
+                </Option>
+              ))}
+            </LabelledSelect>
+          </Form.Item>
+          <div className={styles.formActions}>
+            <Button type="primary" htmlType="submit" loading={save.isPending}>
+              {t('alarm.notify.save')}
+            </Button>
+            <Button onClick={() => initial && form.setFieldsValue({ ...initial, customLimit: initial.customLimit })}>
+              {t('alarm.notify.undo')}
+            </Button>
+          </div>
+        </Form>
+      </DataState>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MessageCounts, PushMessage } from '@/lib/push';
+import { queryClient } from '@/lib/query-client';
+import { fromServer, useMessageStore } from './message-store';
+
+/** The message centre lists at most this many messages (the server's largest page). */
+export const MESSAGE_PAGE_SIZE = 200;
+
+export const MESSAGES_KEY = 'messages';
+
+interface MessagePage {
+  list: PushMessage[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+interface ReadResult {
+  changed: number;
+  counts: MessageCounts;
+}
+
+/**
+ * GET /v2/message/list: the messages since sign-in, newest first, into the store. A background
+ * call: a failure shows in the message centre (with a retry), not as a message on the page.
+ */
+export const messageListQuery = queryOptions({
+  queryKey: [MESSAGES_KEY, 'list'],
+  queryFn: async ({ signal }) => {
+    const page = await api.get<MessagePage>('/v2/message/list', {
+      signal,
+      query: { page: 1, pageSize: MESSAGE_PAGE_SIZE },
+      handleErrors: false,
+    });
+    useMessageStore.getState().setMessages((page.list ?? []).map(fromServer));
+    return { total: page.total };
+  },
+  staleTime: 0,
+});
+
+/** GET /v2/message/counts: unread messages and unprocessed alarm messages since sign-in. */
+export const messageCountsQuery = queryOptions({
+  queryKey: [MESSAGES_KEY, 'counts'],
+  queryFn: async ({ signal }) => {
+    const counts = await api.get<MessageCounts>('/v2/message/counts', { signal, handleErrors: false });
+    useMessageStore.getState().setCounts(counts);
+    return counts;
+  },
+  staleTime: 0,
+});
+
+export type ReadTarget = { ids: number[] } | { all: true };
+
+/** POST /v2/message/read: some messages, or all of them. */
+export function useMarkRead() {
+  return useMutation({
+    mutationFn: (target: ReadTarget) => api.post<ReadResult>('/v2/message/read', target),
+    onMutate: (target) => {
+      const store = useMessageStore.getState();
+      if ('all' in target) {
+        store.markAllRead();
+      } else {
+        store.markRead(target.ids);
+      }
+    },
+    onSuccess: (result) => useMessageStore.getState().setCounts(result.counts),
+    // The request layer said why; the server's list puts the read marks right again.
+    onError: () => void queryClient.invalidateQueries({ queryKey: [MESSAGES_KEY] }),
+  });
+}

@@ -1,0 +1,131 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router-dom';
+import type { PushMessage } from '@/lib/push';
+import { queryClient } from '@/lib/query-client';
+import { clearSessionStorage, setToken } from '@/lib/storage';
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+import { MessageBell } from './message-bell';
+import { useMessageStore } from './message-store';
+import { messageTexts } from './texts';
+
+/** The browser's WebSocket, played by the test. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  close() {}
+  send(frame: unknown) {
+    act(() => this.onmessage?.({ data: JSON.stringify(frame) }));
+  }
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+/** What the server holds; the test changes it as the story goes. */
+let server: { list: PushMessage[]; counts: { unread: number; unprocessedAlarm: number } };
+
+const alarmMessage = (id: number, title: string): PushMessage => ({
+  id,
+  type: 'notice',
+  title,
+  subTitle: 'Sunny Hill',
+  avatar: '',
+  content: 'INV-07 · 逆变器故障',
+  time: new Date().toISOString(),
+  messageType: 'alarm',
+  status: 0,
+  priority: 3,
+  updateTime: '',
+  timeoutStatus: 0,
+  processStatus: 'pending',
+  alarmId: 500 + id,
+  refId: 0,
+});
+
+function Where() {
+  const location = useLocation();
+  return <output aria-label="where">{`${location.pathname}${location.search}`}</output>;
+}
+
+describe('MessageBell', () => {
+  beforeAll(() => messageTexts.ready('zh-CN'));
+  beforeEach(() => {
+    FakeSocket.all = [];
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal('fetch', fetchMock);
+    fetchMock.mockReset();
+    fetchMock.mockImplementation(async (input) => {
+      const path = String(input).split('?')[0];
+      if (path === '/v2/message/list') {
+        return jsonResponse({ code: 200, msg: 'ok', data: { list: server.list, total: server.list.length, page: 1, pageSize: 200 } });
+      }
+      if (path === '/v2/message/counts') {
+        return jsonResponse({ code: 200, msg: 'ok', data: server.counts });
+      }
+      if (path === '/v2/message/read') {
+        server.counts = { ...server.counts, unread: server.counts.unread - 1 };
+        return jsonResponse({ code: 200, msg: 'ok', data: { changed: 1, counts: server.counts } });
+      }
+      return jsonResponse({ code: 404, msg: 'not found', data: null }, 404);
+    });
+    server = { list: [alarmMessage(1, '逆变器故障')], counts: { unread: 1, unprocessedAlarm: 1 } };
+    act(() => useMessageStore.getState().clear());
+    setToken('t');
+  });
+  afterEach(() => {
+    // Signing out closes the tab's push connection; the next test signs in afresh.
+    clearSessionStorage();
+    vi.unstubAllGlobals();
+    queryClient.clear();
+  });
+
+  it('shows the counters, lists the messages and takes new ones from the push without a reload', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <MessageBell />
+        <Where />
+      </>,
+    );
+    const bell = await screen.findByRole('button', { name: '消息中心，1 条未读' });
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    expect(FakeSocket.all[0]!.url).toMatch(/\/v2\/webpush\/message\?token=t&lang=zh-CN$/);
+
+    const socket = FakeSocket.all[0]!;
+    act(() => socket.onopen?.({}));
+    socket.send({ type: 'hello', data: { userId: 2, since: new Date().toISOString() } });
+    server.list = [alarmMessage(2, '电池故障'), ...server.list];
+    server.counts = { unread: 2, unprocessedAlarm: 2 };
+    socket.send({ type: 'message', data: server.list[0], counts: server.counts });
+    expect(await screen.findByRole('button', { name: '消息中心，2 条未读' })).toBe(bell);
+
+    await user.click(bell);
+    const centre = await screen.findByRole('dialog', { name: '消息中心' });
+    expect(within(centre).getByText('实时')).toBeInTheDocument();
+    expect(within(centre).getByRole('status', { name: '未处理告警' })).toHaveTextContent(/2$/);
+    expect(within(centre).getByRole('status', { name: '未读' })).toHaveTextContent(/2$/);
+    const items = within(centre).getAllByRole('button', { name: /^打开告警：/ });
+    expect(items.map((item) => item.getAttribute('aria-label'))).toEqual(['打开告警：电池故障', '打开告警：逆变器故障']);
+
+    // Opening an alarm message marks it read and leads to that alarm.
+    await user.click(items[0]!);
+    expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent('/alarm?detail=502');
+    const read = fetchMock.mock.calls.find(([url]) => String(url) === '/v2/message/read');
+    expect(JSON.parse(String(read?.[1]?.body))).toEqual({ ids: [2] });
+    await waitFor(() => expect(bell).toHaveAccessibleName('消息中心，1 条未读'));
+  });
+
+  it('follows the counters the push sends when an alarm is dealt elsewhere', async () => {
+    renderWithProviders(<MessageBell />);
+    await screen.findByRole('button', { name: '消息中心，1 条未读' });
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    server.counts = { unread: 0, unprocessedAlarm: 0 };
+    FakeSocket.all[0]!.send({ type: 'counts', data: server.counts });
+    expect(await screen.findByRole('button', { name: '消息中心，0 条未读' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,25 @@
+import { currenciesOf, type PowerPoint, twoHourPoints } from './power-data';
+
+const hour = (index: number): PowerPoint => ({
+  time: Date.UTC(2024, 0, 1, index),
+  pvKwh: index,
+  dischargeKwh: 1,
+  chargeKwh: 0,
+  importKwh: 0,
+  exportKwh: 0,
+  loadKwh: 2,
+  profit: { CNY: 1, ...(index === 5 ? { USD: 3 } : {}) },
+});
+
+describe('fleet power data', () => {
+  it('turns a day of hours into 12 two-hour points (profit chart type 1)', () => {
+    const points = twoHourPoints(Array.from({ length: 24 }, (_, index) => hour(index)));
+    expect(points).toHaveLength(12);
+    expect(points[0]).toMatchObject({ time: Date.UTC(2024, 0, 1, 0), pvKwh: 1, dischargeKwh: 2, loadKwh: 4, profit: { CNY: 2 } });
+    expect(points[2]).toMatchObject({ time: Date.UTC(2024, 0, 1, 4), pvKwh: 9, profit: { CNY: 2, USD: 3 } });
+  });
+
+  it('lists the currencies the profit is in', () => {
+    expect(currenciesOf([hour(1), hour(5)])).toEqual(['CNY', 'USD']);
+  });
+});

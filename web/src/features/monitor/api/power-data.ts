@@ -1,0 +1,78 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { browserTimeZone } from '@/lib/format';
+import { LIVE_QUERY } from '@/lib/query-client';
+
+export type PowerPeriod = 'day' | 'month' | 'year' | 'total';
+
+/** One bucket of the fleet's energy flows (kWh) and its value per currency. */
+export interface PowerPoint {
+  time: number;
+  pvKwh: number;
+  dischargeKwh: number;
+  chargeKwh: number;
+  importKwh: number;
+  exportKwh: number;
+  loadKwh: number;
+  profit?: Record<string, number>;
+}
+
+/** GET /v2/summary/powerdata/{period}: hours of today, days of the month, months of the year, years. */
+export interface PowerData {
+  period: string;
+  timezone: string;
+  unit: string;
+  points: PowerPoint[];
+}
+
+export function powerDataQuery(period: PowerPeriod) {
+  return queryOptions({
+    queryKey: ['summary', 'powerdata', period],
+    queryFn: ({ signal }) =>
+      api.get<PowerData>(`/v2/summary/powerdata/${period}`, { signal, query: { tz: browserTimeZone() } }),
+    ...LIVE_QUERY,
+    // Today's figures move; the other periods change slowly.
+    refetchInterval: period === 'day' ? LIVE_QUERY.refetchInterval : 5 * 60_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePowerData(period: PowerPeriod) {
+  return useQuery(powerDataQuery(period));
+}
+
+const FLOW_KEYS = ['pvKwh', 'dischargeKwh', 'chargeKwh', 'importKwh', 'exportKwh', 'loadKwh'] as const;
+
+/**
+ * The day as twelve two-hour points (SPEC.md section 9, profit chart type 1): the server answers
+ * hours, and each pair is added up.
+ */
+export function twoHourPoints(points: readonly PowerPoint[]): PowerPoint[] {
+  const out: PowerPoint[] = [];
+  for (let index = 0; index < points.length; index += 2) {
+    const pair = points.slice(index, index + 2);
+    const first = pair[0]!;
+    const point: PowerPoint = { ...first, profit: { ...(first.profit ?? {}) } };
+    for (const next of pair.slice(1)) {
+      for (const key of FLOW_KEYS) {
+        point[key] += next[key];
+      }
+      for (const [currency, amount] of Object.entries(next.profit ?? {})) {
+        point.profit![currency] = (point.profit![currency] ?? 0) + amount;
+      }
+    }
+    out.push(point);
+  }
+  return out;
+}
+
+/** The currencies the points carry a profit in, in a stable order. */
+export function currenciesOf(points: readonly PowerPoint[]): string[] {
+  const set = new Set<string>();
+  for (const point of points) {
+    for (const currency of Object.keys(point.profit ?? {})) {
+      set.add(currency);
+    }
+  }
+  return [...set].sort();
+}

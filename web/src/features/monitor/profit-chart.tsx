@@ -1,0 +1,148 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Chart } from '@/components/chart/chart';
+import { baseOption, type ChartTheme } from '@/components/chart/chart-theme';
+import { Panel } from '@/components/panel';
+import { LabelledSelect } from '@/components/select';
+import { formatDate, formatMonth, formatNumber, formatTime } from '@/lib/format';
+import { STORAGE_KEYS } from '@/lib/storage';
+import { currenciesOf, type PowerPeriod, type PowerPoint, twoHourPoints, usePowerData } from './api/power-data';
+import styles from './monitor.module.css';
+import { PeriodSwitch } from './period-switch';
+
+const PERIODS: readonly PowerPeriod[] = ['day', 'month', 'year', 'total'];
+
+/** The currency of each console location (the navbar's location switch). */
+const LOCATION_CURRENCY: Record<string, string> = { CN: 'CNY', US: 'USD', JP: 'JPY', KR: 'KRW', TW: 'TWD' };
+
+/** The currency shown first: the one of the chosen location when the fleet earns in it. */
+export function preferredCurrency(currencies: readonly string[]): string | undefined {
+  let location = 'CN';
+  try {
+    const stored = JSON.parse(window.localStorage.getItem(STORAGE_KEYS.location) ?? '{}') as { state?: { location?: string } };
+    location = stored.state?.location ?? location;
+  } catch {
+    // no stored location: the default one
+  }
+  const wanted = LOCATION_CURRENCY[location];
+  return wanted && currencies.includes(wanted) ? wanted : currencies[0];
+}
+
+/** The x-axis label of a bucket: 02:00, 11-05, 2026-03, 2025. */
+export function bucketLabel(period: PowerPeriod, time: number): string {
+  switch (period) {
+    case 'day':
+      return formatTime(time);
+    case 'month':
+      return formatDate(time).slice(5);
+    case 'year':
+      return formatMonth(time);
+    default:
+      return formatDate(time).slice(0, 4);
+  }
+}
+
+const SERIES = [
+  { key: 'pvKwh', label: 'monitor.flow.pv' },
+  { key: 'exportKwh', label: 'monitor.flow.export' },
+  { key: 'loadKwh', label: 'monitor.flow.load' },
+  { key: 'dischargeKwh', label: 'monitor.flow.discharge' },
+] as const;
+
+/** Generation and its value: the fleet's energy flows with the profit of one currency. */
+export function ProfitChart() {
+  const { t } = useTranslation();
+  const [period, setPeriod] = useState<PowerPeriod>('day');
+  const [chosenCurrency, setCurrency] = useState<string>();
+  const power = usePowerData(period);
+
+  const points = useMemo<PowerPoint[]>(() => {
+    const raw = power.data?.points ?? [];
+    return period === 'day' ? twoHourPoints(raw) : raw;
+  }, [power.data, period]);
+  const currencies = useMemo(() => currenciesOf(points), [points]);
+  const currency = chosenCurrency && currencies.includes(chosenCurrency) ? chosenCurrency : preferredCurrency(currencies);
+  const unit = power.data?.unit ?? 'kWh';
+
+  const option = useCallback(
+    (theme: ChartTheme) => {
+      const base = baseOption(theme);
+      const shown = SERIES.filter((series) => series.key === 'pvKwh' || points.some((point) => point[series.key] > 0));
+      return {
+        color: base.color,
+        textStyle: base.textStyle,
+        grid: base.grid,
+        legend: base.legend,
+        tooltip: {
+          ...base.tooltip,
+          valueFormatter: (value: unknown) => formatNumber(Number(value), 2),
+        },
+        xAxis: {
+          type: 'category',
+          data: points.map((point) => bucketLabel(period, point.time)),
+          ...base.axis,
+          splitLine: { show: false },
+        },
+        yAxis: [
+          { type: 'value', name: unit, ...base.axis },
+          ...(currency ? [{ type: 'value', name: currency, ...base.axis, splitLine: { show: false } }] : []),
+        ],
+        series: [
+          ...shown.map((series) => ({
+            name: t(series.label),
+            type: 'bar',
+            barMaxWidth: 18,
+            data: points.map((point) => point[series.key]),
+          })),
+          ...(currency
+            ? [
+                {
+                  name: t('monitor.flow.profit', { currency }),
+                  type: 'line',
+                  yAxisIndex: 1,
+                  smooth: true,
+                  symbolSize: 6,
+                  data: points.map((point) => point.profit?.[currency] ?? 0),
+                  itemStyle: { color: theme.color('gold') },
+                  lineStyle: { color: theme.color('gold') },
+                },
+              ]
+            : []),
+        ],
+      };
+    },
+    [points, period, currency, unit, t],
+  );
+
+  return (
+    <Panel
+      title={t('monitor.profit.title')}
+      extra={
+        <>
+          {currencies.length > 1 && (
+            <LabelledSelect
+              size="small"
+              style={{ width: 100 }}
+              value={currency}
+              onChange={(value: string) => setCurrency(value)}
+              label={t('monitor.profit.currency')}
+              options={currencies}
+            />
+          )}
+          <PeriodSwitch value={period} options={PERIODS} onChange={setPeriod} label={t('monitor.profit.period')} />
+        </>
+      }
+    >
+      <div className={styles.chart}>
+        <Chart
+          option={option}
+          label={t('monitor.profit.title')}
+          loading={power.isPending}
+          error={power.isError && !power.data}
+          empty={points.length === 0}
+          onRetry={() => void power.refetch()}
+        />
+      </div>
+    </Panel>
+  );
+}

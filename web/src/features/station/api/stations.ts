@@ -1,0 +1,151 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { downloadFile } from '@/lib/download';
+import { LIVE_QUERY, queryClient } from '@/lib/query-client';
+import type { AlarmItem, DeviceItem, Page, Series, Station, StationDetail, StationInput, StationItem } from './types';
+
+/** The station list's filters, as the URL and GET /v2/site/list name them. */
+export interface StationFilters {
+  name?: string;
+  communicationStatus?: number;
+  alarmStatus?: number;
+  stationType?: string;
+  systemType?: string;
+  tagIds?: number[];
+  page: number;
+  pageSize: number;
+}
+
+/** Query parameters of the list and the export: absent filters are left out. */
+export function filterQuery(filters: Omit<StationFilters, 'page' | 'pageSize'>) {
+  return {
+    name: filters.name || undefined,
+    communicationStatus: filters.communicationStatus || undefined,
+    alarmStatus: filters.alarmStatus ?? undefined,
+    stationType: filters.stationType || undefined,
+    systemType: filters.systemType || undefined,
+    tagIds: filters.tagIds?.length ? filters.tagIds.join(',') : undefined,
+  };
+}
+
+export function stationListQuery(filters: StationFilters) {
+  return queryOptions({
+    queryKey: ['site', 'list', filters],
+    queryFn: ({ signal }) =>
+      api.get<Page<StationItem>>('/v2/site/list', {
+        signal,
+        query: { ...filterQuery(filters), page: filters.page, pageSize: filters.pageSize },
+      }),
+    ...LIVE_QUERY,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStationList(filters: StationFilters) {
+  return useQuery(stationListQuery(filters));
+}
+
+export function stationDetailQuery(id: number) {
+  return queryOptions({
+    queryKey: ['site', 'detail', id],
+    queryFn: ({ signal }) => api.get<StationDetail>(`/v2/site/detail/${id}`, { signal }),
+    ...LIVE_QUERY,
+  });
+}
+
+export function useStationDetail(id: number, enabled = true) {
+  return useQuery({ ...stationDetailQuery(id), enabled: enabled && id > 0 });
+}
+
+/** AC power over a station-local day (yyyy-MM-dd). */
+export function usePowerTrend(id: number, date: string) {
+  return useQuery({
+    queryKey: ['site', 'powertrend', id, date],
+    queryFn: ({ signal }) => api.get<Series>(`/v2/site/powertrendbydate/${id}`, { signal, query: { date } }),
+    ...LIVE_QUERY,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Energy per station-local day of a month (yyyy-MM). */
+export function fetchMonthEnergy(id: number, month: string, signal?: AbortSignal) {
+  return api.get<Series>(`/v2/site/powerdatabymonth/${id}`, { signal, query: { date: month } });
+}
+
+export function useMonthEnergy(id: number, month: string) {
+  return useQuery({
+    queryKey: ['site', 'powerdatabymonth', id, month],
+    queryFn: ({ signal }) => fetchMonthEnergy(id, month, signal),
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Energy per month of a year: the server answers a month's days, so the year is twelve calls
+ * (only the months that have begun), each month's days added up.
+ */
+export function useYearEnergy(id: number, year: number, enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: ['site', 'yearenergy', id, year],
+    queryFn: async ({ signal }) => {
+      const now = new Date();
+      const last = year < now.getFullYear() ? 12 : now.getMonth() + 1;
+      const months = Array.from({ length: last }, (_, index) => `${year}-${String(index + 1).padStart(2, '0')}`);
+      const series = await Promise.all(months.map((month) => fetchMonthEnergy(id, month, signal)));
+      return {
+        unit: series[0]?.unit ?? 'kWh',
+        points: months.map((_, index): [number, number] => [
+          new Date(year, index, 1).getTime(),
+          (series[index]?.points ?? []).reduce((sum, point) => sum + point[1], 0),
+        ]),
+      } satisfies Series;
+    },
+    staleTime: 5 * 60_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A station's device tree (its sub-stations' devices included). */
+export function useStationDevices(id: number) {
+  return useQuery({
+    queryKey: ['dev', 'list', id],
+    queryFn: ({ signal }) => api.get<DeviceItem[]>(`/v2/dev/list/${id}`, { signal }),
+    ...LIVE_QUERY,
+  });
+}
+
+/** A station's latest alarms (its sub-stations' included). */
+export function useLatestAlarms(id: number, pageSize = 5) {
+  return useQuery({
+    queryKey: ['warn', 'listbysite', { stationId: id, pageSize }],
+    queryFn: ({ signal }) =>
+      api.get<Page<AlarmItem>>('/v2/warn/listbysite', { signal, query: { stationId: id, page: 1, pageSize } }),
+    ...LIVE_QUERY,
+  });
+}
+
+function invalidateStations() {
+  void queryClient.invalidateQueries({ queryKey: ['site'] });
+}
+
+export function useSaveStation() {
+  return useMutation({
+    mutationFn: ({ id, input }: { id?: number; input: StationInput }) =>
+      id ? api.post<Station>(`/v2/site/edit/${id}`, input) : api.post<Station>('/v2/site/add', input),
+    onSuccess: invalidateStations,
+  });
+}
+
+/** Uploads a 4:3 cover image (a data: URL); the answer is the address to save as coverImage. */
+export function uploadCover(image: string) {
+  return api.post<{ url: string }>('/v2/site/upload/thumbnail', { image });
+}
+
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** Downloads the filtered station list (GET /v2/site/export). */
+export function exportStations(format: ExportFormat, filters: Omit<StationFilters, 'page' | 'pageSize'>) {
+  return downloadFile('/v2/site/export', { format, ...filterQuery(filters) }, `stations.${format}`);
+}

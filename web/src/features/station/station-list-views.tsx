@@ -1,0 +1,185 @@
+import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import '@arco-design/web-react/es/Table/style/css.js';
+import Tag from '@arco-design/web-react/es/Tag';
+import '@arco-design/web-react/es/Tag/style/css.js';
+import { IconImage } from '@arco-design/web-react/icon';
+import { useTranslation } from 'react-i18next';
+import { StatusTag } from '@/components/status-tag';
+import { API_BASE } from '@/lib/env';
+import { formatDateTime, formatQuantity } from '@/lib/format';
+import type { StationItem, Tag as StationTag } from './api/types';
+import styles from './station.module.css';
+
+interface ViewProps {
+  list: StationItem[];
+  loading?: boolean;
+  onOpen: (station: StationItem) => void;
+}
+
+export function coverUrl(path: string): string {
+  return path ? `${API_BASE}${path}` : '';
+}
+
+export function TagList({ tags }: { tags: readonly StationTag[] }) {
+  if (tags.length === 0) {
+    return null;
+  }
+  return (
+    <span className={styles.tags}>
+      {tags.map((tag) => (
+        <Tag key={tag.id} size="small" color={tag.color}>
+          {tag.name}
+        </Tag>
+      ))}
+    </span>
+  );
+}
+
+/** Stations as cards: cover, status, figures of today, tags. */
+export function StationCards({ list, onOpen }: ViewProps) {
+  const { t } = useTranslation();
+  return (
+    <ul className={styles.cards} aria-label={t('station.list')}>
+      {list.map((station) => (
+        <li key={station.id} className={styles.card}>
+          <div className={styles.cover}>
+            {station.coverImage ? (
+              <img src={coverUrl(station.coverImage)} alt="" loading="lazy" />
+            ) : (
+              <span className={styles.coverPlaceholder}>
+                <IconImage aria-hidden />
+              </span>
+            )}
+          </div>
+          <div className={styles.cardBody}>
+            <h3 className={styles.cardTitle}>
+              <button type="button" className={styles.titleLink} onClick={() => onOpen(station)}>
+                {station.name}
+              </button>
+            </h3>
+            <div className={styles.statusRow}>
+              <StatusTag category="communicationStatus" value={station.communicationStatus} dot />
+              <StatusTag category="alarmExist" value={station.alarmExist} dot />
+            </div>
+            <dl className={styles.stats}>
+              <div>
+                <dt>{t('station.field.capacityKwp')}</dt>
+                <dd>{formatQuantity(station.capacityKwp, 'kWp')}</dd>
+              </div>
+              <div>
+                <dt>{t('station.live.currentPower')}</dt>
+                <dd>{formatQuantity(station.currentPowerKw, 'kW')}</dd>
+              </div>
+              <div>
+                <dt>{t('station.live.dailyEnergy')}</dt>
+                <dd>{formatQuantity(station.dailyEnergyKwh, 'kWh')}</dd>
+              </div>
+              <div>
+                <dt>{t('station.live.equivalentHours')}</dt>
+                <dd>{formatQuantity(station.dailyEquivalentHours, 'h')}</dd>
+              </div>
+            </dl>
+            <TagList tags={station.tags} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Stations as a table with every live figure. */
+export function StationTable({ list, loading, onOpen }: ViewProps) {
+  const { t } = useTranslation();
+  const columns: ColumnProps<StationItem>[] = [
+    {
+      title: t('station.field.name'),
+      dataIndex: 'name',
+      fixed: 'left',
+      width: 220,
+      render: (_, station) => (
+        <button type="button" className={styles.titleLink} onClick={() => onOpen(station)}>
+          {station.name}
+        </button>
+      ),
+    },
+    {
+      title: t('station.field.communicationStatus'),
+      dataIndex: 'communicationStatus',
+      width: 150,
+      render: (value: number) => <StatusTag category="communicationStatus" value={value} appearance="filled" />,
+    },
+    {
+      title: t('station.field.alarmStatus'),
+      dataIndex: 'alarmExist',
+      width: 120,
+      render: (value: number) => <StatusTag category="alarmExist" value={value} appearance="filled" />,
+    },
+    {
+      title: t('station.field.capacityKwp'),
+      dataIndex: 'capacityKwp',
+      width: 130,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'kWp'),
+    },
+    {
+      title: t('station.live.currentPower'),
+      dataIndex: 'currentPowerKw',
+      width: 130,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'kW'),
+    },
+    {
+      title: t('station.live.normalization'),
+      dataIndex: 'powerNormalization',
+      width: 120,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, '%', { digits: 1 }),
+    },
+    {
+      title: t('station.live.dailyEnergy'),
+      dataIndex: 'dailyEnergyKwh',
+      width: 140,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'kWh'),
+    },
+    {
+      title: t('station.live.equivalentHours'),
+      dataIndex: 'dailyEquivalentHours',
+      width: 120,
+      align: 'right',
+      render: (value: number) => formatQuantity(value, 'h'),
+    },
+    {
+      title: t('station.field.stationType'),
+      dataIndex: 'stationType',
+      width: 110,
+      render: (value: string) => t(`station.stationType.${value}`),
+    },
+    { title: t('station.field.tags'), dataIndex: 'tags', width: 200, render: (tags: StationTag[]) => <TagList tags={tags} /> },
+    {
+      title: t('station.live.latestAlarm'),
+      dataIndex: 'latestAlarm',
+      width: 200,
+      ellipsis: true,
+      render: (value: string) => value || <span className={styles.muted}>-</span>,
+    },
+    {
+      title: t('station.live.lastSeen'),
+      dataIndex: 'lastSeen',
+      width: 170,
+      render: (value: string | null) => formatDateTime(value) || '-',
+    },
+  ];
+  return (
+    <Table
+      rowKey="id"
+      columns={columns}
+      data={list}
+      loading={loading}
+      pagination={false}
+      scroll={{ x: 1800 }}
+      border={false}
+      aria-label={t('station.list')}
+    />
+  );
+}

@@ -1,0 +1,43 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './api-client';
+
+/** A station or sub-station as pickers list it (GET /v2/site/simplelist). */
+export interface StationOption {
+  id: number;
+  parentId: number;
+  name: string;
+  timezone: string;
+}
+
+export interface StationNode extends StationOption {
+  children: StationNode[];
+}
+
+export const stationOptionsQuery = queryOptions({
+  queryKey: ['site', 'simplelist'],
+  queryFn: ({ signal }) => api.get<StationOption[]>('/v2/site/simplelist', { signal }),
+  staleTime: 60_000,
+});
+
+/** Every station the user may see, for pickers (several screens share it). */
+export function useStationOptions() {
+  return useQuery(stationOptionsQuery);
+}
+
+/** Top-level stations with their sub-stations beneath; a sub-station whose parent is hidden is a root. */
+export function stationTree(options: readonly StationOption[]): StationNode[] {
+  const nodes = new Map<number, StationNode>();
+  for (const option of options) {
+    nodes.set(option.id, { ...option, children: [] });
+  }
+  const roots: StationNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parentId ? nodes.get(node.parentId) : undefined;
+    if (parent) {
+      parent.children.push(node);
+    } else {
+      roots.push(node);
+    }
+  }
+  return roots;
+}
