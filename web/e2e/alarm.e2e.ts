@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
+import { baseUrl, DEMO_PASSWORD, launch, openPage, SCREENSHOTS, waitForHash } from './support';
 
 let browser: Browser;
 
@@ -77,6 +79,15 @@ const TEXT = {
     today: '今日告警',
   },
 } as const;
+
+/**
+ * A picture of the window. Not the full page: resizing the window to a long page's height makes
+ * the shell lay itself out again (the menu folds), which is not what a user sees.
+ */
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
 
 interface Envelope<T> {
   code: number;
@@ -246,7 +257,7 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: text.detailsOf(alarmId), exact: true }) });
   expect(await row.textContent()).toContain(device.name);
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
-  await screenshot(page, `alarm-list-${theme}-${locale}`);
+  await shot(page, `alarm-list-${theme}-${locale}`);
 
   // The message is listed in the bell; it leads to the alarm.
   centre = await openCentre(page, locale);
@@ -258,7 +269,7 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
     .filter({ hasText: `${device.stationName} · ${device.name}` })
     .first();
   await message.waitFor();
-  await screenshot(page, `alarm-bell-${theme}-${locale}`);
+  await shot(page, `alarm-bell-${theme}-${locale}`);
   await message.click();
   await waitForHash(page, `/alarm?detail=${alarmId}`);
   const drawer = page.getByRole('dialog', { name: text.drawer(alarmId) });
@@ -271,7 +282,7 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
   await dialog.waitFor();
   await dialog.getByRole('button', { name: text.submit }).click();
   await dialog.getByText(text.reasonRequired).waitFor();
-  await screenshot(page, `alarm-deal-${theme}-${locale}`);
+  await shot(page, `alarm-deal-${theme}-${locale}`);
   await clickLabel(dialog.getByRole('radio', { name: text.method }));
   await expect.poll(() => dialog.getByRole('radio', { name: text.method }).isChecked()).toBe(true);
   await dialog.getByRole('textbox', { name: text.reason }).fill(`Reset remotely (${locale})`);
@@ -280,7 +291,7 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
   await dialog.waitFor({ state: 'hidden' });
   await drawer.getByRole('list', { name: text.history }).getByText(`Reset remotely (${locale})`).waitFor();
   await drawer.getByText(text.processed, { exact: true }).first().waitFor();
-  await screenshot(page, `alarm-detail-${theme}-${locale}`);
+  await shot(page, `alarm-detail-${theme}-${locale}`);
 
   // The unprocessed counter drops, still without a reload.
   await drawer.getByRole('button', { name: text.close, exact: true }).click();
@@ -329,6 +340,6 @@ describe('notification settings', () => {
     }
     await page.getByRole('button', { name: text.save, exact: true }).click();
     await page.getByText(text.levelsRequired).waitFor();
-    await screenshot(page, 'alarm-settings-light-en-US');
+    await shot(page, 'alarm-settings-light-en-US');
   });
 });

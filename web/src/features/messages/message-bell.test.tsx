@@ -112,8 +112,9 @@ describe('MessageBell', () => {
     const items = within(centre).getAllByRole('button', { name: /^打开告警：/ });
     expect(items.map((item) => item.getAttribute('aria-label'))).toEqual(['打开告警：电池故障', '打开告警：逆变器故障']);
 
-    // Opening an alarm message marks it read and leads to that alarm.
-    await user.click(items[0]!);
+    // Opening an alarm message (from the keyboard) marks it read and leads to that alarm.
+    act(() => items[0]!.focus());
+    await user.keyboard('{Enter}');
     expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent('/alarm?detail=502');
     const read = fetchMock.mock.calls.find(([url]) => String(url) === '/v2/message/read');
     expect(JSON.parse(String(read?.[1]?.body))).toEqual({ ids: [2] });

@@ -55,10 +55,10 @@ export function MonitorPage() {
         <div className={styles.span6}>
           <PlanChart />
         </div>
-        <div className={styles.span4}>
+        <div className={styles.span5}>
           <TopDevices />
         </div>
-        <div className={styles.span4}>
+        <div className={styles.span3}>
           <MaintenanceRanking />
         </div>
         <div className={styles.span4}>

@@ -20,37 +20,39 @@ export function TopDevices() {
   return (
     <Panel title={t('monitor.top.title', { count: TOP_DEVICES })} className={styles.widget}>
       <DataState loading={top.isPending} error={top.isError} empty={list.length === 0} onRetry={() => void top.refetch()} minHeight={240}>
-        <table className={table.table}>
-          <thead>
-            <tr>
-              <th scope="col">{t('monitor.rank')}</th>
-              <th scope="col">{t('monitor.top.device')}</th>
-              <th scope="col" className={table.num}>
-                {t('monitor.top.today')}
-              </th>
-              <th scope="col" className={table.num}>
-                {t('monitor.top.hours')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((device) => (
-              <tr key={device.id}>
-                <td>
-                  <Rank rank={device.rank} />
-                </td>
-                <td>
-                  <button type="button" className={styles.link} onClick={() => navigate(`/device/detail/${device.id}`)}>
-                    {device.name}
-                  </button>
-                  <div className={styles.muted}>{device.stationName}</div>
-                </td>
-                <td className={table.num}>{formatQuantity(device.todayKwh, 'kWh', { digits: 1 })}</td>
-                <td className={table.num}>{formatQuantity(device.equivalentHours, 'h', { digits: 2 })}</td>
+        <div className={styles.scroll}>
+          <table className={table.table}>
+            <thead>
+              <tr>
+                <th scope="col">{t('monitor.rank')}</th>
+                <th scope="col">{t('monitor.top.device')}</th>
+                <th scope="col" className={table.num}>
+                  {t('monitor.top.today')}
+                </th>
+                <th scope="col" className={table.num}>
+                  {t('monitor.top.hours')}
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.map((device) => (
+                <tr key={device.id}>
+                  <td>
+                    <Rank rank={device.rank} />
+                  </td>
+                  <td>
+                    <button type="button" className={styles.link} onClick={() => navigate(`/device/detail/${device.id}`)}>
+                      {device.name}
+                    </button>
+                    <div className={styles.muted}>{device.stationName}</div>
+                  </td>
+                  <td className={table.num}>{formatQuantity(device.todayKwh, 'kWh', { digits: 1 })}</td>
+                  <td className={table.num}>{formatQuantity(device.equivalentHours, 'h', { digits: 2 })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </DataState>
     </Panel>
   );
@@ -71,28 +73,30 @@ export function MaintenanceRanking() {
         onRetry={() => void ranking.refetch()}
         minHeight={240}
       >
-        <table className={table.table}>
-          <thead>
-            <tr>
-              <th scope="col">{t('monitor.rank')}</th>
-              <th scope="col">{t('monitor.maintenance.name')}</th>
-              <th scope="col" className={table.num}>
-                {t('monitor.maintenance.finished')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((user) => (
-              <tr key={user.userId}>
-                <td>
-                  <Rank rank={user.rank} />
-                </td>
-                <td>{user.name}</td>
-                <td className={table.num}>{formatNumber(user.finishCount, 0)}</td>
+        <div className={styles.scroll}>
+          <table className={table.table}>
+            <thead>
+              <tr>
+                <th scope="col">{t('monitor.rank')}</th>
+                <th scope="col">{t('monitor.maintenance.name')}</th>
+                <th scope="col" className={table.num}>
+                  {t('monitor.maintenance.finished')}
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.map((user) => (
+                <tr key={user.userId}>
+                  <td>
+                    <Rank rank={user.rank} />
+                  </td>
+                  <td>{user.name}</td>
+                  <td className={table.num}>{formatNumber(user.finishCount, 0)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </DataState>
     </Panel>
   );
@@ -107,40 +111,42 @@ export function ProjectRanking() {
   return (
     <Panel title={t('monitor.project.title')} className={styles.widget}>
       <DataState loading={ranking.isPending} error={ranking.isError} empty={list.length === 0} onRetry={() => void ranking.refetch()} minHeight={240}>
-        <table className={table.table}>
-          <thead>
-            <tr>
-              <th scope="col">{t('monitor.rank')}</th>
-              <th scope="col">{t('monitor.project.name')}</th>
-              <th scope="col" className={table.num}>
-                {t('monitor.project.faults')}
-              </th>
-              <th scope="col" className={table.num}>
-                {t('monitor.project.processed')}
-              </th>
-              <th scope="col" className={table.num}>
-                {t('monitor.project.ratio')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((station) => (
-              <tr key={station.stationId}>
-                <td>
-                  <Rank rank={station.rank} />
-                </td>
-                <td>
-                  <button type="button" className={styles.link} onClick={() => navigate(`/station/detail/${station.stationId}`)}>
-                    {station.name}
-                  </button>
-                </td>
-                <td className={table.num}>{formatNumber(station.faultToday, 0)}</td>
-                <td className={table.num}>{formatNumber(station.faultProcessed, 0)}</td>
-                <td className={table.num}>{formatQuantity(station.faultProcessRatio, '%', { digits: 1 })}</td>
+        <div className={styles.scroll}>
+          <table className={table.table}>
+            <thead>
+              <tr>
+                <th scope="col">{t('monitor.rank')}</th>
+                <th scope="col">{t('monitor.project.name')}</th>
+                <th scope="col" className={table.num}>
+                  {t('monitor.project.faults')}
+                </th>
+                <th scope="col" className={table.num}>
+                  {t('monitor.project.processed')}
+                </th>
+                <th scope="col" className={table.num}>
+                  {t('monitor.project.ratio')}
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.map((station) => (
+                <tr key={station.stationId}>
+                  <td>
+                    <Rank rank={station.rank} />
+                  </td>
+                  <td>
+                    <button type="button" className={styles.link} onClick={() => navigate(`/station/detail/${station.stationId}`)}>
+                      {station.name}
+                    </button>
+                  </td>
+                  <td className={table.num}>{formatNumber(station.faultToday, 0)}</td>
+                  <td className={table.num}>{formatNumber(station.faultProcessed, 0)}</td>
+                  <td className={table.num}>{formatQuantity(station.faultProcessRatio, '%', { digits: 1 })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </DataState>
     </Panel>
   );
