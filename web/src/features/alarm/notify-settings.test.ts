@@ -1,0 +1,40 @@
+import { fromFormValues, toFormValues } from './notify-settings';
+
+const view = {
+  levels: [2, 1],
+  frequency: 'high' as const,
+  dailyLimit: 20,
+  methods: [1],
+  allowed: 1 as const,
+  timezone: 'Asia/Shanghai',
+  dailyLimitChoices: [2, 10, 20, 50],
+};
+
+describe('notification settings form values', () => {
+  it('shows a listed daily limit as a choice, any other as "other"', () => {
+    expect(toFormValues(view)).toEqual({
+      allowed: true,
+      levels: [1, 2],
+      frequency: 'high',
+      dailyLimit: 20,
+      customLimit: undefined,
+      methods: [1],
+      timezone: 'Asia/Shanghai',
+    });
+    expect(toFormValues({ ...view, dailyLimit: 35 })).toMatchObject({ dailyLimit: 'other', customLimit: 35 });
+  });
+
+  it('sends what the server takes, and round-trips', () => {
+    expect(fromFormValues({ ...toFormValues(view), allowed: false })).toEqual({
+      allowed: 0,
+      levels: [1, 2],
+      frequency: 'high',
+      dailyLimit: 20,
+      methods: [1],
+      timezone: 'Asia/Shanghai',
+    });
+    expect(fromFormValues({ ...toFormValues(view), dailyLimit: 'other', customLimit: 500 }).dailyLimit).toBe(500);
+    const { dailyLimitChoices: _choices, ...settings } = view;
+    expect(fromFormValues(toFormValues(view))).toEqual({ ...settings, levels: [1, 2] });
+  });
+});
