@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,10 @@ func csvCell(c any) string {
 		}
 		return v
 	case float64:
-		return fmt.Sprintf("%g", v)
+		// plain decimals, never exponent form: spreadsheets and people read 8100000, not 8.1e+06
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32)
 	default:
 		return fmt.Sprint(v)
 	}

@@ -45,3 +45,11 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestCSVNumbersInPlainDecimals(t *testing.T) {
+	for v, want := range map[any]string{8.1e6: "8100000", 12345678.25: "12345678.25", 0.000125: "0.000125", float32(2.5e7): "25000000", int64(9e15): "9000000000000000"} {
+		if got := csvCell(v); got != want {
+			t.Errorf("csvCell(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
