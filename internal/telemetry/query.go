@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/store"
@@ -413,13 +414,65 @@ func (r *Reader) StationCurve(ctx context.Context, stationID int64, kind string,
 	if err := unpackSlots(slots, d.slots); err != nil {
 		return nil, err
 	}
+	cutoff, err := r.curveCutoff(ctx, stationID, kind, start, end)
+	if err != nil {
+		return nil, err
+	}
 	out := make([][2]float64, 0, len(d.slots))
 	for i, v := range d.slots {
-		if !math.IsNaN(v) {
+		if !math.IsNaN(v) && start+int64(i+1)*slotMs <= cutoff {
 			out = append(out, [2]float64{float64(start + int64(i)*slotMs), v * float64(hourMs/slotMs)})
 		}
 	}
 	return out, nil
+}
+
+// liveWindow is how far behind the station's newest sample a device may be and still count
+// as reporting (three 5-minute intervals): one that has gone quiet does not hold the curve back.
+const liveWindow = 15 * 60 * 1000
+
+// curveCutoff is the end of the part of a day's curve every reporting device has covered.
+// A slot's energy is integrated between each device's samples, so the slots after the
+// oldest of the reporting devices' latest samples are still open: drawn, they would show a
+// false drop at the end of today's curve. A finished day's cutoff is its end.
+func (r *Reader) curveCutoff(ctx context.Context, stationID int64, kind string, start, end int64) (int64, error) {
+	typ, pos := kind, ""
+	if t, p, ok := strings.Cut(kind, ":"); ok {
+		typ, pos = t, p
+	}
+	q := `SELECT l.ts FROM telemetry_latest l JOIN devices d ON d.id = l.device_id
+		WHERE d.parent_id IS NULL AND d.type = ? AND l.ts >= ?
+		AND (d.station_id = ? OR d.station_id IN (SELECT id FROM stations WHERE parent_id = ?))`
+	args := []any{typ, start, stationID, stationID}
+	if pos != "" {
+		q += " AND d.meter_position = ?"
+		args = append(args, pos)
+	}
+	rows, err := r.db.Query(ctx, q, args...)
+	if err != nil {
+		return 0, fmt.Errorf("telemetry: unable to read the latest samples: %w", err)
+	}
+	defer rows.Close()
+	var ts []int64
+	newest := int64(math.MinInt64)
+	for rows.Next() {
+		var t int64
+		if err := rows.Scan(&t); err != nil {
+			return 0, fmt.Errorf("telemetry: unable to read the latest samples: %w", err)
+		}
+		ts = append(ts, t)
+		newest = max(newest, t)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("telemetry: unable to read the latest samples: %w", err)
+	}
+	cutoff := end
+	for _, t := range ts {
+		if t >= newest-liveWindow {
+			cutoff = min(cutoff, t)
+		}
+	}
+	return cutoff, nil
 }
 
 // Series is a device metric over time: [[unixMillis, value], …].

@@ -362,3 +362,51 @@ func TestBatcher(t *testing.T) {
 	}
 	_ = ctx
 }
+
+// Today's curve ends where every reporting device has reported: a slot some inverters have
+// not reached yet would be drawn far too low. A device gone quiet does not hold it back.
+func TestPowerCurveLeavesOutTheOpenSlot(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db)
+		berlin := CalendarFor("Europe/Berlin").Loc
+		day := time.Date(2024, 6, 12, 0, 0, 0, 0, berlin)
+		at := func(h, m int) time.Time { return day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
+		w := NewWriter(db, Options{Now: clock(at(10, 40)), RawRetention: 30 * 24 * time.Hour})
+		write := func(dev int64, from, to time.Time) {
+			t.Helper()
+			s := series(berlin, from, to, func(time.Time) float64 { return 0.5 }, lifetime, 100)
+			for i := range s {
+				s[i].DeviceID = dev
+			}
+			if _, err := w.Write(ctx, "test", s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := NewReader(db, w.opt)
+		last := func() (time.Time, float64) {
+			t.Helper()
+			curve, err := r.StationPowerCurve(ctx, f.subA, day)
+			if err != nil || len(curve) == 0 {
+				t.Fatalf("curve %v, %v", curve, err)
+			}
+			p := curve[len(curve)-1]
+			return time.UnixMilli(int64(p[0])).In(berlin), p[1]
+		}
+		write(f.inv1, at(9, 0), at(10, 10))
+		write(f.inv2, at(9, 0), at(10, 0))
+		// inv2 has reached 10:00 only: the last whole slot is 09:55–10:00, at both inverters' 12 kW
+		if start, kw := last(); !start.Equal(at(9, 55)) || !near(kw, 12) {
+			t.Fatalf("last point %s %.3f kW, want 09:55 12 kW", start.Format("15:04"), kw)
+		}
+		write(f.inv2, at(10, 5), at(10, 10))
+		if start, kw := last(); !start.Equal(at(10, 5)) || !near(kw, 12) {
+			t.Fatalf("both at 10:10: last point %s %.3f kW, want 10:05 12 kW", start.Format("15:04"), kw)
+		}
+		// inv1 goes on alone for 20 more minutes: inv2 is quiet, no longer a reporter
+		write(f.inv1, at(10, 15), at(10, 30))
+		if start, kw := last(); !start.Equal(at(10, 25)) || !near(kw, 6) {
+			t.Fatalf("inv2 quiet: last point %s %.3f kW, want 10:25 6 kW", start.Format("15:04"), kw)
+		}
+	})
+}
