@@ -161,9 +161,15 @@ func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter) ([]
 		args = append(args, f.ParentID)
 	}
 	if len(f.TagIDs) > 0 {
-		conds = append(conds, "s.id IN (SELECT station_id FROM station_tag_links WHERE tag_id IN ("+placeholders(len(f.TagIDs))+"))")
-		for _, id := range f.TagIDs {
-			args = append(args, id)
+		// a station carries a tag when it or one of its sub-stations does (the list shows
+		// top-level stations; tag/list counts the same way)
+		ph := placeholders(len(f.TagIDs))
+		conds = append(conds, "(s.id IN (SELECT station_id FROM station_tag_links WHERE tag_id IN ("+ph+
+			")) OR s.id IN (SELECT c.parent_id FROM stations c JOIN station_tag_links l ON l.station_id = c.id WHERE l.tag_id IN ("+ph+")))")
+		for range 2 {
+			for _, id := range f.TagIDs {
+				args = append(args, id)
+			}
 		}
 	}
 	if f.IDs != nil {

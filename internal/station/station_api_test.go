@@ -186,6 +186,20 @@ func TestStationTags(t *testing.T) {
 			Contains: []string{`"total":1`, "Tagged Plant"}},
 		{Name: "list counts stations", Method: "GET", URL: "/v2/site/tag/list", As: "admin", Status: 200, Contains: []string{`"name":"Seaside","color":"blue","stations":1`}},
 		{Name: "other organisation does not see the tag", Method: "GET", URL: "/v2/site/tag/list", As: "other", Status: 200, NotContains: []string{"Seaside"}},
+	})
+	// A tag on a sub-station marks its top-level station, once, in the count and the filter.
+	var parent int64
+	if err := e.DB.QueryRow(context.Background(), "SELECT parent_id FROM stations WHERE parent_id IS NOT NULL AND parent_id <> ? AND org_id = (SELECT org_id FROM stations WHERE id = ?) ORDER BY id LIMIT 1",
+		granted, granted).Scan(&parent); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DB.Exec(context.Background(), "INSERT INTO station_tag_links (station_id, tag_id) SELECT id, ? FROM stations WHERE parent_id = ?", tag.ID, parent); err != nil {
+		t.Fatal(err)
+	}
+	e.Run(t, []apitest.Scenario{
+		{Name: "sub-stations count through their station", Method: "GET", URL: "/v2/site/tag/list", As: "admin", Status: 200, Contains: []string{`"name":"Seaside","color":"blue","stations":2`}},
+		{Name: "the filter finds the station of a tagged sub-station", Method: "GET", URL: fmt.Sprintf("/v2/site/list?tagIds=%d", tag.ID), As: "admin", Status: 200,
+			Contains: []string{`"total":2`, "Tagged Plant"}},
 		{Name: "delete", Method: "POST", URL: fmt.Sprintf("/v2/site/tag/delete/%d", tag.ID), As: "admin", Status: 200},
 		{Name: "gone from the station", Method: "GET", URL: fmt.Sprintf("/v2/site/detail/%d", granted), As: "admin", Status: 200, NotContains: []string{"Seaside"}},
 	})

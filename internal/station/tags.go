@@ -55,7 +55,8 @@ func (s *Service) listTags(r *http.Request) (any, error) {
 	p := httpapi.Caller(r)
 	where, args := Scope(p)
 	rows, err := s.DB.Query(r.Context(), `SELECT t.id, t.name, t.color,
-		(SELECT COUNT(*) FROM station_tag_links l JOIN stations s ON s.id = l.station_id WHERE l.tag_id = t.id AND `+where+`)
+		(SELECT COUNT(DISTINCT COALESCE(s.parent_id, s.id)) FROM station_tag_links l JOIN stations s ON s.id = l.station_id
+			WHERE l.tag_id = t.id AND `+where+`)
 		FROM station_tags t WHERE t.org_id = ? ORDER BY t.name`, append(args, p.OrgID)...)
 	if err != nil {
 		return nil, httpapi.Internal(err)
