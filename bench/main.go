@@ -122,8 +122,11 @@ func (c *config) runs(part string) bool {
 }
 
 func main() {
-	log.SetFlags(log.Ltime)
+	// the packages the suite runs in-process log their warnings only; the suite's own
+	// progress goes straight to standard error
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	log.SetOutput(os.Stderr)
+	log.SetFlags(log.Ltime)
 	c := flags()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
