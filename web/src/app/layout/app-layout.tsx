@@ -5,13 +5,12 @@ import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/ConfigProvider/style/css.js';
 import '@arco-design/web-react/es/Layout/style/css.js';
 import { IconMenuFold, IconMenuUnfold } from '@arco-design/web-react/icon';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Logo } from '@/components/logo';
 import { ProgressFallback } from '@/components/progress-bar';
 import { FloatingSettingsButton } from '@/features/settings/settings-button';
-import { SettingsDrawer } from '@/features/settings/settings-drawer';
 import { useSettingsStore } from '@/features/settings/settings-store';
 import { useAppTitle } from '@/lib/branding';
 import { useArcoLocale } from '../arco-locale';
@@ -23,6 +22,29 @@ import { Navbar } from './navbar';
 import { SideMenu } from './side-menu';
 import { TabBar } from './tab-bar';
 import { useCurrentAppRoute } from './use-current-route';
+
+// The settings drawer (colour picker, number inputs, switches) loads when first opened, not with
+// every screen: nothing of it shows until then.
+const SettingsDrawer = lazy(async () => ({
+  default: (await import('@/features/settings/settings-drawer')).SettingsDrawer,
+}));
+
+/** Mounts the drawer from its first opening on, so it keeps its closing animation afterwards. */
+function LazySettingsDrawer() {
+  const open = useSettingsStore((state) => state.drawerOpen);
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) {
+    setOpened(true);
+  }
+  if (!opened) {
+    return null;
+  }
+  return (
+    <Suspense fallback={null}>
+      <SettingsDrawer />
+    </Suspense>
+  );
+}
 
 const NAVBAR_HEIGHT = 60;
 const COLLAPSED_MENU_WIDTH = 48;
@@ -127,7 +149,7 @@ export default function AppLayout() {
           </Layout.Footer>
         )}
       </Layout>
-      <SettingsDrawer />
+      <LazySettingsDrawer />
       <FloatingSettingsButton />
     </Layout>
     </ConfigProvider>
