@@ -26,18 +26,32 @@ export type RoutePage = LazyExoticComponent<ComponentType> & {
   preload: () => Promise<unknown>;
 };
 
+/** A module of a page's first server calls, kept apart from the page's code (and its libraries). */
+type PrefetchModule = { prefetch: () => void };
+
 /**
- * A lazily loaded page. It waits for the screens' texts as well as for its code (lib/i18n.ts),
- * and a page module may export prefetch(): called as soon as the module arrives, so its first
- * server calls run while the shell is still being drawn.
+ * A lazily loaded page. It waits for the screens' texts as well as for its code (lib/i18n.ts).
+ * A page module may export prefetch(), called as soon as the module arrives; a page may instead
+ * name a small prefetch module of its own, started together with its code, so its first server
+ * calls do not wait for the page's libraries to download.
  */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RoutePage {
+function page<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  prefetch?: () => Promise<PrefetchModule>,
+): RoutePage {
   let loading: Promise<{ default: ComponentType }> | null = null;
-  const preload = () =>
-    (loading ??= Promise.all([load(), loadScreenTexts()]).then(([module]) => {
+  const preload = () => {
+    if (!loading && prefetch) {
+      void prefetch()
+        .then((module) => module.prefetch())
+        .catch(() => undefined);
+    }
+    return (loading ??= Promise.all([load(), loadScreenTexts()]).then(([module]) => {
       (module as { prefetch?: () => void }).prefetch?.();
       return { default: pick(module) };
     }));
+  };
   return Object.assign(lazy(preload), { preload });
 }
 
@@ -59,7 +73,11 @@ export const APP_ROUTES: AppRoute[] = [
     locale: 'menu.monitor',
     requiresAuth: true,
     roles: ALL,
-    page: page(() => import('@/features/monitor/monitor-page'), (m) => m.MonitorPage),
+    page: page(
+      () => import('@/features/monitor/monitor-page'),
+      (m) => m.MonitorPage,
+      () => import('@/features/monitor/prefetch'),
+    ),
   },
   {
     name: 'station',

@@ -1,11 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '@/components/panel';
-import { queryClient } from '@/lib/query-client';
-import { stationOptionsQuery } from '@/lib/stations';
-import { dailyAlarmsQuery } from './api/alarms';
-import { powerDataQuery } from './api/power-data';
-import { topDevicesQuery } from './api/rankings';
-import { fleetSummaryQuery } from './api/summary';
 import { FaultTrend } from './fault-trend';
 import styles from './monitor.module.css';
 import { AlarmsToday, DeviceRatios, Generation } from './overview';
@@ -13,16 +7,6 @@ import { PlanChart } from './plan-chart';
 import { ProfitChart } from './profit-chart';
 import { MaintenanceRanking, ProjectRanking, TopDevices } from './rankings';
 import { WeatherPanel } from './weather-panel';
-
-/**
- * The landing page's first calls, started as soon as its code arrives (route-config calls it),
- * while the shell is still being drawn.
- */
-export function prefetch() {
-  for (const query of [fleetSummaryQuery, stationOptionsQuery, topDevicesQuery, dailyAlarmsQuery, powerDataQuery('day')]) {
-    void queryClient.prefetchQuery(query as Parameters<typeof queryClient.prefetchQuery>[0]);
-  }
-}
 
 /**
  * Monitoring centre, the landing page: the fleet's alarms, devices, generation, weather,
