@@ -146,19 +146,19 @@ type History struct {
 
 // Routes registers the /v2/dev calls.
 func (s *Service) Routes(api *httpapi.API) {
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/summary", Tag: "device", Summary: "Visible devices by type and state",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/summary", Tag: "device", Summary: "Visible devices by type and state",
 		Access: httpapi.Signed, Resp: Summary{}, Handle: s.summary})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/list/{uid}", Tag: "device", Summary: "A station's device tree (with sub-stations' devices)",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/list/{uid}", Tag: "device", Summary: "A station's device tree (with sub-stations' devices)",
 		Access: httpapi.Signed, Resp: []Item{}, Handle: s.stationDevices})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/listbytype", Tag: "device", Summary: "Devices filtered by station, type, state and name, paged",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/listbytype", Tag: "device", Summary: "Devices filtered by station, type, state and name, paged",
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: httpapi.Page[Item]{}, Handle: s.list})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/detail/{deviceId}", Tag: "device", Summary: "One device with its latest sample",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/detail/{deviceId}", Tag: "device", Summary: "One device with its latest sample",
 		Access: httpapi.Signed, Resp: Detail{}, Handle: s.detail})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/history/{deviceId}", Tag: "device", Summary: "A device's history of one metric",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/history/{deviceId}", Tag: "device", Summary: "A device's history of one metric",
 		Access: httpapi.Signed, Query: HistoryQuery{}, Resp: History{}, Handle: s.history})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/inverterstatus", Tag: "device", Summary: "Visible inverters by state",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/inverterstatus", Tag: "device", Summary: "Visible inverters by state",
 		Access: httpapi.Signed, Resp: InverterStatus{}, Handle: s.inverterStatus})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/attribute/{uid}", Tag: "device", Summary: "A device's nameplate and live attributes",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/attribute/{uid}", Tag: "device", Summary: "A device's nameplate and live attributes",
 		Access: httpapi.Signed, Resp: []Attribute{}, Handle: s.attributes})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/export", Tag: "device", Summary: "The filtered device list as CSV or XLSX",
 		Access: httpapi.Signed, Query: ListQuery{}, RawType: "text/csv", Raw: s.export})
@@ -184,6 +184,11 @@ func (s *Service) get(r *http.Request, param string) (*Device, error) {
 }
 
 func (s *Service) items(ctx context.Context, devs []*Device) ([]Item, map[int64]telemetry.Sample, error) {
+	return s.itemsOf(ctx, devs, true)
+}
+
+// itemsOf is items, with today's and the total energy only when withEnergy.
+func (s *Service) itemsOf(ctx context.Context, devs []*Device, withEnergy bool) ([]Item, map[int64]telemetry.Sample, error) {
 	ids := make([]int64, len(devs))
 	for i, d := range devs {
 		ids[i] = d.ID
@@ -192,9 +197,11 @@ func (s *Service) items(ctx context.Context, devs []*Device) ([]Item, map[int64]
 	if err != nil {
 		return nil, nil, err
 	}
-	energy, err := s.Telemetry.Energy(ctx, devs)
-	if err != nil {
-		return nil, nil, err
+	energy := map[int64]Energy{}
+	if withEnergy {
+		if energy, err = s.Telemetry.Energy(ctx, devs); err != nil {
+			return nil, nil, err
+		}
 	}
 	now := s.now()
 	out := make([]Item, len(devs))
@@ -358,7 +365,8 @@ func (s *Service) all(r *http.Request) ([]Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, _, err := s.items(r.Context(), devs)
+	// counts and power need each device's state, not its energy
+	items, _, err := s.itemsOf(r.Context(), devs, false)
 	return items, err
 }
 

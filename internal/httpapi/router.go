@@ -33,6 +33,8 @@ type Route struct {
 	// Raw answers on its own (files, streams, WebSocket); RawType names its media type.
 	Raw     http.HandlerFunc
 	RawType string
+	// Cache marks a dashboard read (GET) whose answer may come from the API's AnswerCache.
+	Cache bool
 }
 
 // Authenticator resolves the caller of a request or fails with a 401 *Error.
@@ -40,10 +42,14 @@ type Authenticator func(r *http.Request) (*Principal, error)
 
 // API is the router: a ServeMux plus the list of routes it serves.
 type API struct {
-	mux    *http.ServeMux
-	routes []Route
-	authn  Authenticator
+	mux     *http.ServeMux
+	routes  []Route
+	authn   Authenticator
+	answers *AnswerCache
 }
+
+// UseAnswerCache serves the routes marked Cache through c (nil: always computed).
+func (a *API) UseAnswerCache(c *AnswerCache) { a.answers = c }
 
 // New returns an empty API whose protected routes are guarded by authn.
 func New(authn Authenticator) *API {
@@ -94,8 +100,10 @@ func (a *API) wrap(rt Route) http.Handler {
 	label := rt.Method + " " + rt.Path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setRouteLabel(r, label)
+		var p *Principal
 		if rt.Access != Public {
-			p, err := a.authn(r)
+			var err error
+			p, err = a.authn(r)
 			if err != nil {
 				Fail(w, r, err)
 				return
@@ -106,11 +114,27 @@ func (a *API) wrap(rt Route) http.Handler {
 			}
 			r = r.WithContext(WithPrincipal(r.Context(), p))
 		}
+		// whatever a member writes drops the organisation's kept answers, before the
+		// writer hears back (a key computed earlier holds the old generation)
+		writes := a.answers != nil && p != nil && rt.Method != http.MethodGet
 		if rt.Raw != nil {
+			if writes {
+				rt.Raw(&invalidating{ResponseWriter: w, drop: func() { a.answers.Invalidate(p.OrgID) }}, r)
+				return
+			}
 			rt.Raw(w, r)
 			return
 		}
-		data, err := rt.Handle(r)
+		var data any
+		var err error
+		if rt.Cache && a.answers != nil && p != nil && rt.Method == http.MethodGet {
+			data, err = a.answers.get(a.answers.key(&rt, r, p), func() (any, error) { return rt.Handle(r) })
+		} else {
+			data, err = rt.Handle(r)
+		}
+		if writes {
+			a.answers.Invalidate(p.OrgID)
+		}
 		if err != nil {
 			Fail(w, r, err)
 			return

@@ -95,13 +95,13 @@ type LimitQuery struct {
 }
 
 func (s *Summary) rankingRoutes(api *httpapi.API) {
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/weather/{stationId}", Tag: "site", Summary: "A station's weather now",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/weather/{stationId}", Tag: "site", Summary: "A station's weather now",
 		Access: httpapi.Signed, Resp: Weather{}, Handle: s.weather})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/topdevices", Tag: "summary", Summary: "Inverters ranked by today's equivalent hours",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/topdevices", Tag: "summary", Summary: "Inverters ranked by today's equivalent hours",
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []TopDevice{}, Handle: s.topDevices})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/projectranking", Tag: "summary", Summary: "Stations ranked by today's alarms",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/projectranking", Tag: "summary", Summary: "Stations ranked by today's alarms",
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []ProjectRank{}, Handle: s.projectRanking})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/maintenanceranking", Tag: "summary", Summary: "Users ranked by alarms dealt in the last 30 days",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/maintenanceranking", Tag: "summary", Summary: "Users ranked by alarms dealt in the last 30 days",
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []MaintenanceRank{}, Handle: s.maintenanceRanking})
 }
 

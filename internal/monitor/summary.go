@@ -81,10 +81,10 @@ type Summary struct {
 
 // Routes registers the summary calls.
 func (s *Summary) Routes(api *httpapi.API) {
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/all", Tag: "summary", Summary: "Fleet totals of the visible stations",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/all", Tag: "summary", Summary: "Fleet totals of the visible stations",
 		Access: httpapi.Signed, Resp: All{}, Handle: s.all})
 	for _, p := range []string{"day", "month", "year", "total"} {
-		api.Add(httpapi.Route{Method: "GET", Path: "/v2/summary/powerdata/" + p, Tag: "summary",
+		api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/powerdata/" + p, Tag: "summary",
 			Summary: "Fleet energy flows: hours of today, days of this month, months of this year, or every year (total)",
 			Access:  httpapi.Signed, Query: PowerQuery{}, Resp: PowerData{}, Handle: s.powerData(p)})
 	}

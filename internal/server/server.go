@@ -36,9 +36,11 @@ var Version = "dev"
 
 // Server is a configured Helio instance.
 type Server struct {
-	Cfg      *config.Config
-	DB       *store.DB
-	API      *httpapi.API
+	Cfg *config.Config
+	DB  *store.DB
+	API *httpapi.API
+	// Answers keeps dashboard answers (--answer-cache); nil when off.
+	Answers  *httpapi.AnswerCache
 	Ready    *sys.Readiness
 	Sessions *auth.Sessions
 	Auth     *auth.Service
@@ -79,6 +81,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Sessions = &auth.Sessions{DB: db, TTL: cfg.SessionTTL}
 	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter()}
 	s.API = httpapi.New(s.Sessions.Authenticate)
+	if cfg.AnswerCache > 0 {
+		s.Answers = httpapi.NewAnswerCache(cfg.AnswerCache, 0)
+		s.API.UseAnswerCache(s.Answers)
+	}
 	s.Auth.Routes(s.API)
 	topt := telemetry.Options{RawRetention: cfg.RawRetention}
 	s.Writer = telemetry.NewWriter(db, topt)
@@ -240,6 +246,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if s.Cfg.PprofAddr != "" {
+		go servePprof(ctx, s.Cfg.PprofAddr)
+	}
 	url := "http://" + ln.Addr().String()
 	slog.Info("listening", "addr", url)
 

@@ -134,17 +134,17 @@ type DateQuery struct {
 
 // Routes registers the /v2/site calls.
 func (s *Service) Routes(api *httpapi.API) {
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/summary", Tag: "site", Summary: "Counts of the visible stations by state",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/summary", Tag: "site", Summary: "Counts of the visible stations by state",
 		Access: httpapi.Signed, Resp: Summary{}, Handle: s.summary})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/list", Tag: "site", Summary: "Stations with live figures, filtered and paged",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/list", Tag: "site", Summary: "Stations with live figures, filtered and paged",
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: httpapi.Page[ListItem]{}, Handle: s.list})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/simplelist", Tag: "site", Summary: "Every visible station and sub-station, for pickers",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/simplelist", Tag: "site", Summary: "Every visible station and sub-station, for pickers",
 		Access: httpapi.Signed, Resp: []SimpleItem{}, Handle: s.simpleList})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/detail/{stationId}", Tag: "site", Summary: "One station with KPIs and sub-stations",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/detail/{stationId}", Tag: "site", Summary: "One station with KPIs and sub-stations",
 		Access: httpapi.Signed, Resp: Detail{}, Handle: s.detail})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/powertrendbydate/{uid}", Tag: "site", Summary: "AC power over a local day",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powertrendbydate/{uid}", Tag: "site", Summary: "AC power over a local day",
 		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerTrend})
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/powerdatabymonth/{uid}", Tag: "site", Summary: "Energy per local day of a month",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powerdatabymonth/{uid}", Tag: "site", Summary: "Energy per local day of a month",
 		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerByMonth})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/add", Tag: "site", Summary: "Create a station or sub-station (admin)",
 		Access: httpapi.Admin, Body: Input{}, Resp: Station{}, Handle: s.add})

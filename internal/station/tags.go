@@ -29,7 +29,7 @@ type TagWithCount struct {
 }
 
 func (s *Service) tagRoutes(api *httpapi.API) {
-	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/tag/list", Tag: "site", Summary: "The organisation's station tags",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/tag/list", Tag: "site", Summary: "The organisation's station tags",
 		Access: httpapi.Signed, Resp: []TagWithCount{}, Handle: s.listTags})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/tag/add", Tag: "site", Summary: "Create a station tag (admin)",
 		Access: httpapi.Admin, Body: TagInput{}, Resp: Tag{}, Handle: s.addTag})

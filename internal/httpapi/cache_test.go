@@ -1,0 +1,178 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// cacheAPI serves GET /v2/n (a cached read counting its computations), GET /v2/fails
+// (failing once, then answering) and POST /v2/write; the caller is named by the X-User
+// header as "user/org".
+func cacheAPI(t *testing.T, ttl time.Duration) (*API, *AnswerCache, *atomic.Int64, *time.Time) {
+	t.Helper()
+	api := New(func(r *http.Request) (*Principal, error) {
+		var user, org int64
+		if _, err := fmtSscan(r.Header.Get("X-User"), &user, &org); err != nil {
+			return nil, Unauthorized()
+		}
+		return &Principal{UserID: user, OrgID: org, Role: "user"}, nil
+	})
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	c := NewAnswerCache(ttl, 0)
+	c.now = func() time.Time { return now }
+	api.UseAnswerCache(c)
+	var computed atomic.Int64
+	api.Add(Route{Method: "GET", Path: "/v2/n", Access: Signed, Cache: true, Handle: func(r *http.Request) (any, error) {
+		return map[string]int64{"n": computed.Add(1)}, nil
+	}})
+	var failed atomic.Bool
+	api.Add(Route{Method: "GET", Path: "/v2/fails", Access: Signed, Cache: true, Handle: func(r *http.Request) (any, error) {
+		if failed.CompareAndSwap(false, true) {
+			return nil, Internal(errors.New("database away"))
+		}
+		return "fine", nil
+	}})
+	api.Add(Route{Method: "POST", Path: "/v2/write", Access: Signed, Handle: func(r *http.Request) (any, error) { return "done", nil }})
+	return api, c, &computed, &now
+}
+
+// fmtSscan reads "user/org".
+func fmtSscan(s string, user, org *int64) (int, error) {
+	for i := range s {
+		if s[i] == '/' {
+			u, err1 := strconv.ParseInt(s[:i], 10, 64)
+			o, err2 := strconv.ParseInt(s[i+1:], 10, 64)
+			if err1 != nil || err2 != nil {
+				return 0, errors.New("bad caller")
+			}
+			*user, *org = u, o
+			return 2, nil
+		}
+	}
+	return 0, errors.New("bad caller")
+}
+
+func call(t *testing.T, api *API, method, path, user, lang string) (int, string) {
+	t.Helper()
+	r := httptest.NewRequest(method, path, nil)
+	r.Header.Set("X-User", user)
+	if lang != "" {
+		r.Header.Set("Accept-Language", lang)
+	}
+	w := httptest.NewRecorder()
+	api.ServeHTTP(w, r)
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &env)
+	return w.Code, string(env.Data)
+}
+
+func TestAnswerCacheKeepsPerUserUntilTTLOrAWrite(t *testing.T) {
+	api, c, computed, now := cacheAPI(t, 5*time.Second)
+	get := func(user string) string {
+		t.Helper()
+		code, data := call(t, api, "GET", "/v2/n", user, "")
+		if code != 200 {
+			t.Fatalf("GET as %s: %d", user, code)
+		}
+		return data
+	}
+	if a, b := get("1/10"), get("1/10"); a != `{"n":1}` || b != a || computed.Load() != 1 {
+		t.Fatalf("same user twice: %s %s, %d computations", a, b, computed.Load())
+	}
+	// another user, even of the same organisation, never gets the first one's answer
+	if got := get("2/10"); got != `{"n":2}` {
+		t.Fatalf("second user: %s", got)
+	}
+	// another locale and another query are other answers
+	if _, data := call(t, api, "GET", "/v2/n", "1/10", "zh-CN"); data != `{"n":3}` {
+		t.Fatalf("other locale: %s", data)
+	}
+	if _, data := call(t, api, "GET", "/v2/n?page=2", "1/10", ""); data != `{"n":4}` {
+		t.Fatalf("other query: %s", data)
+	}
+	// a write by a member of another organisation leaves this one's answers
+	if code, _ := call(t, api, "POST", "/v2/write", "7/70", ""); code != 200 {
+		t.Fatal("write failed")
+	}
+	if got := get("1/10"); got != `{"n":1}` {
+		t.Fatalf("after another organisation's write: %s", got)
+	}
+	// a write by a member drops the organisation's answers at once
+	call(t, api, "POST", "/v2/write", "2/10", "")
+	if got := get("1/10"); got != `{"n":5}` {
+		t.Fatalf("after a write: %s", got)
+	}
+	// the TTL ends an answer
+	*now = now.Add(5 * time.Second)
+	if got := get("1/10"); got != `{"n":6}` {
+		t.Fatalf("after the TTL: %s", got)
+	}
+	if hits, misses := c.Stats(); hits != 2 || misses != 6 {
+		t.Fatalf("stats: %d hits, %d misses", hits, misses)
+	}
+}
+
+func TestAnswerCacheKeepsNoErrors(t *testing.T) {
+	api, _, _, _ := cacheAPI(t, time.Minute)
+	if code, _ := call(t, api, "GET", "/v2/fails", "1/10", ""); code != 500 {
+		t.Fatalf("first call: %d", code)
+	}
+	if code, data := call(t, api, "GET", "/v2/fails", "1/10", ""); code != 200 || data != `"fine"` {
+		t.Fatalf("second call: %d %s", code, data)
+	}
+}
+
+func TestAnswerCacheComputesConcurrentMissesOnce(t *testing.T) {
+	api := New(func(r *http.Request) (*Principal, error) { return &Principal{UserID: 1, OrgID: 1}, nil })
+	api.UseAnswerCache(NewAnswerCache(time.Minute, 0))
+	var computed atomic.Int64
+	release := make(chan struct{})
+	api.Add(Route{Method: "GET", Path: "/v2/slow", Access: Signed, Cache: true, Handle: func(r *http.Request) (any, error) {
+		computed.Add(1)
+		<-release
+		return 42, nil
+	}})
+	var wg sync.WaitGroup
+	codes := make([]int, 20)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := httptest.NewRecorder()
+			api.ServeHTTP(w, httptest.NewRequest("GET", "/v2/slow", nil))
+			codes[i] = w.Code
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	for i, c := range codes {
+		if c != 200 {
+			t.Fatalf("caller %d: %d", i, c)
+		}
+	}
+	if n := computed.Load(); n != 1 {
+		t.Fatalf("%d computations for 20 concurrent callers", n)
+	}
+}
+
+func TestAnswerCacheStaysBounded(t *testing.T) {
+	c := NewAnswerCache(time.Minute, 10)
+	for i := range 100 {
+		if _, err := c.get(strconv.Itoa(i), func() (any, error) { return i, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(c.entries); n > 10 {
+		t.Fatalf("%d entries kept, bound 10", n)
+	}
+}
