@@ -92,9 +92,15 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 	if res < Hour || res > Year {
 		return nil, fmt.Errorf("telemetry: no roll-ups at resolution %s", res)
 	}
-	table, idCol, kindCol, extra := "telemetry_device_rollups", "device_id", "''", "NULL"
+	table, idCol, kindCol := "telemetry_device_rollups", "device_id", "''"
 	if station {
-		table, idCol, kindCol, extra = "telemetry_station_rollups", "station_id", "kind", "slots"
+		table, idCol, kindCol = "telemetry_station_rollups", "station_id", "kind"
+	}
+	// A day row's packed hours (and a station day's 5-minute slots) run to kilobytes, kept
+	// on overflow pages: read them only for the hours asked for.
+	hoursCol := "NULL"
+	if res == Hour {
+		hoursCol = "hours"
 	}
 	dbRes, lo, hi := res, from.UnixMilli(), to.UnixMilli()
 	cond := "bucket >= ? AND bucket < ?"
@@ -104,7 +110,7 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 	}
 	out := map[ownerKey][]Point{}
 	for _, chunk := range chunks(ids, 400) {
-		q := "SELECT " + idCol + ", " + kindCol + ", bucket, bucket_end, " + statCols + ", hours, " + extra + " FROM " + table +
+		q := "SELECT " + idCol + ", " + kindCol + ", bucket, bucket_end, " + statCols + ", " + hoursCol + " FROM " + table +
 			" WHERE res = ? AND " + idCol + " IN (" + placeholders(len(chunk)) + ") AND " + cond + " ORDER BY bucket"
 		rows, err := r.db.Query(ctx, q, append(append([]any{int(dbRes)}, int64Args(chunk)...), lo, hi)...)
 		if err != nil {
@@ -113,10 +119,10 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 		for rows.Next() {
 			var k ownerKey
 			var start, end int64
-			var hours, slots []byte
+			var hours []byte
 			var s Stats
 			dest, finish := statScan(&s)
-			if err := rows.Scan(append(append([]any{&k.id, &k.kind, &start, &end}, dest...), &hours, &slots)...); err != nil {
+			if err := rows.Scan(append(append([]any{&k.id, &k.kind, &start, &end}, dest...), &hours)...); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 			}
