@@ -12,7 +12,7 @@ DEMO_DATA ?= ./data/demo
 GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all demo build web deps chromium test test-go test-web test-e2e lint bench soak fuzz clean
+.PHONY: all demo build web deps chromium influxdb test test-go test-web test-e2e lint bench soak fuzz clean
 
 all: build
 
@@ -28,6 +28,12 @@ chromium:
 	@if ! command -v chromium >/dev/null 2>&1 || ! [ -d /usr/share/fonts/opentype/noto ]; then \
 	  echo "installing Debian's chromium and fonts-noto-cjk for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi
+
+## Debian's InfluxDB 1.x, the peer the benchmarks measure Helio against.
+influxdb:
+	@if ! command -v influxd >/dev/null 2>&1; then \
+	  echo "installing Debian's influxdb for the benchmarks"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq influxdb >/dev/null; fi
 
 web: deps
 	cd web && $(NPM) run build $(if $(VARIANT),-- --mode $(VARIANT))
@@ -58,7 +64,7 @@ test: lint test-go test-web test-e2e
 
 ## The benchmark suite: every figure beside its goal and a floor or peer measured in the
 ## same run; writes docs/performance.md.
-bench: build chromium
+bench: build chromium influxdb
 	$(GO) run ./bench -bin $(CURDIR)/bin/helio -out docs/performance.md
 
 ## The demo fleet at 10x speed under dashboard load; memory, goroutines and open files
