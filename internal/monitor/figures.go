@@ -299,6 +299,25 @@ func (f *Figures) DailyEnergy(ctx context.Context, st *station.Station, month ti
 	return out, nil
 }
 
+// MonthlyEnergy implements station.Telemetry.
+func (f *Figures) MonthlyEnergy(ctx context.Context, st *station.Station, year time.Time) (station.Series, error) {
+	loc := location(st.Timezone)
+	from := time.Date(year.Year(), 1, 1, 0, 0, 0, 0, loc)
+	months, err := f.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Month, from, from.AddDate(1, 0, 0))
+	if err != nil {
+		return station.Series{}, err
+	}
+	out := station.Series{Unit: "kWh", Points: [][2]float64{}}
+	now := f.now()
+	for _, p := range months[st.ID] {
+		if p.Start.After(now) {
+			break // months that have not begun
+		}
+		out.Points = append(out.Points, [2]float64{float64(p.Start.UnixMilli()), r3(p.PVKWh)})
+	}
+	return out, nil
+}
+
 // Latest implements device.Telemetry.
 func (f *Figures) Latest(ctx context.Context, ids []int64) (map[int64]telemetry.Sample, error) {
 	return f.Reader.Latest(ctx, ids)

@@ -105,6 +105,45 @@ func TestFleetFigures(t *testing.T) {
 		}
 	}
 
+	// A station's months add up its days, on the station's own calendar.
+	sts := data[struct {
+		List []struct {
+			ID       int64  `json:"id"`
+			Timezone string `json:"timezone"`
+		} `json:"list"`
+	}](t, e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/site/list?pageSize=1", As: "admin"}))
+	st := sts.List[0]
+	loc, _ := time.LoadLocation(st.Timezone)
+	year := time.Now().In(loc).Year()
+	months := data[struct {
+		Unit   string       `json:"unit"`
+		Points [][2]float64 `json:"points"`
+	}](t, e.Do(t, apitest.Scenario{Method: "GET", URL: fmt.Sprintf("/v2/site/powerdatabyyear/%d?date=%d", st.ID, year), As: "admin"}))
+	if months.Unit != "kWh" || len(months.Points) != int(time.Now().In(loc).Month()) {
+		t.Fatalf("months of %d: %+v", year, months)
+	}
+	for _, p := range months.Points {
+		start := time.UnixMilli(int64(p[0])).In(loc)
+		if start.Day() != 1 || start.Hour() != 0 || start.Year() != year {
+			t.Fatalf("a month starting %s in %s", start, st.Timezone)
+		}
+		days := data[struct {
+			Points [][2]float64 `json:"points"`
+		}](t, e.Do(t, apitest.Scenario{Method: "GET", URL: fmt.Sprintf("/v2/site/powerdatabymonth/%d?date=%s", st.ID, start.Format("2006-01")), As: "admin"}))
+		var sum float64
+		for _, d := range days.Points {
+			sum += d[1]
+		}
+		if !near(sum, p[1]) {
+			t.Errorf("%s: month %.3f kWh, its days %.3f", start.Format("2006-01"), p[1], sum)
+		}
+	}
+	e.Run(t, []apitest.Scenario{
+		{Name: "year energy wants a year", Method: "GET", URL: fmt.Sprintf("/v2/site/powerdatabyyear/%d?date=%d-01", st.ID, year), As: "admin", Status: 400, Contains: []string{`"date"`}},
+		{Name: "year energy of the future", Method: "GET", URL: fmt.Sprintf("/v2/site/powerdatabyyear/%d?date=%d", st.ID, year+1), As: "admin", Status: 400, Contains: []string{`"date"`}},
+		{Name: "year energy of another organisation's station", Method: "GET", URL: fmt.Sprintf("/v2/site/powerdatabyyear/%d", st.ID), As: "other", Status: 404},
+	})
+
 	day := data[monitor.PowerData](t, e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/summary/powerdata/day?tz=Europe/Madrid", As: "admin"}))
 	if len(day.Points) < 23 || len(day.Points) > 25 || day.Timezone != "Europe/Madrid" {
 		t.Fatalf("day series: %d points in %s", len(day.Points), day.Timezone)

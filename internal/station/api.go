@@ -69,6 +69,8 @@ type Telemetry interface {
 	PowerCurve(ctx context.Context, st *Station, day time.Time) (Series, error)
 	// DailyEnergy is the station's energy per local day of a month.
 	DailyEnergy(ctx context.Context, st *Station, month time.Time) (Series, error)
+	// MonthlyEnergy is the station's energy per local month of a year.
+	MonthlyEnergy(ctx context.Context, st *Station, year time.Time) (Series, error)
 }
 
 // Service serves the /v2/site calls.
@@ -129,7 +131,7 @@ type ListQuery struct {
 
 // DateQuery names a local day or month.
 type DateQuery struct {
-	Date string `query:"date" doc:"yyyy-MM-dd (powertrendbydate) or yyyy-MM (powerdatabymonth); default today"`
+	Date string `query:"date" doc:"yyyy-MM-dd (powertrendbydate), yyyy-MM (powerdatabymonth) or yyyy (powerdatabyyear); default today"`
 }
 
 // Routes registers the /v2/site calls.
@@ -146,6 +148,8 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerTrend})
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powerdatabymonth/{uid}", Tag: "site", Summary: "Energy per local day of a month",
 		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerByMonth})
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powerdatabyyear/{uid}", Tag: "site", Summary: "Energy per local month of a year",
+		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerByYear})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/add", Tag: "site", Summary: "Create a station or sub-station (admin)",
 		Access: httpapi.Admin, Body: Input{}, Resp: Station{}, Handle: s.add})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/edit/{uid}", Tag: "site", Summary: "Edit a station",
@@ -382,7 +386,10 @@ func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string
 	now := time.Now().In(loc)
 	s := r.URL.Query().Get("date")
 	if s == "" {
-		if layout == "2006-01" {
+		switch layout {
+		case "2006":
+			return time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
+		case "2006-01":
 			return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
 		}
 		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
@@ -426,6 +433,23 @@ func (s *Service) powerByMonth(r *http.Request) (any, error) {
 		return nil, err
 	}
 	out, err := s.Telemetry.DailyEnergy(r.Context(), st, month)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return out, nil
+}
+
+func (s *Service) powerByYear(r *http.Request) (any, error) {
+	st, err := s.get(r, "uid")
+	if err != nil {
+		return nil, err
+	}
+	var v httpapi.Validator
+	year := localDate(&v, r, st, "2006")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	out, err := s.Telemetry.MonthlyEnergy(r.Context(), st, year)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

@@ -111,7 +111,9 @@ export function EnergyChart({ stationId, timezone }: { stationId: number; timezo
         theme,
         data ?? { unit: 'kWh', points: [] },
         (data?.points ?? []).map((point) =>
-          view === 'month' ? formatDateTimeIn(point[0], timezone).slice(5, 10) : t('common.monthShort', { month: new Date(point[0]).getMonth() + 1 }),
+          view === 'month'
+            ? formatDateTimeIn(point[0], timezone).slice(5, 10)
+            : t('common.monthShort', { month: Number(formatDateTimeIn(point[0], timezone).slice(5, 7)) }),
         ),
         t('station.chart.energy'),
       ),

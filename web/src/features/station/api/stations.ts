@@ -81,27 +81,12 @@ export function useMonthEnergy(id: number, month: string) {
   });
 }
 
-/**
- * Energy per month of a year: the server answers a month's days, so the year is twelve calls
- * (only the months that have begun), each month's days added up.
- */
+/** Energy per station-local month of a year (only the months that have begun). */
 export function useYearEnergy(id: number, year: number, enabled = true) {
   return useQuery({
     enabled,
-    queryKey: ['site', 'yearenergy', id, year],
-    queryFn: async ({ signal }) => {
-      const now = new Date();
-      const last = year < now.getFullYear() ? 12 : now.getMonth() + 1;
-      const months = Array.from({ length: last }, (_, index) => `${year}-${String(index + 1).padStart(2, '0')}`);
-      const series = await Promise.all(months.map((month) => fetchMonthEnergy(id, month, signal)));
-      return {
-        unit: series[0]?.unit ?? 'kWh',
-        points: months.map((_, index): [number, number] => [
-          new Date(year, index, 1).getTime(),
-          (series[index]?.points ?? []).reduce((sum, point) => sum + point[1], 0),
-        ]),
-      } satisfies Series;
-    },
+    queryKey: ['site', 'powerdatabyyear', id, year],
+    queryFn: ({ signal }) => api.get<Series>(`/v2/site/powerdatabyyear/${id}`, { signal, query: { date: String(year) } }),
     staleTime: 5 * 60_000,
     placeholderData: keepPreviousData,
   });
