@@ -145,11 +145,11 @@ func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/detail/{stationId}", Tag: "site", Summary: "One station with KPIs and sub-stations",
 		Access: httpapi.Signed, Resp: Detail{}, Handle: s.detail})
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powertrendbydate/{uid}", Tag: "site", Summary: "AC power over a local day",
-		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerTrend})
+		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.series("2006-01-02", Telemetry.PowerCurve)})
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powerdatabymonth/{uid}", Tag: "site", Summary: "Energy per local day of a month",
-		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerByMonth})
+		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.series("2006-01", Telemetry.DailyEnergy)})
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/site/powerdatabyyear/{uid}", Tag: "site", Summary: "Energy per local month of a year",
-		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.powerByYear})
+		Access: httpapi.Signed, Query: DateQuery{}, Resp: Series{}, Handle: s.series("2006", Telemetry.MonthlyEnergy)})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/add", Tag: "site", Summary: "Create a station or sub-station (admin)",
 		Access: httpapi.Admin, Body: Input{}, Resp: Station{}, Handle: s.add})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/edit/{uid}", Tag: "site", Summary: "Edit a station",
@@ -405,55 +405,25 @@ func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string
 	return t
 }
 
-func (s *Service) powerTrend(r *http.Request) (any, error) {
-	st, err := s.get(r, "uid")
-	if err != nil {
-		return nil, err
+// series answers a station's series over the local date named by the date query (in
+// layout; default: the current one).
+func (s *Service) series(layout string, of func(Telemetry, context.Context, *Station, time.Time) (Series, error)) func(r *http.Request) (any, error) {
+	return func(r *http.Request) (any, error) {
+		st, err := s.get(r, "uid")
+		if err != nil {
+			return nil, err
+		}
+		var v httpapi.Validator
+		date := localDate(&v, r, st, layout)
+		if err := v.Err(); err != nil {
+			return nil, err
+		}
+		out, err := of(s.Telemetry, r.Context(), st, date)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		return out, nil
 	}
-	var v httpapi.Validator
-	day := localDate(&v, r, st, "2006-01-02")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	out, err := s.Telemetry.PowerCurve(r.Context(), st, day)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	return out, nil
-}
-
-func (s *Service) powerByMonth(r *http.Request) (any, error) {
-	st, err := s.get(r, "uid")
-	if err != nil {
-		return nil, err
-	}
-	var v httpapi.Validator
-	month := localDate(&v, r, st, "2006-01")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	out, err := s.Telemetry.DailyEnergy(r.Context(), st, month)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	return out, nil
-}
-
-func (s *Service) powerByYear(r *http.Request) (any, error) {
-	st, err := s.get(r, "uid")
-	if err != nil {
-		return nil, err
-	}
-	var v httpapi.Validator
-	year := localDate(&v, r, st, "2006")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	out, err := s.Telemetry.MonthlyEnergy(r.Context(), st, year)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	return out, nil
 }
 
 // checkTags verifies that every tag id belongs to the organisation.
