@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 	_ "modernc.org/sqlite"             // pure-Go SQLite driver "sqlite"
@@ -38,6 +39,9 @@ type DB struct {
 	Dialect Dialect
 	// Path is the SQLite file (empty for PostgreSQL).
 	Path string
+	// stmts are the statements Tx.Stmt prepared, by their text: prepared once for the
+	// database, then once per connection that runs them.
+	stmts sync.Map
 }
 
 // ErrNotFound is returned by lookups that find no row.
@@ -160,6 +164,28 @@ func insert(ctx context.Context, d Dialect, x queryer, q string, args ...any) (i
 type Tx struct {
 	SQL     *sql.Tx
 	Dialect Dialect
+	db      *DB
+}
+
+// Stmt returns the transaction's use of a statement written with `?` placeholders that is
+// prepared once and kept for the life of the database: for the write path's statements,
+// run with the same text in transaction after transaction. The transaction closes it.
+func (tx *Tx) Stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if tx.db == nil {
+		return tx.Prepare(ctx, q)
+	}
+	v, ok := tx.db.stmts.Load(q)
+	if !ok {
+		st, err := tx.db.SQL.PrepareContext(ctx, rebind(tx.Dialect, q))
+		if err != nil {
+			return nil, err
+		}
+		var loaded bool
+		if v, loaded = tx.db.stmts.LoadOrStore(q, st); loaded {
+			st.Close()
+		}
+	}
+	return tx.SQL.StmtContext(ctx, v.(*sql.Stmt)), nil
 }
 
 func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -190,7 +216,7 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("store: unable to begin transaction: %w", err)
 	}
-	tx := &Tx{SQL: sqlTx, Dialect: db.Dialect}
+	tx := &Tx{SQL: sqlTx, Dialect: db.Dialect, db: db}
 	if err := fn(tx); err != nil {
 		_ = sqlTx.Rollback()
 		return err

@@ -247,7 +247,7 @@ func (b *bulk) add(vals ...any) error {
 		return nil
 	}
 	if b.full == nil {
-		st, err := b.tx.Prepare(b.ctx, b.stmtSQL(b.per))
+		st, err := b.tx.Stmt(b.ctx, b.stmtSQL(b.per))
 		if err != nil {
 			return err
 		}
@@ -258,19 +258,27 @@ func (b *bulk) add(vals ...any) error {
 	return err
 }
 
+// flush writes the rows left, in statements of power-of-two sizes: their few texts are
+// prepared once (Tx.Stmt), where one statement of any size would be prepared every time.
 func (b *bulk) flush() error {
-	defer func() {
-		if b.full != nil {
-			b.full.Close()
-			b.full = nil
+	defer func() { b.full = nil }()
+	args := b.args
+	for n := b.rows; n > 0; {
+		k := 1
+		for k*2 <= n {
+			k *= 2
 		}
-	}()
-	if b.rows == 0 {
-		return nil
+		st, err := b.tx.Stmt(b.ctx, b.stmtSQL(k))
+		if err != nil {
+			return err
+		}
+		if _, err := st.ExecContext(b.ctx, args[:k*b.cols]...); err != nil {
+			return err
+		}
+		args, n = args[k*b.cols:], n-k
 	}
-	_, err := b.tx.Exec(b.ctx, b.stmtSQL(b.rows), b.args...)
 	b.args, b.rows = b.args[:0], 0
-	return err
+	return nil
 }
 
 func insertRaw(ctx context.Context, tx *store.Tx, rows []*rawRow) error {
@@ -294,11 +302,10 @@ func updateRawStates(ctx context.Context, tx *store.Tx, rows []*rawRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	st, err := tx.Prepare(ctx, "UPDATE telemetry_samples SET cstate = ? WHERE device_id = ? AND ts = ?")
+	st, err := tx.Stmt(ctx, "UPDATE telemetry_samples SET cstate = ? WHERE device_id = ? AND ts = ?")
 	if err != nil {
 		return fmt.Errorf("telemetry: unable to update samples: %w", err)
 	}
-	defer st.Close()
 	for _, r := range rows {
 		if _, err := st.ExecContext(ctx, r.cstate(), r.DeviceID, r.T); err != nil {
 			return fmt.Errorf("telemetry: unable to update samples: %w", err)
