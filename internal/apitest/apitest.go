@@ -58,6 +58,12 @@ func New(t testing.TB) *Env { return NewOn(t, storetest.SQLite(t)) }
 // NewOn builds an Env on the given database.
 func NewOn(t testing.TB, db *store.DB) *Env {
 	t.Helper()
+	return NewWith(t, db, Config())
+}
+
+// NewWith builds an Env on the given database and configuration.
+func NewWith(t testing.TB, db *store.DB, cfg *config.Config) *Env {
+	t.Helper()
 	if !testing.Verbose() {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
@@ -65,7 +71,7 @@ func NewOn(t testing.TB, db *store.DB) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := server.NewWithDB(Config(), db)
+	s := server.NewWithDB(cfg, db)
 	e := &Env{Server: s, DB: db, Accounts: acc, Tokens: map[string]string{}}
 	for _, u := range []string{"admin", "operator", "other"} {
 		e.Tokens[u] = e.Login(t, u, demo.Password)
