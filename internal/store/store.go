@@ -71,7 +71,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	// BEGIN IMMEDIATE so two writers never deadlock upgrading a read lock.
 	dsn := "file:" + path + "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
 		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)" +
-		"&_pragma=cache_size(-65536)&_txlock=immediate"
+		"&_pragma=cache_size(-65536)&_pragma=mmap_size(1073741824)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open %s: %w", path, err)

@@ -104,15 +104,18 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 	}
 	dbRes, lo, hi := res, from.UnixMilli(), to.UnixMilli()
 	cond := "bucket >= ? AND bucket < ?"
+	args := []any{lo, hi}
 	if res == Hour {
-		dbRes, cond = Day, "bucket < ? AND bucket_end > ?"
-		lo, hi = hi, lo
+		// the day rows overlapping [from, to): a local day is at most 25 hours long, so
+		// the bucket bound keeps the read to the days around the range
+		dbRes, cond = Day, "bucket > ? AND bucket < ? AND bucket_end > ?"
+		args = []any{lo - 2*24*hourMs, hi, lo}
 	}
 	out := map[ownerKey][]Point{}
 	for _, chunk := range chunks(ids, 400) {
 		q := "SELECT " + idCol + ", " + kindCol + ", bucket, bucket_end, " + statCols + ", " + hoursCol + " FROM " + table +
 			" WHERE res = ? AND " + idCol + " IN (" + placeholders(len(chunk)) + ") AND " + cond + " ORDER BY bucket"
-		rows, err := r.db.Query(ctx, q, append(append([]any{int(dbRes)}, int64Args(chunk)...), lo, hi)...)
+		rows, err := r.db.Query(ctx, q, append(append([]any{int(dbRes)}, int64Args(chunk)...), args...)...)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 		}
@@ -265,15 +268,22 @@ func (r *Reader) StationTotals(ctx context.Context, stationIDs []int64) (map[int
 		return nil, err
 	}
 	now := r.opt.Now().UnixMilli()
-	lo := int64(math.MaxInt64)
+	monthLo, dayLo := int64(math.MaxInt64), int64(math.MaxInt64)
 	for _, cal := range cals {
-		s, _ := cal.Month(now)
-		lo = min(lo, s)
+		m, _ := cal.Month(now)
+		d, _ := cal.Day(now)
+		monthLo, dayLo = min(monthLo, m), min(dayLo, d)
 	}
 	out := make(map[int64]Totals, len(stationIDs))
 	for _, chunk := range chunks(stationIDs, 400) {
-		rows, err := r.db.Query(ctx, "SELECT station_id, kind, res, bucket, energy_kwh, energy2_kwh FROM telemetry_station_rollups WHERE station_id IN ("+
-			placeholders(len(chunk))+") AND (res = ? OR (res IN (?, ?) AND bucket >= ?))", append(int64Args(chunk), int(Year), int(Day), int(Month), lo)...)
+		// every year, this month and today: an index range each per station (an OR would
+		// walk all of the station's rows)
+		sel := "SELECT station_id, kind, res, bucket, energy_kwh, energy2_kwh FROM telemetry_station_rollups WHERE station_id IN (" + placeholders(len(chunk)) + ")"
+		var args []any
+		for _, a := range [][]any{{int(Year), int64(math.MinInt64)}, {int(Month), monthLo}, {int(Day), dayLo}} {
+			args = append(append(args, int64Args(chunk)...), a...)
+		}
+		rows, err := r.db.Query(ctx, sel+" AND res = ? AND bucket >= ? UNION ALL "+sel+" AND res = ? AND bucket >= ? UNION ALL "+sel+" AND res = ? AND bucket >= ?", args...)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 		}
