@@ -9,6 +9,8 @@ export interface ChartTheme {
   splitLine: string;
   tooltipBackground: string;
   tooltipBorder: string;
+  /** The card background: hollow dots and highlight rims are filled with it. */
+  background: string;
   /** Series colours, in order: primary, green, orange, cyan, purple, gold, magenta, red. */
   palette: string[];
   /** A named Arco colour at a step (6 is the solid tone), e.g. color('red'). */
@@ -36,6 +38,7 @@ export function readChartTheme(): ChartTheme {
     splitLine: token(style, '--color-border-2'),
     tooltipBackground: token(style, '--color-bg-popup'),
     tooltipBorder: token(style, '--color-border-2'),
+    background: token(style, '--color-bg-2'),
     palette: PALETTE.map((name) => color(name)),
     color,
   };
@@ -50,29 +53,4 @@ export function useChartTheme(): ChartTheme {
     return () => observer.disconnect();
   }, []);
   return theme;
-}
-
-/** Axis, grid and tooltip settings every cartesian chart shares, in the theme's colours. */
-export function baseOption(theme: ChartTheme) {
-  const axisLabel = { color: theme.textSecondary };
-  return {
-    color: theme.palette,
-    textStyle: { color: theme.textSecondary },
-    grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
-    legend: { top: 0, textStyle: { color: theme.textSecondary }, icon: 'roundRect', itemWidth: 12, itemHeight: 8 },
-    tooltip: {
-      trigger: 'axis' as const,
-      backgroundColor: theme.tooltipBackground,
-      borderColor: theme.tooltipBorder,
-      textStyle: { color: theme.text },
-      confine: true,
-    },
-    axis: {
-      axisLabel,
-      axisLine: { lineStyle: { color: theme.axisLine } },
-      axisTick: { lineStyle: { color: theme.axisLine } },
-      splitLine: { lineStyle: { color: theme.splitLine, type: 'dashed' as const } },
-      nameTextStyle: { color: theme.textSecondary },
-    },
-  };
 }

@@ -1,26 +1,27 @@
-import type { EChartsCoreOption, EChartsType } from 'echarts/core';
-import { type CSSProperties, useEffect, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/lib/format';
 import { DataState, type DataStateProps } from '../data-state';
+import { layoutChart } from './chart-geometry';
+import { Plot } from './chart-plot';
+import type { ChartSpec } from './chart-spec';
 import { type ChartTheme, useChartTheme } from './chart-theme';
 import styles from './chart.module.css';
 
-type Runtime = typeof import('./echarts-runtime');
-
-let runtime: Runtime | null = null;
-let loading: Promise<Runtime> | null = null;
-
-/** ECharts arrives with the first chart on screen, never with the entry or login chunks. */
-function loadRuntime(): Promise<Runtime> {
-  loading ??= import('./echarts-runtime').then((module) => {
-    runtime = module;
-    return module;
-  });
-  return loading;
-}
+export type { ChartAxis, ChartSeries, ChartSpec } from './chart-spec';
 
 export interface ChartProps extends Omit<DataStateProps, 'children'> {
-  /** Builds the option from the theme; memoise it (useCallback) so the chart redraws only on change. */
-  option: (theme: ChartTheme) => EChartsCoreOption;
+  /** Builds what to draw from the theme; memoise it (useCallback) so the chart redraws only on change. */
+  spec: (theme: ChartTheme) => ChartSpec;
   /** Names the chart for assistive technology. */
   label: string;
   /** Defaults to 100%: the chart fills its container and follows its size. */
@@ -28,55 +29,161 @@ export interface ChartProps extends Omit<DataStateProps, 'children'> {
   height?: CSSProperties['height'];
 }
 
+/** Until the container is measured (and in tests, where nothing has a size). */
+const FALLBACK = { width: 600, height: 300 };
+
 /**
- * A chart that follows the console theme (light, dark, theme colour), resizes with its container
- * (ResizeObserver) and shows the loading, error and empty states of its data.
+ * A bar and line chart over categories, in SVG. It follows the console theme (light, dark, theme
+ * colour), resizes with its container (ResizeObserver) and shows the loading, error and empty
+ * states of its data.
  */
-export function Chart({ option, label, width = '100%', height = '100%', ...state }: ChartProps) {
-  const container = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsType | null>(null);
-  const theme = useChartTheme();
-  const [ready, setReady] = useState(runtime !== null);
+export function Chart({ spec, label, width = '100%', height = '100%', ...state }: ChartProps) {
   const showing = !state.loading && !state.error && !state.empty;
-
-  useEffect(() => {
-    if (ready) {
-      return;
-    }
-    let current = true;
-    void loadRuntime().then(() => current && setReady(true));
-    return () => {
-      current = false;
-    };
-  }, [ready]);
-
-  useEffect(() => {
-    const element = container.current;
-    if (!ready || !showing || !element || !runtime) {
-      return;
-    }
-    const instance = runtime.init(element, undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, [ready, showing]);
-
-  useEffect(() => {
-    if (ready && showing) {
-      chart.current?.setOption(option(theme), { notMerge: true });
-    }
-  }, [ready, showing, option, theme]);
-
   return (
     <div className={styles.wrap} style={{ width, height }}>
-      <DataState {...state} loading={state.loading || (showing && !ready)}>
-        <div ref={container} className={styles.canvas} role="img" aria-label={label} />
-      </DataState>
+      <DataState {...state}>{showing && <ChartBody spec={spec} label={label} />}</DataState>
+    </div>
+  );
+}
+
+function ChartBody({ spec: build, label }: Pick<ChartProps, 'spec' | 'label'>) {
+  const { t } = useTranslation();
+  const theme = useChartTheme();
+  const spec = useMemo(() => build(theme), [build, theme]);
+  const plot = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState(FALLBACK);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const [active, setActive] = useState<{ category: number; y: number | null } | null>(null);
+  const hintId = useId();
+  const tooltipId = useId();
+
+  useLayoutEffect(() => {
+    const element = plot.current;
+    if (!element) {
+      return;
+    }
+    const measure = () => {
+      const box = element.getBoundingClientRect();
+      const width = Math.round(box.width);
+      const height = Math.round(box.height);
+      setSize((current) =>
+        width > 0 && height > 0 && (current.width !== width || current.height !== height) ? { width, height } : current,
+      );
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const layout = useMemo(() => layoutChart(spec, hidden, size.width, size.height), [spec, hidden, size]);
+  const colors = spec.series.map((series, index) => series.color ?? theme.palette[index % theme.palette.length] ?? '');
+  const count = spec.categories.length;
+  const category = active && active.category < count ? active.category : null;
+
+  const toggle = (name: string) =>
+    setHidden((current) => {
+      const next = new Set(current);
+      if (!next.delete(name)) {
+        next.add(name);
+      }
+      return next;
+    });
+
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const at = layout.categoryAt(event.clientX - box.left);
+    setActive(at === null ? null : { category: at, y: event.clientY - box.top });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const last = count - 1;
+    const moves: Record<string, () => number | null> = {
+      ArrowRight: () => (category === null ? 0 : Math.min(last, category + 1)),
+      ArrowLeft: () => (category === null ? last : Math.max(0, category - 1)),
+      Home: () => 0,
+      End: () => last,
+      Escape: () => null,
+    };
+    const move = moves[event.key];
+    if (!move || count === 0 || (event.key === 'Escape' && category === null)) {
+      return;
+    }
+    event.preventDefault();
+    const next = move();
+    setActive(next === null ? null : { category: next, y: null });
+  };
+
+  const format = spec.format ?? ((value: number) => formatNumber(value, 2));
+  const rows = category === null ? [] : spec.series.map((series, index) => ({ series, index })).filter(({ series }) => !hidden.has(series.name));
+  const tooltipX = category === null ? 0 : layout.x(category);
+  const tooltipY = active?.y ?? layout.top;
+  const tooltipStyle: CSSProperties = {
+    left: tooltipX,
+    top: tooltipY,
+    transform: `translate(${tooltipX > size.width / 2 ? 'calc(-100% - 16px)' : '16px'}, ${tooltipY > size.height / 2 ? '-100%' : '0'})`,
+    background: theme.tooltipBackground,
+    borderColor: theme.tooltipBorder,
+    color: theme.text,
+  };
+
+  return (
+    <div className={styles.chart}>
+      {spec.legend && (
+        <div className={styles.legend} role="group" aria-label={t('chart.legend')}>
+          {spec.series.map((series, index) => {
+            const shown = !hidden.has(series.name);
+            return (
+              <button
+                key={series.name}
+                type="button"
+                className={styles.legendItem}
+                aria-pressed={shown}
+                onClick={() => toggle(series.name)}
+              >
+                <span className={styles.swatch} style={{ background: shown ? colors[index] : undefined }} aria-hidden />
+                {series.name}
+              </button>
+            );
+          })}
+        </div>
+      )}
+      <div ref={plot} className={styles.stage}>
+        <div
+          className={styles.plot}
+          role="img"
+          aria-label={label}
+          aria-describedby={category === null ? hintId : tooltipId}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          onPointerMove={onPointerMove}
+          onPointerDown={onPointerMove}
+          onPointerLeave={() => setActive(null)}
+          onBlur={() => setActive(null)}
+        >
+          <Plot spec={spec} layout={layout} theme={theme} colors={colors} label={label} active={category} />
+        </div>
+        <span id={hintId} className={styles.hidden}>
+          {t('chart.hint')}
+        </span>
+        {category !== null && (
+          <div id={tooltipId} className={styles.tooltip} style={tooltipStyle} role="tooltip">
+            <div className={styles.tooltipTitle}>{spec.categories[category]}</div>
+            {rows.map(({ series, index }) => {
+              const value = series.data[category];
+              return (
+                <div key={series.name} className={styles.tooltipRow}>
+                  <span className={styles.dot} style={{ background: colors[index] }} aria-hidden />
+                  <span className={styles.tooltipName}>{series.name}</span>
+                  <span className={styles.tooltipValue}>
+                    {value === null || value === undefined ? '–' : `${format(value)}${series.unit ? ` ${series.unit}` : ''}`}
+                  </span>
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
     </div>
   );
 }

@@ -4,8 +4,7 @@ import { IconEdit, IconLeft } from '@arco-design/web-react/icon';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Chart } from '@/components/chart/chart';
-import { baseOption, type ChartTheme } from '@/components/chart/chart-theme';
+import { Chart, type ChartSpec } from '@/components/chart/chart';
 import { DataState } from '@/components/data-state';
 import { RangePicker } from '@/components/date-pickers';
 import { PageHeader, Panel } from '@/components/panel';
@@ -105,34 +104,25 @@ function HistoryPanel({ device }: { device: DeviceDetail }) {
   const metricLabel = (name: Metric) =>
     name === 'energy' || name === 'energy2' ? t(`device.metric.${name}.${device.type}`) : t(`device.metric.${name}`);
 
-  const option = useCallback(
-    (theme: ChartTheme) => {
-      const base = baseOption(theme);
+  const spec = useCallback(
+    (): ChartSpec => {
       const points = data?.points ?? [];
+      const bars = data?.resolution === 'day' || data?.resolution === 'month';
       return {
-        color: base.color,
-        textStyle: base.textStyle,
-        grid: { ...base.grid, top: 32 },
-        tooltip: { ...base.tooltip, valueFormatter: (value: unknown) => `${formatNumber(Number(value), 2)} ${data?.unit ?? ''}` },
-        xAxis: {
-          type: 'category',
-          boundaryGap: data?.resolution === 'day' || data?.resolution === 'month',
-          data: points.map((point) => pointLabel(data?.resolution ?? '', point[0])),
-          ...base.axis,
-          splitLine: { show: false },
-        },
-        yAxis: { type: 'value', name: data?.unit, scale: metric !== 'power' && metric !== 'energy', ...base.axis },
+        categories: points.map((point) => pointLabel(data?.resolution ?? '', point[0])),
+        edges: !bars,
+        barMaxWidth: 16,
+        format: (value) => formatNumber(value, 2),
+        axes: [{ name: data?.unit, zero: metric === 'power' || metric === 'energy' }],
         series: [
-          data?.resolution === 'day' || data?.resolution === 'month'
-            ? { name: metricLabel(metric), type: 'bar', barMaxWidth: 16, data: points.map((point) => point[1]) }
-            : {
-                name: metricLabel(metric),
-                type: 'line',
-                smooth: true,
-                showSymbol: false,
-                areaStyle: { opacity: 0.12 },
-                data: points.map((point) => point[1]),
-              },
+          {
+            name: metricLabel(metric),
+            kind: bars ? 'bar' : 'line',
+            smooth: !bars,
+            area: !bars,
+            unit: data?.unit,
+            data: points.map((point) => point[1]),
+          },
         ],
       };
     },
@@ -184,7 +174,7 @@ function HistoryPanel({ device }: { device: DeviceDetail }) {
     >
       <div className={styles.chart}>
         <Chart
-          option={option}
+          spec={spec}
           label={`${t('device.history')}: ${metricLabel(metric)}`}
           loading={history.isPending}
           error={history.isError && !data}

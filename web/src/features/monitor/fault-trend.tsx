@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Chart } from '@/components/chart/chart';
-import { baseOption, type ChartTheme } from '@/components/chart/chart-theme';
+import { Chart, type ChartSpec } from '@/components/chart/chart';
+import type { ChartTheme } from '@/components/chart/chart-theme';
 import { Panel } from '@/components/panel';
 import { type TrendType, useFaultTrend } from './api/alarms';
 import styles from './monitor.module.css';
@@ -17,27 +17,19 @@ export function FaultTrend() {
   const trend = useFaultTrend(type);
   const list = useMemo(() => trend.data?.list ?? [], [trend.data]);
 
-  const option = useCallback(
-    (theme: ChartTheme) => {
-      const base = baseOption(theme);
+  const spec = useCallback(
+    (theme: ChartTheme): ChartSpec => {
+      const colors = [theme.color('primary'), theme.color('green'), theme.color('orange'), theme.color('purple')];
       return {
-        color: [theme.color('primary'), theme.color('green'), theme.color('orange'), theme.color('purple')],
-        textStyle: base.textStyle,
-        grid: base.grid,
-        legend: base.legend,
-        tooltip: base.tooltip,
-        xAxis: {
-          type: 'category',
-          data: list.map((point) => (type === 'day' ? point.date.slice(5) : point.date)),
-          ...base.axis,
-          splitLine: { show: false },
-        },
-        yAxis: { type: 'value', minInterval: 1, ...base.axis },
-        series: DEVICE_TYPES.map((deviceType) => ({
+        categories: list.map((point) => (type === 'day' ? point.date.slice(5) : point.date)),
+        legend: true,
+        format: (value) => String(value),
+        axes: [{ integer: true }],
+        series: DEVICE_TYPES.map((deviceType, index) => ({
           name: t(`device.type.${deviceType}`),
-          type: 'bar',
+          kind: 'bar',
           stack: 'faults',
-          barMaxWidth: 18,
+          color: colors[index],
           data: list.map((point) => point[deviceType] ?? 0),
         })),
       };
@@ -52,7 +44,7 @@ export function FaultTrend() {
     >
       <div className={styles.chart}>
         <Chart
-          option={option}
+          spec={spec}
           label={t('monitor.faultTrend.title')}
           loading={trend.isPending}
           error={trend.isError && !trend.data}

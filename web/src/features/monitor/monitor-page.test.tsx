@@ -5,12 +5,6 @@ import { queryClient } from '@/lib/query-client';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 import { MonitorPage } from './monitor-page';
 
-// jsdom has no canvas: the chart runtime is replaced by a recorder.
-const setOption = vi.fn();
-vi.mock('@/components/chart/echarts-runtime', () => ({
-  init: () => ({ setOption, resize: vi.fn(), dispose: vi.fn() }),
-}));
-
 const period = (value: number, previous: number, change: number) => ({ value, previous, change });
 
 const DATA: Record<string, unknown> = {

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Chart } from '@/components/chart/chart';
-import { baseOption, type ChartTheme } from '@/components/chart/chart-theme';
+import { Chart, type ChartSpec } from '@/components/chart/chart';
+import type { ChartTheme } from '@/components/chart/chart-theme';
 import { Panel } from '@/components/panel';
 import { LabelledSelect } from '@/components/select';
 import { formatNumber, formatQuantity } from '@/lib/format';
@@ -17,38 +17,28 @@ export function PlanChart() {
   const months = useMemo(() => plan.data?.months ?? [], [plan.data]);
   const unit = plan.data?.unit ?? 'kWh';
 
-  const option = useCallback(
-    (theme: ChartTheme) => {
-      const base = baseOption(theme);
-      return {
-        color: [theme.color('primary', 3), theme.color('primary'), theme.color('green')],
-        textStyle: base.textStyle,
-        grid: base.grid,
-        legend: base.legend,
-        tooltip: { ...base.tooltip, valueFormatter: (value: unknown) => formatNumber(Number(value), 1) },
-        xAxis: {
-          type: 'category',
-          data: months.map((month) => t('common.monthShort', { month: month.month })),
-          ...base.axis,
-          splitLine: { show: false },
+  const spec = useCallback(
+    (theme: ChartTheme): ChartSpec => ({
+      categories: months.map((month) => t('common.monthShort', { month: month.month })),
+      legend: true,
+      barMaxWidth: 14,
+      format: (value) => formatNumber(value, 1),
+      axes: [{ name: unit }, { name: '%' }],
+      series: [
+        { name: t('monitor.plan.plan'), kind: 'bar', unit, color: theme.color('primary', 3), data: months.map((month) => month.planKwh) },
+        { name: t('monitor.plan.actual'), kind: 'bar', unit, color: theme.color('primary'), data: months.map((month) => month.actualKwh) },
+        {
+          name: t('monitor.plan.completion'),
+          kind: 'line',
+          axis: 1,
+          smooth: true,
+          dots: true,
+          unit: '%',
+          color: theme.color('green'),
+          data: months.map((month) => month.completion),
         },
-        yAxis: [
-          { type: 'value', name: unit, ...base.axis },
-          { type: 'value', name: '%', ...base.axis, splitLine: { show: false } },
-        ],
-        series: [
-          { name: t('monitor.plan.plan'), type: 'bar', barMaxWidth: 14, data: months.map((month) => month.planKwh) },
-          { name: t('monitor.plan.actual'), type: 'bar', barMaxWidth: 14, data: months.map((month) => month.actualKwh) },
-          {
-            name: t('monitor.plan.completion'),
-            type: 'line',
-            yAxisIndex: 1,
-            smooth: true,
-            data: months.map((month) => month.completion),
-          },
-        ],
-      };
-    },
+      ],
+    }),
     [months, unit, t],
   );
 
@@ -76,7 +66,7 @@ export function PlanChart() {
     >
       <div className={styles.chart}>
         <Chart
-          option={option}
+          spec={spec}
           label={t('monitor.plan.title')}
           loading={plan.isPending}
           error={plan.isError && !plan.data}

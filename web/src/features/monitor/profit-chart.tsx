@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Chart } from '@/components/chart/chart';
-import { baseOption, type ChartTheme } from '@/components/chart/chart-theme';
+import { Chart, type ChartSpec } from '@/components/chart/chart';
+import type { ChartTheme } from '@/components/chart/chart-theme';
 import { Panel } from '@/components/panel';
 import { LabelledSelect } from '@/components/select';
 import { formatDate, formatMonth, formatNumber, formatTime } from '@/lib/format';
@@ -64,47 +64,32 @@ export function ProfitChart() {
   const currency = chosenCurrency && currencies.includes(chosenCurrency) ? chosenCurrency : preferredCurrency(currencies);
   const unit = power.data?.unit ?? 'kWh';
 
-  const option = useCallback(
-    (theme: ChartTheme) => {
-      const base = baseOption(theme);
+  const spec = useCallback(
+    (theme: ChartTheme): ChartSpec => {
       const shown = SERIES.filter((series) => series.key === 'pvKwh' || points.some((point) => point[series.key] > 0));
       return {
-        color: base.color,
-        textStyle: base.textStyle,
-        grid: base.grid,
-        legend: base.legend,
-        tooltip: {
-          ...base.tooltip,
-          valueFormatter: (value: unknown) => formatNumber(Number(value), 2),
-        },
-        xAxis: {
-          type: 'category',
-          data: points.map((point) => bucketLabel(period, point.time)),
-          ...base.axis,
-          splitLine: { show: false },
-        },
-        yAxis: [
-          { type: 'value', name: unit, ...base.axis },
-          ...(currency ? [{ type: 'value', name: currency, ...base.axis, splitLine: { show: false } }] : []),
-        ],
+        categories: points.map((point) => bucketLabel(period, point.time)),
+        legend: true,
+        format: (value) => formatNumber(value, 2),
+        axes: currency ? [{ name: unit }, { name: currency }] : [{ name: unit }],
         series: [
-          ...shown.map((series) => ({
+          ...shown.map((series, index) => ({
             name: t(series.label),
-            type: 'bar',
-            barMaxWidth: 18,
+            kind: 'bar' as const,
+            color: theme.palette[index],
+            unit,
             data: points.map((point) => point[series.key]),
           })),
           ...(currency
             ? [
                 {
                   name: t('monitor.flow.profit', { currency }),
-                  type: 'line',
-                  yAxisIndex: 1,
+                  kind: 'line' as const,
+                  axis: 1 as const,
                   smooth: true,
-                  symbolSize: 6,
+                  dots: true,
+                  color: theme.color('gold'),
                   data: points.map((point) => point.profit?.[currency] ?? 0),
-                  itemStyle: { color: theme.color('gold') },
-                  lineStyle: { color: theme.color('gold') },
                 },
               ]
             : []),
@@ -135,7 +120,7 @@ export function ProfitChart() {
     >
       <div className={styles.chart}>
         <Chart
-          option={option}
+          spec={spec}
           label={t('monitor.profit.title')}
           loading={power.isPending}
           error={power.isError && !power.data}

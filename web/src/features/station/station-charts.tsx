@@ -2,8 +2,7 @@ import Radio from '@arco-design/web-react/es/Radio';
 import '@arco-design/web-react/es/Radio/style/css.js';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Chart } from '@/components/chart/chart';
-import { baseOption, type ChartTheme } from '@/components/chart/chart-theme';
+import { Chart, type ChartSpec } from '@/components/chart/chart';
 import { DayPicker, MonthPicker, YearPicker } from '@/components/date-pickers';
 import { Panel } from '@/components/panel';
 import { formatDateTimeIn, formatNumber, todayIn } from '@/lib/format';
@@ -11,38 +10,14 @@ import { usePowerTrend, useMonthEnergy, useYearEnergy } from './api/stations';
 import type { Series } from './api/types';
 import styles from './station.module.css';
 
-function lineOption(theme: ChartTheme, series: Series, labels: string[], name: string) {
-  const base = baseOption(theme);
+function seriesSpec(series: Series, labels: string[], name: string, kind: 'bar' | 'line'): ChartSpec {
+  const line = kind === 'line';
   return {
-    color: base.color,
-    textStyle: base.textStyle,
-    grid: { ...base.grid, top: 32 },
-    tooltip: { ...base.tooltip, valueFormatter: (value: unknown) => `${formatNumber(Number(value), 2)} ${series.unit}` },
-    xAxis: { type: 'category', boundaryGap: false, data: labels, ...base.axis, splitLine: { show: false } },
-    yAxis: { type: 'value', name: series.unit, ...base.axis },
-    series: [
-      {
-        name,
-        type: 'line',
-        smooth: true,
-        showSymbol: false,
-        areaStyle: { opacity: 0.15 },
-        data: series.points.map((point) => point[1]),
-      },
-    ],
-  };
-}
-
-function barOption(theme: ChartTheme, series: Series, labels: string[], name: string) {
-  const base = baseOption(theme);
-  return {
-    color: base.color,
-    textStyle: base.textStyle,
-    grid: { ...base.grid, top: 32 },
-    tooltip: { ...base.tooltip, valueFormatter: (value: unknown) => `${formatNumber(Number(value), 2)} ${series.unit}` },
-    xAxis: { type: 'category', data: labels, ...base.axis, splitLine: { show: false } },
-    yAxis: { type: 'value', name: series.unit, ...base.axis },
-    series: [{ name, type: 'bar', barMaxWidth: 18, data: series.points.map((point) => point[1]) }],
+    categories: labels,
+    edges: line,
+    format: (value) => formatNumber(value, 2),
+    axes: [{ name: series.unit }],
+    series: [{ name, kind, smooth: line, area: line, unit: series.unit, data: series.points.map((point) => point[1]) }],
   };
 }
 
@@ -54,13 +29,13 @@ export function PowerCurve({ stationId, timezone }: { stationId: number; timezon
   const [date, setDate] = useState(() => todayIn(timezone));
   const trend = usePowerTrend(stationId, date);
   const data = trend.data;
-  const option = useCallback(
-    (theme: ChartTheme) =>
-      lineOption(
-        theme,
+  const spec = useCallback(
+    () =>
+      seriesSpec(
         data ?? { unit: 'kW', points: [] },
         (data?.points ?? []).map((point) => formatDateTimeIn(point[0], timezone).slice(11, 16)),
         t('station.chart.power'),
+        'line',
       ),
     [data, timezone, t],
   );
@@ -80,7 +55,7 @@ export function PowerCurve({ stationId, timezone }: { stationId: number; timezon
     >
       <div className={styles.chart}>
         <Chart
-          option={option}
+          spec={spec}
           label={t('station.chart.powerCurve')}
           loading={trend.isPending}
           error={trend.isError && !data}
@@ -105,10 +80,9 @@ export function EnergyChart({ stationId, timezone }: { stationId: number; timezo
   const yearly = useYearEnergy(stationId, year, view === 'year');
   const query = view === 'month' ? monthly : yearly;
   const data = view === 'month' ? monthly.data : yearly.data;
-  const option = useCallback(
-    (theme: ChartTheme) =>
-      barOption(
-        theme,
+  const spec = useCallback(
+    () =>
+      seriesSpec(
         data ?? { unit: 'kWh', points: [] },
         (data?.points ?? []).map((point) =>
           view === 'month'
@@ -116,6 +90,7 @@ export function EnergyChart({ stationId, timezone }: { stationId: number; timezo
             : t('common.monthShort', { month: Number(formatDateTimeIn(point[0], timezone).slice(5, 7)) }),
         ),
         t('station.chart.energy'),
+        'bar',
       ),
     [data, view, timezone, t],
   );
@@ -154,7 +129,7 @@ export function EnergyChart({ stationId, timezone }: { stationId: number; timezo
     >
       <div className={styles.chart}>
         <Chart
-          option={option}
+          spec={spec}
           label={t('station.chart.energyTitle')}
           loading={query.isPending}
           error={query.isError && !data}
