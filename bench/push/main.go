@@ -35,8 +35,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/device"
@@ -417,7 +415,6 @@ func clientMain() {
 			}
 		}
 	}()
-	ctx := context.Background()
 	sem := make(chan struct{}, *dialPar)
 	var wg sync.WaitGroup
 	prefix := []byte(`{"type":"message"`)
@@ -425,26 +422,23 @@ func clientMain() {
 	type arrival struct{ alarm, at int64 }
 	arrivals := make([][]arrival, len(tokens))
 	var readers sync.WaitGroup
-	conns := make([]*websocket.Conn, len(tokens))
+	conns := make([]*rawConn, len(tokens))
 	for i, tok := range tokens {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			dctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-			defer cancel()
-			c, _, err := websocket.Dial(dctx, *clientURL+tok, nil)
+			c, err := rawDial(*clientURL+tok, 60*time.Second)
 			if err != nil {
-				log.Fatalf("dial: %v", err)
+				log.Fatalf("dial %s: %v", strip(*clientURL), err)
 			}
-			c.SetReadLimit(1 << 20)
 			conns[i] = c
 			readers.Add(1)
 			go func() {
 				defer readers.Done()
 				for {
-					_, b, err := c.Read(ctx)
+					b, err := c.next()
 					if err != nil {
 						return
 					}
@@ -480,7 +474,7 @@ func clientMain() {
 	close(stopCount)
 	<-countDone
 	for _, c := range conns {
-		c.CloseNow()
+		c.Close()
 	}
 	readers.Wait()
 	for _, list := range arrivals {
