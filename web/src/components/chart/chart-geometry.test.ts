@@ -155,6 +155,12 @@ describe('layout', () => {
     expect(layout.axes[0]!.ticks.max).toBe(2);
   });
 
+  it('shades the highlighted category of a bar chart even when every bar is zero', () => {
+    const bars: ChartSpec = { categories: ['a', 'b'], series: [{ name: 'faults', kind: 'bar', data: [0, 0] }] };
+    expect(layoutChart(bars, new Set(), 600, 300).hasBars).toBe(true);
+    expect(layoutChart(bars, new Set(['faults']), 600, 300).hasBars).toBe(false);
+  });
+
   it('puts the category under the pointer', () => {
     const layout = layoutChart({ categories: ['a', 'b', 'c'], series: [] }, new Set(), 600, 300);
     expect(layout.categoryAt(layout.x(1))).toBe(1);

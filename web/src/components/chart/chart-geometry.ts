@@ -226,6 +226,7 @@ export interface Layout {
   categoryAt: (x: number) => number | null;
   /** Every how many categories an x label is written, so labels never overlap. */
   labelEvery: number;
+  /** A shown bar series: the highlighted category is shaded rather than marked with a line. */
   hasBars: boolean;
   bars: Bar[];
   lines: Line[];
@@ -377,7 +378,7 @@ export function layoutChart(spec: ChartSpec, hidden: ReadonlySet<string>, width:
     x,
     categoryAt,
     labelEvery,
-    hasBars: bars.length > 0,
+    hasBars: slots.size > 0,
     bars,
     lines,
     stacked,
