@@ -173,7 +173,7 @@ func (e *env) reportDashboard(runs, computed []*dashRun) {
 		"as `admin` (every station) call one endpoint at a time in a closed loop over loopback HTTP with keep-alive, for %s after %s of "+
 		"warm-up, rotating station, device and date parameters. The **API floor** is `GET /v2/sys/monitor/url` under the same load: sign-in "+
 		"check, router and envelope, no data. The load generator runs on the same cores as the server. Helio keeps a dashboard "+
-		"answer for its user for 5 s (`--answer-cache`, dropped at once by any API write of the organisation); as every client is `admin`, "+
+		"answer for everyone with the same view of the fleet (organisation, role, station authority) for 5 s (`--answer-cache`, dropped at once by any API write of the organisation); as every client is `admin` (one view), "+
 		"the first table is mostly answers from that cache, the second (cache off) what computing each answer costs.\n\n",
 		c.stations, strings.Join(fleet.Templates(c.perStation), ", "), c.perStation, e.binName(), c.clients, c.duration, c.warmup)
 	dashTable(&s, a, b)

@@ -33,7 +33,7 @@ type Config struct {
 	// RawRetention is how long raw telemetry samples are kept; roll-ups are kept for ever.
 	RawRetention time.Duration
 	LogFormat    string
-	// AnswerCache is how long a dashboard read's answer is kept for the same user (0: off).
+	// AnswerCache is how long a dashboard read's answer is kept for the users with the same view of the fleet (0: off).
 	AnswerCache time.Duration
 	// PprofAddr serves Go's profiler (net/http/pprof) on a second listener; empty: off.
 	PprofAddr string
@@ -60,7 +60,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.Float64Var(&c.SimSpeed, "sim-speed", envFloat("HELIO_SIM_SPEED", 1), "demo simulator speed relative to the clock (HELIO_SIM_SPEED)")
 	fs.DurationVar(&c.RawRetention, "raw-retention", envDuration("HELIO_RAW_RETENTION", 14*24*time.Hour), "how long raw samples are kept (HELIO_RAW_RETENTION)")
 	fs.Float64Var(&c.EmissionFactor, "emission-factor", envFloat("HELIO_EMISSION_FACTOR", 0.475), "grid emission factor for carbon reduction, kg CO2 per kWh (HELIO_EMISSION_FACTOR)")
-	fs.DurationVar(&c.AnswerCache, "answer-cache", envDuration("HELIO_ANSWER_CACHE", 5*time.Second), "how long a dashboard read's answer is kept for the same user; an API write drops its organisation's at once (0: off) (HELIO_ANSWER_CACHE)")
+	fs.DurationVar(&c.AnswerCache, "answer-cache", envDuration("HELIO_ANSWER_CACHE", 5*time.Second), "how long a dashboard read's answer is kept for the users with the same view of the fleet; an API write drops its organisation's at once (0: off) (HELIO_ANSWER_CACHE)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", env("HELIO_PPROF_ADDR", ""), "serve Go's profiler on this address, e.g. 127.0.0.1:6060 (keep it on loopback; empty: off) (HELIO_PPROF_ADDR)")
 	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
 	return c

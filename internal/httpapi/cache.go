@@ -11,8 +11,9 @@ import (
 // AnswerCache keeps the answers of dashboard reads (routes marked Cache) for a short time,
 // so that many screens polling the same figures cost one computation per TTL.
 //
-// An answer is kept per caller (user), call and locale, so what one user may see is never
-// served to another. Any successful write through the API by a member of an organisation
+// An answer is kept per view (organisation, role and station authority: Principal.ViewKey),
+// call and locale: users who see the same stations with the same rights share it, and what
+// one user may see is never served to a user who may not. Any successful write through the API by a member of an organisation
 // (a station edited, a device added, an alarm dealt) drops that organisation's answers at
 // once; telemetry and alarms arriving from devices show within the TTL. Concurrent misses
 // of one key wait for a single computation. Errors are never kept.
@@ -64,7 +65,7 @@ func (c *AnswerCache) key(rt *Route, r *http.Request, p *Principal) string {
 	c.mu.Lock()
 	gen := c.gens[p.OrgID]
 	c.mu.Unlock()
-	return rt.Method + " " + r.URL.RequestURI() + "\x00" + strconv.FormatInt(p.UserID, 10) + "\x00" +
+	return rt.Method + " " + r.URL.RequestURI() + "\x00" + p.ViewKey() + "\x00" +
 		strconv.FormatInt(p.OrgID, 10) + "." + strconv.FormatUint(gen, 10) + "\x00" + Locale(r)
 }
 

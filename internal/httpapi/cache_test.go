@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,15 +15,18 @@ import (
 
 // cacheAPI serves GET /v2/n (a cached read counting its computations), GET /v2/fails
 // (failing once, then answering) and POST /v2/write; the caller is named by the X-User
-// header as "user/org".
+// header as "user/org/authority/dept".
 func cacheAPI(t *testing.T, ttl time.Duration) (*API, *AnswerCache, *atomic.Int64, *time.Time) {
 	t.Helper()
 	api := New(func(r *http.Request) (*Principal, error) {
-		var user, org int64
-		if _, err := fmtSscan(r.Header.Get("X-User"), &user, &org); err != nil {
+		f := strings.Split(r.Header.Get("X-User"), "/")
+		if len(f) != 4 {
 			return nil, Unauthorized()
 		}
-		return &Principal{UserID: user, OrgID: org, Role: "user"}, nil
+		user, _ := strconv.ParseInt(f[0], 10, 64)
+		org, _ := strconv.ParseInt(f[1], 10, 64)
+		dept, _ := strconv.ParseInt(f[3], 10, 64)
+		return &Principal{UserID: user, OrgID: org, DeptID: dept, Role: "user", StationAuthority: f[2]}, nil
 	})
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	c := NewAnswerCache(ttl, 0)
@@ -43,22 +47,6 @@ func cacheAPI(t *testing.T, ttl time.Duration) (*API, *AnswerCache, *atomic.Int6
 	return api, c, &computed, &now
 }
 
-// fmtSscan reads "user/org".
-func fmtSscan(s string, user, org *int64) (int, error) {
-	for i := range s {
-		if s[i] == '/' {
-			u, err1 := strconv.ParseInt(s[:i], 10, 64)
-			o, err2 := strconv.ParseInt(s[i+1:], 10, 64)
-			if err1 != nil || err2 != nil {
-				return 0, errors.New("bad caller")
-			}
-			*user, *org = u, o
-			return 2, nil
-		}
-	}
-	return 0, errors.New("bad caller")
-}
-
 func call(t *testing.T, api *API, method, path, user, lang string) (int, string) {
 	t.Helper()
 	r := httptest.NewRequest(method, path, nil)
@@ -75,7 +63,7 @@ func call(t *testing.T, api *API, method, path, user, lang string) (int, string)
 	return w.Code, string(env.Data)
 }
 
-func TestAnswerCacheKeepsPerUserUntilTTLOrAWrite(t *testing.T) {
+func TestAnswerCacheKeepsPerViewUntilTTLOrAWrite(t *testing.T) {
 	api, c, computed, now := cacheAPI(t, 5*time.Second)
 	get := func(user string) string {
 		t.Helper()
@@ -85,48 +73,55 @@ func TestAnswerCacheKeepsPerUserUntilTTLOrAWrite(t *testing.T) {
 		}
 		return data
 	}
-	if a, b := get("1/10"), get("1/10"); a != `{"n":1}` || b != a || computed.Load() != 1 {
+	if a, b := get("1/10/own/3"), get("1/10/own/3"); a != `{"n":1}` || b != a || computed.Load() != 1 {
 		t.Fatalf("same user twice: %s %s, %d computations", a, b, computed.Load())
 	}
-	// another user, even of the same organisation, never gets the first one's answer
-	if got := get("2/10"); got != `{"n":2}` {
+	// a user who sees other stations (another department) never gets the first one's answer
+	if got := get("2/10/own/4"); got != `{"n":2}` {
 		t.Fatalf("second user: %s", got)
 	}
+	// one who sees the same ones shares it; one who sees all of them does not
+	if got := get("5/10/own/3"); got != `{"n":1}` {
+		t.Fatalf("same view: %s", got)
+	}
+	if got := get("6/10/all/3"); got != `{"n":3}` {
+		t.Fatalf("whole organisation's view: %s", got)
+	}
 	// another locale and another query are other answers
-	if _, data := call(t, api, "GET", "/v2/n", "1/10", "zh-CN"); data != `{"n":3}` {
+	if _, data := call(t, api, "GET", "/v2/n", "1/10/own/3", "zh-CN"); data != `{"n":4}` {
 		t.Fatalf("other locale: %s", data)
 	}
-	if _, data := call(t, api, "GET", "/v2/n?page=2", "1/10", ""); data != `{"n":4}` {
+	if _, data := call(t, api, "GET", "/v2/n?page=2", "1/10/own/3", ""); data != `{"n":5}` {
 		t.Fatalf("other query: %s", data)
 	}
 	// a write by a member of another organisation leaves this one's answers
-	if code, _ := call(t, api, "POST", "/v2/write", "7/70", ""); code != 200 {
+	if code, _ := call(t, api, "POST", "/v2/write", "7/70/all/0", ""); code != 200 {
 		t.Fatal("write failed")
 	}
-	if got := get("1/10"); got != `{"n":1}` {
+	if got := get("1/10/own/3"); got != `{"n":1}` {
 		t.Fatalf("after another organisation's write: %s", got)
 	}
 	// a write by a member drops the organisation's answers at once
-	call(t, api, "POST", "/v2/write", "2/10", "")
-	if got := get("1/10"); got != `{"n":5}` {
+	call(t, api, "POST", "/v2/write", "2/10/own/4", "")
+	if got := get("1/10/own/3"); got != `{"n":6}` {
 		t.Fatalf("after a write: %s", got)
 	}
 	// the TTL ends an answer
 	*now = now.Add(5 * time.Second)
-	if got := get("1/10"); got != `{"n":6}` {
+	if got := get("1/10/own/3"); got != `{"n":7}` {
 		t.Fatalf("after the TTL: %s", got)
 	}
-	if hits, misses := c.Stats(); hits != 2 || misses != 6 {
+	if hits, misses := c.Stats(); hits != 3 || misses != 7 {
 		t.Fatalf("stats: %d hits, %d misses", hits, misses)
 	}
 }
 
 func TestAnswerCacheKeepsNoErrors(t *testing.T) {
 	api, _, _, _ := cacheAPI(t, time.Minute)
-	if code, _ := call(t, api, "GET", "/v2/fails", "1/10", ""); code != 500 {
+	if code, _ := call(t, api, "GET", "/v2/fails", "1/10/own/3", ""); code != 500 {
 		t.Fatalf("first call: %d", code)
 	}
-	if code, data := call(t, api, "GET", "/v2/fails", "1/10", ""); code != 200 || data != `"fine"` {
+	if code, data := call(t, api, "GET", "/v2/fails", "1/10/own/3", ""); code != 200 || data != `"fine"` {
 		t.Fatalf("second call: %d %s", code, data)
 	}
 }

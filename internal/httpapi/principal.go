@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strconv"
 )
 
 // Principal is the signed-in caller, resolved from the session on every call.
@@ -14,6 +15,17 @@ type Principal struct {
 	Role             string // "admin" or "user"
 	StationAuthority string // "all", "own" or "authorized"
 	TokenHash        string
+}
+
+// ViewKey names what the caller may see: their organisation, role and station authority
+// (with the department it is measured from). Callers with equal keys see the same stations
+// with the same rights.
+func (p *Principal) ViewKey() string {
+	k := strconv.FormatInt(p.OrgID, 10) + "/" + p.Role + "/" + p.StationAuthority
+	if p.StationAuthority != "all" {
+		k += "/" + strconv.FormatInt(p.DeptID, 10)
+	}
+	return k
 }
 
 // IsAdmin reports whether the caller is a super administrator.

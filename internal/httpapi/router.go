@@ -34,6 +34,8 @@ type Route struct {
 	Raw     http.HandlerFunc
 	RawType string
 	// Cache marks a dashboard read (GET) whose answer may come from the API's AnswerCache.
+	// Its answer must depend only on the caller's view (organisation, role, station
+	// authority), the request and the locale — never on which user asks.
 	Cache bool
 }
 
