@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { i18n, LOCALES, loadLocale, loadScreenTexts } from '@/lib/i18n';
 
 // Pages load lazily; on a busy machine the first import of a page's modules takes seconds.
@@ -43,4 +43,11 @@ beforeAll(async () => {
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+});
+
+// Some Arco components finish closing on a timer (the date picker resets its panel 100 ms
+// after its popup closes); let those run while the page still exists, before the test
+// environment is torn down, rather than in a file that has ended.
+afterAll(async () => {
+  await new Promise((resolve) => setTimeout(resolve, 250));
 });
