@@ -18,7 +18,12 @@ export function PlanChart() {
   const unit = plan.data?.unit ?? 'kWh';
 
   const spec = useCallback(
-    (theme: ChartTheme): ChartSpec => ({
+    (theme: ChartTheme): ChartSpec => {
+      // months that have not begun have a plan, but no actual and no completion yet
+      const today = new Date();
+      const begun = (month: number) =>
+        year < today.getFullYear() || (year === today.getFullYear() && month <= today.getMonth() + 1);
+      return {
       categories: months.map((month) => t('common.monthShort', { month: month.month })),
       legend: true,
       barMaxWidth: 14,
@@ -26,7 +31,7 @@ export function PlanChart() {
       axes: [{ name: unit }, { name: '%' }],
       series: [
         { name: t('monitor.plan.plan'), kind: 'bar', unit, color: theme.color('primary', 3), data: months.map((month) => month.planKwh) },
-        { name: t('monitor.plan.actual'), kind: 'bar', unit, color: theme.color('primary'), data: months.map((month) => month.actualKwh) },
+        { name: t('monitor.plan.actual'), kind: 'bar', unit, color: theme.color('primary'), data: months.map((month) => (begun(month.month) ? month.actualKwh : null)) },
         {
           name: t('monitor.plan.completion'),
           kind: 'line',
@@ -35,11 +40,12 @@ export function PlanChart() {
           dots: true,
           unit: '%',
           color: theme.color('green'),
-          data: months.map((month) => month.completion),
+          data: months.map((month) => (begun(month.month) ? month.completion : null)),
         },
       ],
-    }),
-    [months, unit, t],
+      };
+    },
+    [months, unit, year, t],
   );
 
   const years = [thisYear, thisYear - 1, thisYear - 2];

@@ -6,7 +6,7 @@ import { Panel } from '@/components/panel';
 import { LabelledSelect } from '@/components/select';
 import { formatDate, formatMonth, formatNumber, formatTime } from '@/lib/format';
 import { STORAGE_KEYS } from '@/lib/storage';
-import { currenciesOf, type PowerPeriod, type PowerPoint, twoHourPoints, usePowerData } from './api/power-data';
+import { currenciesOf, type PowerPeriod, type PowerPoint, sinceStarted, twoHourPoints, usePowerData } from './api/power-data';
 import styles from './monitor.module.css';
 import { PeriodSwitch } from './period-switch';
 
@@ -66,6 +66,7 @@ export function ProfitChart() {
 
   const spec = useCallback(
     (theme: ChartTheme): ChartSpec => {
+      const now = Date.now();
       const shown = SERIES.filter((series) => series.key === 'pvKwh' || points.some((point) => point[series.key] > 0));
       return {
         categories: points.map((point) => bucketLabel(period, point.time)),
@@ -78,7 +79,7 @@ export function ProfitChart() {
             kind: 'bar' as const,
             color: theme.palette[index],
             unit,
-            data: points.map((point) => point[series.key]),
+            data: points.map((point) => sinceStarted(point, point[series.key], now)),
           })),
           ...(currency
             ? [
@@ -89,7 +90,7 @@ export function ProfitChart() {
                   smooth: true,
                   dots: true,
                   color: theme.color('gold'),
-                  data: points.map((point) => point.profit?.[currency] ?? 0),
+                  data: points.map((point) => sinceStarted(point, point.profit?.[currency] ?? 0, now)),
                 },
               ]
             : []),

@@ -1,4 +1,4 @@
-import { currenciesOf, type PowerPoint, twoHourPoints } from './power-data';
+import { currenciesOf, type PowerPoint, sinceStarted, twoHourPoints } from './power-data';
 
 const hour = (index: number): PowerPoint => ({
   time: Date.UTC(2024, 0, 1, index),
@@ -21,5 +21,12 @@ describe('fleet power data', () => {
 
   it('lists the currencies the profit is in', () => {
     expect(currenciesOf([hour(1), hour(5)])).toEqual(['CNY', 'USD']);
+  });
+
+  it('leaves buckets that have not begun empty instead of zero', () => {
+    const now = Date.UTC(2024, 0, 1, 10, 30);
+    expect(sinceStarted(hour(10), 0, now)).toBe(0);
+    expect(sinceStarted(hour(9), 4.5, now)).toBe(4.5);
+    expect(sinceStarted(hour(11), 0, now)).toBeNull();
   });
 });

@@ -76,3 +76,11 @@ export function currenciesOf(points: readonly PowerPoint[]): string[] {
   }
   return [...set].sort();
 }
+
+/**
+ * A figure to draw for a bucket: null for one that has not begun yet, so that a chart leaves
+ * the rest of the day (month, year) empty rather than drawing a drop to zero.
+ */
+export function sinceStarted(point: Pick<PowerPoint, 'time'>, value: number, now = Date.now()): number | null {
+  return point.time > now ? null : value;
+}
