@@ -160,9 +160,12 @@ async function choose(radio: Locator): Promise<void> {
   await expect.poll(() => radio.isChecked()).toBe(true);
 }
 
-/** The number shown as current power, in kW whatever unit the card chose. */
+/**
+ * The current power the card shows, in kW: its exact figure (the title of the big number),
+ * as the rounded one (3.71 MW) may stay put for minutes around noon.
+ */
 async function currentPowerKw(page: Page): Promise<number> {
-  const text = (await page.getByTestId('current-power').locator('p').nth(1).textContent()) ?? '';
+  const text = (await page.getByTestId('current-power').locator('p').nth(1).getAttribute('title')) ?? '';
   const match = /([\d,.]+)\s*(kW|MW|GW)/.exec(text);
   if (!match) {
     throw new Error(`no power figure in "${text}"`);

@@ -15,8 +15,9 @@ const PERIODS: readonly PeriodKey[] = ['day', 'month', 'year', 'total'];
 
 function Big({ value, unit }: { value: number; unit: string }) {
   const scaled = scaleQuantity(value, unit);
+  // the exact figure in its own unit on hover: 3.71 MW is 3,712.437 kW
   return (
-    <p className={styles.big}>
+    <p className={styles.big} title={`${formatNumber(value, 3)} ${unit}`}>
       {formatNumber(scaled.value, 2)}
       <span className={styles.bigUnit}>{scaled.unit}</span>
     </p>
