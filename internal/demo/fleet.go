@@ -16,7 +16,7 @@ import (
 // of the second organisation, a copy of the last one under other keys and serials.
 func Fleet() sim.Fleet {
 	f := sim.DemoFleet()
-	other := cloneStation(f.Stations[len(f.Stations)-1], "other-", "OT")
+	other := CloneStation(f.Stations[len(f.Stations)-1], "other-", "OT")
 	other.Name = "Sunfield Ranch (Other Solar Co.)"
 	other.OwnerCompany = "Other Solar Co."
 	f.Stations = append(f.Stations, other)
@@ -26,7 +26,9 @@ func Fleet() sim.Fleet {
 // OtherOrgStationKey is the key of the second organisation's station.
 func OtherOrgStationKey(f sim.Fleet) string { return f.Stations[len(f.Stations)-1].Key }
 
-func cloneStation(s sim.Station, keyPrefix, snPrefix string) sim.Station {
+// CloneStation copies a station with its sub-stations, collectors and devices under new
+// keys (keyPrefix) and serial numbers (snPrefix), so the copy can be stored beside it.
+func CloneStation(s sim.Station, keyPrefix, snPrefix string) sim.Station {
 	c := s
 	c.Key = keyPrefix + s.Key
 	if s.ParentKey != "" {
@@ -53,7 +55,7 @@ func cloneStation(s sim.Station, keyPrefix, snPrefix string) sim.Station {
 	}
 	c.Children = nil
 	for _, ch := range s.Children {
-		c.Children = append(c.Children, cloneStation(ch, keyPrefix, snPrefix))
+		c.Children = append(c.Children, CloneStation(ch, keyPrefix, snPrefix))
 	}
 	return c
 }

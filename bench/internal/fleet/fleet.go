@@ -295,7 +295,7 @@ func Fleet(n, perStation int, gridBy time.Time) (sim.Fleet, error) {
 	templates := templates(perStation)
 	var f sim.Fleet
 	for i := range n {
-		c := clone(templates[i%len(templates)], fmt.Sprintf("b%03d-", i), fmt.Sprintf("B%03d", i))
+		c := demo.CloneStation(templates[i%len(templates)], fmt.Sprintf("b%03d-", i), fmt.Sprintf("B%03d", i))
 		c.Name = fmt.Sprintf("Bench %03d — %s", i, c.Name)
 		resize(&c, perStation)
 		connect(&c, gridBy)
@@ -329,38 +329,6 @@ func count(s sim.Station) int {
 		n += len(c.Devices)
 	}
 	return n
-}
-
-func clone(s sim.Station, keyPrefix, snPrefix string) sim.Station {
-	c := s
-	c.Key = keyPrefix + s.Key
-	if s.ParentKey != "" {
-		c.ParentKey = keyPrefix + s.ParentKey
-	}
-	c.Tags = append([]string(nil), s.Tags...)
-	c.Collectors = nil
-	for _, col := range s.Collectors {
-		col.SN = snPrefix + col.SN
-		c.Collectors = append(c.Collectors, col)
-	}
-	c.Devices = nil
-	for _, d := range s.Devices {
-		d.Key = keyPrefix + d.Key
-		if d.ParentKey != "" {
-			d.ParentKey = keyPrefix + d.ParentKey
-		}
-		d.StationKey = keyPrefix + d.StationKey
-		d.SN = snPrefix + d.SN
-		if d.CollectorSN != "" {
-			d.CollectorSN = snPrefix + d.CollectorSN
-		}
-		c.Devices = append(c.Devices, d)
-	}
-	c.Children = nil
-	for _, ch := range s.Children {
-		c.Children = append(c.Children, clone(ch, keyPrefix, snPrefix))
-	}
-	return c
 }
 
 func inverters(s sim.Station) []int {
