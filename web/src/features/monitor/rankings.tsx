@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
@@ -11,6 +12,56 @@ function Rank({ rank }: { rank: number }) {
   return <span className={`${styles.rank} ${rank <= 3 ? styles.rankTop : ''}`}>{rank}</span>;
 }
 
+interface Column<T> {
+  header: string;
+  /** A figure: right-aligned. */
+  num?: boolean;
+  cell: (row: T) => ReactNode;
+}
+
+/** A ranking: the rank, then the columns, one row per entry. */
+function RankTable<T extends { rank: number }>({
+  rows,
+  rowKey,
+  columns,
+}: {
+  rows: readonly T[];
+  rowKey: (row: T) => number;
+  columns: Column<T>[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.scroll}>
+      <table className={table.table}>
+        <thead>
+          <tr>
+            <th scope="col">{t('monitor.rank')}</th>
+            {columns.map((column) => (
+              <th key={column.header} scope="col" className={column.num ? table.num : undefined}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              <td>
+                <Rank rank={row.rank} />
+              </td>
+              {columns.map((column) => (
+                <td key={column.header} className={column.num ? table.num : undefined}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The Top 6 devices by today's equivalent hours. */
 export function TopDevices() {
   const { t } = useTranslation();
@@ -20,39 +71,25 @@ export function TopDevices() {
   return (
     <Panel title={t('monitor.top.title', { count: TOP_DEVICES })} className={styles.widget}>
       <DataState loading={top.isPending} error={top.isError} empty={list.length === 0} onRetry={() => void top.refetch()} minHeight={240}>
-        <div className={styles.scroll}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('monitor.rank')}</th>
-                <th scope="col">{t('monitor.top.device')}</th>
-                <th scope="col" className={table.num}>
-                  {t('monitor.top.today')}
-                </th>
-                <th scope="col" className={table.num}>
-                  {t('monitor.top.hours')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((device) => (
-                <tr key={device.id}>
-                  <td>
-                    <Rank rank={device.rank} />
-                  </td>
-                  <td>
-                    <button type="button" className={styles.link} onClick={() => navigate(`/device/detail/${device.id}`)}>
-                      {device.name}
-                    </button>
-                    <div className={styles.muted}>{device.stationName}</div>
-                  </td>
-                  <td className={table.num}>{formatQuantity(device.todayKwh, 'kWh', { digits: 1 })}</td>
-                  <td className={table.num}>{formatQuantity(device.equivalentHours, 'h', { digits: 2 })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RankTable
+          rows={list}
+          rowKey={(device) => device.id}
+          columns={[
+            {
+              header: t('monitor.top.device'),
+              cell: (device) => (
+                <>
+                  <button type="button" className={styles.link} onClick={() => navigate(`/device/detail/${device.id}`)}>
+                    {device.name}
+                  </button>
+                  <div className={styles.muted}>{device.stationName}</div>
+                </>
+              ),
+            },
+            { header: t('monitor.top.today'), num: true, cell: (device) => formatQuantity(device.todayKwh, 'kWh', { digits: 1 }) },
+            { header: t('monitor.top.hours'), num: true, cell: (device) => formatQuantity(device.equivalentHours, 'h', { digits: 2 }) },
+          ]}
+        />
       </DataState>
     </Panel>
   );
@@ -73,30 +110,14 @@ export function MaintenanceRanking() {
         onRetry={() => void ranking.refetch()}
         minHeight={240}
       >
-        <div className={styles.scroll}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('monitor.rank')}</th>
-                <th scope="col">{t('monitor.maintenance.name')}</th>
-                <th scope="col" className={table.num}>
-                  {t('monitor.maintenance.finished')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((user) => (
-                <tr key={user.userId}>
-                  <td>
-                    <Rank rank={user.rank} />
-                  </td>
-                  <td>{user.name}</td>
-                  <td className={table.num}>{formatNumber(user.finishCount, 0)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RankTable
+          rows={list}
+          rowKey={(user) => user.userId}
+          columns={[
+            { header: t('monitor.maintenance.name'), cell: (user) => user.name },
+            { header: t('monitor.maintenance.finished'), num: true, cell: (user) => formatNumber(user.finishCount, 0) },
+          ]}
+        />
       </DataState>
     </Panel>
   );
@@ -111,42 +132,23 @@ export function ProjectRanking() {
   return (
     <Panel title={t('monitor.project.title')} className={styles.widget}>
       <DataState loading={ranking.isPending} error={ranking.isError} empty={list.length === 0} onRetry={() => void ranking.refetch()} minHeight={240}>
-        <div className={styles.scroll}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('monitor.rank')}</th>
-                <th scope="col">{t('monitor.project.name')}</th>
-                <th scope="col" className={table.num}>
-                  {t('monitor.project.faults')}
-                </th>
-                <th scope="col" className={table.num}>
-                  {t('monitor.project.processed')}
-                </th>
-                <th scope="col" className={table.num}>
-                  {t('monitor.project.ratio')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((station) => (
-                <tr key={station.stationId}>
-                  <td>
-                    <Rank rank={station.rank} />
-                  </td>
-                  <td>
-                    <button type="button" className={styles.link} onClick={() => navigate(`/station/detail/${station.stationId}`)}>
-                      {station.name}
-                    </button>
-                  </td>
-                  <td className={table.num}>{formatNumber(station.faultToday, 0)}</td>
-                  <td className={table.num}>{formatNumber(station.faultProcessed, 0)}</td>
-                  <td className={table.num}>{formatQuantity(station.faultProcessRatio, '%', { digits: 1 })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RankTable
+          rows={list}
+          rowKey={(station) => station.stationId}
+          columns={[
+            {
+              header: t('monitor.project.name'),
+              cell: (station) => (
+                <button type="button" className={styles.link} onClick={() => navigate(`/station/detail/${station.stationId}`)}>
+                  {station.name}
+                </button>
+              ),
+            },
+            { header: t('monitor.project.faults'), num: true, cell: (station) => formatNumber(station.faultToday, 0) },
+            { header: t('monitor.project.processed'), num: true, cell: (station) => formatNumber(station.faultProcessed, 0) },
+            { header: t('monitor.project.ratio'), num: true, cell: (station) => formatQuantity(station.faultProcessRatio, '%', { digits: 1 }) },
+          ]}
+        />
       </DataState>
     </Panel>
   );
