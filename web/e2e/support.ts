@@ -56,6 +56,16 @@ export async function openPage(
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // A full-page shot of a scrolled page draws the fixed navbar where the viewport was, and
+  // toasts and closing popups of the step before would cover the screen: start from the
+  // top once they are gone.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page
+    .locator('.arco-message')
+    .first()
+    .waitFor({ state: 'detached', timeout: 6_000 })
+    .catch(() => undefined);
+  await page.waitForTimeout(300);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
