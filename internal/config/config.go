@@ -39,6 +39,9 @@ type Config struct {
 	PprofAddr string
 	// EmissionFactor is the grid emission factor for carbon reduction, kg CO₂ per kWh.
 	EmissionFactor float64
+	// The assistant's OpenAI-compatible endpoints (empty URL: the built-in answerer, BM25 only).
+	LLMURL, LLMModel, LLMKey       string
+	EmbedURL, EmbedModel, EmbedKey string
 }
 
 // Flags registers every option on fs, each defaulting to its HELIO_* variable, and
@@ -62,6 +65,12 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.Float64Var(&c.EmissionFactor, "emission-factor", envFloat("HELIO_EMISSION_FACTOR", 0.475), "grid emission factor for carbon reduction, kg CO2 per kWh (HELIO_EMISSION_FACTOR)")
 	fs.DurationVar(&c.AnswerCache, "answer-cache", envDuration("HELIO_ANSWER_CACHE", 5*time.Second), "how long a dashboard read's answer is kept for the users with the same view of the fleet; an API write drops its organisation's at once (0: off) (HELIO_ANSWER_CACHE)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", env("HELIO_PPROF_ADDR", ""), "serve Go's profiler on this address, e.g. 127.0.0.1:6060 (keep it on loopback; empty: off) (HELIO_PPROF_ADDR)")
+	fs.StringVar(&c.LLMURL, "llm-url", env("HELIO_LLM_URL", ""), "the assistant's OpenAI-compatible chat endpoint, e.g. http://127.0.0.1:11434/v1 (empty: the built-in answerer) (HELIO_LLM_URL)")
+	fs.StringVar(&c.LLMModel, "llm-model", env("HELIO_LLM_MODEL", "llama3.1"), "chat model name (HELIO_LLM_MODEL)")
+	fs.StringVar(&c.LLMKey, "llm-key", env("HELIO_LLM_KEY", ""), "chat endpoint API key, if it needs one (HELIO_LLM_KEY)")
+	fs.StringVar(&c.EmbedURL, "embeddings-url", env("HELIO_EMBEDDINGS_URL", ""), "OpenAI-compatible embeddings endpoint; passages are then ranked by BM25 and embeddings together (HELIO_EMBEDDINGS_URL)")
+	fs.StringVar(&c.EmbedModel, "embeddings-model", env("HELIO_EMBEDDINGS_MODEL", "nomic-embed-text"), "embeddings model name (HELIO_EMBEDDINGS_MODEL)")
+	fs.StringVar(&c.EmbedKey, "embeddings-key", env("HELIO_EMBEDDINGS_KEY", ""), "embeddings endpoint API key, if it needs one (HELIO_EMBEDDINGS_KEY)")
 	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
 	return c
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/alarm"
+	"github.com/helio-energy/helio/internal/assistant"
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
@@ -51,6 +52,8 @@ type Server struct {
 	Messages *message.Store
 	Alarms   *alarm.Engine
 	Hub      *push.Hub
+	// Library indexes the assistant's documents.
+	Library *assistant.Library
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
@@ -109,6 +112,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
+	s.assistantRoutes(cfg, db)
 	var bus push.Bus
 	if cfg.NATSURL != "" {
 		nb, err := push.DialNATS(cfg.NATSURL, "")
@@ -176,6 +180,9 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	fleet := demo.Fleet()
 	if err := demo.SeedFleet(ctx, s.DB, acc, fleet); err != nil {
 		return err
+	}
+	if _, err := demo.SeedManuals(ctx, s.DB, s.Library.Blobs, acc); err != nil {
+		return fmt.Errorf("demo manuals: %w", err)
 	}
 	ids, err := demo.DeviceIDs(ctx, s.DB)
 	if err != nil {
@@ -278,6 +285,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.pruneSessions(bgCtx)
 		go s.Writer.RunPruner(bgCtx, time.Hour)
 		go s.Alarms.RunSweeper(bgCtx, time.Minute)
+		go s.Library.Run(bgCtx)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
 			go s.Engine.Run(bgCtx)
