@@ -69,7 +69,11 @@ func TestDocumentStore(t *testing.T) {
 	settle()
 	var list struct {
 		Data struct {
-			List  []struct{ ID int64; Name, Status string; Chunks int }
+			List []struct {
+				ID           int64
+				Name, Status string
+				Chunks       int
+			}
 			Total int
 		}
 	}

@@ -8,14 +8,14 @@ func init() {
 }
 
 var assistantMessages = map[string]map[string]string{
-	"doc_type":      m5("Upload a PDF, Markdown, text or HTML file", "请上传 PDF、Markdown、文本或 HTML 文件", "請上傳 PDF、Markdown、文字或 HTML 檔案", "PDF, Markdown, 텍스트 또는 HTML 파일을 올려 주세요", "PDF、Markdown、テキスト、HTML のファイルをアップロードしてください"),
-	"doc_too_large": m5("The file is larger than %v MB", "文件超过 %v MB", "檔案超過 %v MB", "파일이 %v MB를 초과합니다", "ファイルが %v MB を超えています"),
-	"doc_empty":     m5("The file is empty", "文件为空", "檔案為空", "파일이 비어 있습니다", "ファイルが空です"),
-	"doc_content":   m5("The file's content does not match its type", "文件内容与类型不符", "檔案內容與類型不符", "파일 내용이 형식과 맞지 않습니다", "ファイルの内容が種類と一致しません"),
-	"doc_base64":    m5("The content is not valid base64", "内容不是有效的 base64", "內容不是有效的 base64", "내용이 올바른 base64가 아닙니다", "内容が正しい base64 ではありません"),
-	"doc_duplicate": m5("This file is already in the store as “%v”", "该文件已存在：“%v”", "該檔案已存在：「%v」", "이 파일은 이미 “%v”(으)로 있습니다", "このファイルは「%v」として登録済みです"),
-	"doc_quota":     m5("The organisation's document store is full (%v documents)", "本组织的文档库已满（%v 个文档）", "本組織的文件庫已滿（%v 份文件）", "조직의 문서 저장소가 가득 찼습니다(문서 %v개)", "組織の文書ストアがいっぱいです（%v 件）"),
-	"question":      m5("Ask a question of up to 2,000 characters", "请输入不超过 2000 字的问题", "請輸入不超過 2000 字的問題", "2,000자 이내로 질문하세요", "2,000 文字以内で質問してください"),
+	"doc_type":       m5("Upload a PDF, Markdown, text or HTML file", "请上传 PDF、Markdown、文本或 HTML 文件", "請上傳 PDF、Markdown、文字或 HTML 檔案", "PDF, Markdown, 텍스트 또는 HTML 파일을 올려 주세요", "PDF、Markdown、テキスト、HTML のファイルをアップロードしてください"),
+	"doc_too_large":  m5("The file is larger than %v MB", "文件超过 %v MB", "檔案超過 %v MB", "파일이 %v MB를 초과합니다", "ファイルが %v MB を超えています"),
+	"doc_empty":      m5("The file is empty", "文件为空", "檔案為空", "파일이 비어 있습니다", "ファイルが空です"),
+	"doc_content":    m5("The file's content does not match its type", "文件内容与类型不符", "檔案內容與類型不符", "파일 내용이 형식과 맞지 않습니다", "ファイルの内容が種類と一致しません"),
+	"doc_base64":     m5("The content is not valid base64", "内容不是有效的 base64", "內容不是有效的 base64", "내용이 올바른 base64가 아닙니다", "内容が正しい base64 ではありません"),
+	"doc_duplicate":  m5("This file is already in the store as “%v”", "该文件已存在：“%v”", "該檔案已存在：「%v」", "이 파일은 이미 “%v”(으)로 있습니다", "このファイルは「%v」として登録済みです"),
+	"doc_quota":      m5("The organisation's document store is full (%v documents)", "本组织的文档库已满（%v 个文档）", "本組織的文件庫已滿（%v 份文件）", "조직의 문서 저장소가 가득 찼습니다(문서 %v개)", "組織の文書ストアがいっぱいです（%v 件）"),
+	"question":       m5("Ask a question of up to 2,000 characters", "请输入不超过 2000 字的问题", "請輸入不超過 2000 字的問題", "2,000자 이내로 질문하세요", "2,000 文字以内で質問してください"),
 	"assistant_busy": m5("The assistant is answering too many questions; try again shortly", "助手正忙，请稍后再试", "助理正忙，請稍後再試", "어시스턴트가 바쁩니다. 잠시 후 다시 시도하세요", "アシスタントが混み合っています。しばらくしてから再試行してください"),
 
 	"ans.least":         m5("%v made the least energy %v: %v kWh (%v kWh/kWp).", "%[2]v发电量最少的是 %[1]v：%[3]v kWh（%[4]v kWh/kWp）。", "%[2]v發電量最少的是 %[1]v：%[3]v kWh（%[4]v kWh/kWp）。", "%[2]v 발전량이 가장 적은 곳은 %[1]v입니다: %[3]v kWh (%[4]v kWh/kWp).", "%[2]vの発電量が最も少ないのは %[1]v です：%[3]v kWh（%[4]v kWh/kWp）。"),
