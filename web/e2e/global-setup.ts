@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startFakeLLM } from './fake-llm';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -74,7 +75,10 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
   // --sim-speed 30: a live simulator step every 10 s, so real-time figures change while tests watch.
-  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data, '--demo', '--sim-speed', '30'], {
+  // The assistant answers through a local stand-in for a hosted language model.
+  const llm = await startFakeLLM();
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data, '--demo', '--sim-speed', '30',
+    '--llm-url', llm.url, '--llm-model', 'helio-test-llm'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => {
@@ -85,6 +89,7 @@ export default async function setup(project: TestProject) {
 
   const teardown = async () => {
     await stop(child);
+    await llm.close();
     rmSync(data, { recursive: true, force: true });
   };
 

@@ -224,6 +224,16 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/tools/tools-page'), (m) => m.ToolsPage),
   },
   {
+    name: 'assistantDocuments',
+    path: '/assistant/documents',
+    locale: 'menu.assistant.documents',
+    requiresAuth: true,
+    roles: ALL,
+    // reached from the assistant panel, which every page has
+    hideInMenu: true,
+    page: page(() => import('@/features/assistant/documents-page'), (m) => m.DocumentsPage),
+  },
+  {
     name: 'userSettings',
     path: '/user/settings',
     locale: 'menu.user.settings',

@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LocaleSwitch } from '@/components/locale-switch';
 import { Logo } from '@/components/logo';
+import { AssistantButton } from '@/features/assistant/assistant-button';
 import { MessageBell } from '@/features/messages/message-bell';
 import { LocationSwitch } from '@/features/settings/location-switch';
 import { useSettingsStore } from '@/features/settings/settings-store';
@@ -151,6 +152,9 @@ export function Navbar({ showBrand }: NavbarProps) {
         </li>
         <li>
           <ThemeToggle />
+        </li>
+        <li>
+          <AssistantButton />
         </li>
         <li>
           <MessageBell />
