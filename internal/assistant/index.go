@@ -116,6 +116,9 @@ func (x *Index) Remove(docID int64, n int) error {
 // Count is the number of passages indexed.
 func (x *Index) Count() (uint64, error) { return x.idx.DocCount() }
 
+// minRelativeScore drops passages scoring under this share of the best one's BM25 score.
+const minRelativeScore = 0.35
+
 // Hit is a passage found for a query, best first.
 type Hit struct {
 	DocID int64
@@ -145,6 +148,10 @@ func (x *Index) Search(ctx context.Context, orgID int64, q string, k int) ([]Hit
 	}
 	hits := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
+		// a passage that matches far less than the best one shares a common word, not the subject
+		if h.Score < minRelativeScore*res.MaxScore {
+			break
+		}
 		if d, s, ok := parsePassageID(h.ID); ok {
 			hits = append(hits, Hit{DocID: d, Seq: s, Score: h.Score})
 		}

@@ -109,7 +109,7 @@ describe('assistant', () => {
     const panel = await askInPanel(page, 'zh-CN', '逆变器过温怎么处理？');
     const answer = panel.locator('[data-state]').last();
     await expect.poll(() => answer.getAttribute('data-state'), { timeout: 20_000 }).toBe('done');
-    await panel.getByRole('link', { name: /overtemp-zh\.md/ }).waitFor();
+    await panel.getByRole('link', { name: /overtemp-zh\.md/ }).first().waitFor();
     await screenshot(page, 'assistant-panel-zh-CN-dark');
     await page.goto(`${baseUrl()}/#/assistant/documents`);
     await page.getByRole('heading', { name: TEXT['zh-CN'].documents, level: 1 }).waitFor();

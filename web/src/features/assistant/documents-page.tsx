@@ -211,7 +211,7 @@ export function DocumentsPage() {
     },
     {
       title: t('assistant.documents.col.actions'),
-      width: 230,
+      width: 300,
       render: (_: unknown, d) => (
         <>
           <Button
