@@ -12,6 +12,8 @@ import (
 
 	"github.com/helio-energy/helio/internal/apitest"
 	"github.com/helio-energy/helio/internal/demo"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -40,7 +42,10 @@ func startLibrary(t *testing.T, e *apitest.Env) func() {
 }
 
 func TestDocumentStore(t *testing.T) {
-	e := apitest.New(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) { documentStore(t, apitest.NewOn(t, db)) })
+}
+
+func documentStore(t *testing.T, e *apitest.Env) {
 	settle := startLibrary(t, e)
 	manual := "# Restart\n\nSwitch the breaker off and wait thirty seconds."
 	e.Run(t, []apitest.Scenario{

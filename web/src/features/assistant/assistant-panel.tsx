@@ -115,7 +115,7 @@ export function AssistantPanel() {
     >
       <div className={styles.body}>
         <div className={styles.actions}>
-          <Link to={DOCUMENTS_ROUTE} onClick={close}>
+          <Link to={DOCUMENTS_ROUTE} onClick={close} className={styles.link}>
             <IconFile /> {t('assistant.documents')}
           </Link>
           <Button size="mini" onClick={clear} disabled={exchanges.length === 0}>
