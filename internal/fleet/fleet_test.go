@@ -186,7 +186,9 @@ func (r *rig) deleteStation(t testing.TB, rng *rand.Rand) {
 	}
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) }
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
 
 func nearFlows(a, b telemetry.Flows) bool {
 	return near(a.PVKWh, b.PVKWh) && near(a.DischargeKWh, b.DischargeKWh) && near(a.ChargeKWh, b.ChargeKWh) &&

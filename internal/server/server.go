@@ -17,6 +17,7 @@ import (
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/message"
@@ -47,6 +48,8 @@ type Server struct {
 	Writer   *telemetry.Writer
 	Reader   *telemetry.Reader
 	Figures  *monitor.Figures
+	// Fleet keeps the dashboards' live figures in memory (internal/fleet).
+	Fleet    *fleet.State
 	Ingest   *ingest.Service
 	Messages *message.Store
 	Alarms   *alarm.Engine
@@ -90,6 +93,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Writer = telemetry.NewWriter(db, topt)
 	s.Reader = telemetry.NewReader(db, topt)
 	s.Figures = &monitor.Figures{DB: db, Reader: s.Reader, EmissionFactor: cfg.EmissionFactor}
+	s.Fleet = fleet.New(db, s.Writer, nil)
+	s.Figures.Fleet = s.Fleet
+	s.API.OnWrite(func(int64) { s.Fleet.Changed() }) // stations and devices are added, edited and moved through the API
 	(&station.Service{DB: db, Telemetry: s.Figures, UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
@@ -260,6 +266,12 @@ func (s *Server) Run(ctx context.Context) error {
 			errc <- err
 			return
 		}
+		s.Ready.Set("fleet", 0, "in-memory fleet figures")
+		if err := s.Fleet.Build(bgCtx); err != nil {
+			errc <- err
+			return
+		}
+		go s.Fleet.Run(bgCtx, time.Minute)
 		s.Ready.Ready()
 		if s.Cfg.Demo {
 			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
