@@ -130,7 +130,9 @@ type Filter struct {
 // where builds the filter's SQL condition for the caller.
 func (f *Filter) where(ctx context.Context, db *store.DB, p *httpapi.Principal) (string, []any, error) {
 	scope, args := station.Scope(p)
-	conds := []string{scope}
+	// the alarm's own organisation first: the list then walks alarms_org_time newest first
+	conds := []string{"a.org_id = ?", scope}
+	args = append([]any{p.OrgID}, args...)
 	if f.StationIDs != nil {
 		if len(f.StationIDs) == 0 {
 			conds = append(conds, "1 = 0")
