@@ -78,7 +78,10 @@ func newRig(t testing.TB, db *store.DB, start time.Time) *rig {
 
 // step writes one round of samples at the clock's now: most devices report, some stay
 // silent (gaps), some counters reset, some samples come late or out of order.
-func (r *rig) step(t testing.TB, rng *rand.Rand) {
+func (r *rig) step(t testing.TB, rng *rand.Rand) { r.stepThrough(t, rng, r.w) }
+
+// stepThrough is step through the given writer.
+func (r *rig) stepThrough(t testing.TB, rng *rand.Rand, w *telemetry.Writer) {
 	t.Helper()
 	now := r.now()
 	var batch []telemetry.Sample
@@ -108,7 +111,7 @@ func (r *rig) step(t testing.TB, rng *rand.Rand) {
 	rng.Shuffle(len(batch), func(i, j int) { batch[i], batch[j] = batch[j], batch[i] })
 	for len(batch) > 0 {
 		n := min(len(batch), 1+rng.IntN(20))
-		if _, err := r.w.Write(context.Background(), "test", batch[:n]); err != nil {
+		if _, err := w.Write(context.Background(), "test", batch[:n]); err != nil {
 			t.Fatal(err)
 		}
 		batch = batch[n:]

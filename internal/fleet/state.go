@@ -83,6 +83,9 @@ type State struct {
 
 	structDirty atomic.Bool
 	buildMu     sync.Mutex // one rebuild at a time
+
+	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
+	builtAt      time.Time
 }
 
 // StructureMaxAge is how long the stations' and devices' membership is trusted without
@@ -123,6 +126,7 @@ func (s *State) Build(ctx context.Context) error {
 		}
 		s.mu.Lock()
 		s.st, s.dev, s.stations, s.devices, s.loadedAt, s.built = st, dev, stations, devices, time.Now(), true
+		s.builtAt = s.loadedAt
 		s.mu.Unlock()
 		s.structDirty.Store(false)
 		return nil
@@ -280,6 +284,15 @@ func (s *State) Run(ctx context.Context, every time.Duration) {
 		case <-t.C:
 		}
 		s.Trim()
+		s.mu.RLock()
+		stale := s.rebuildEvery > 0 && time.Since(s.builtAt) >= s.rebuildEvery
+		s.mu.RUnlock()
+		if stale {
+			if err := s.Build(ctx); err != nil && ctx.Err() == nil {
+				slog.Warn("fleet state rebuild failed", "err", err)
+			}
+			continue
+		}
 		if err := s.ensure(ctx); err != nil && ctx.Err() == nil {
 			slog.Warn("fleet state refresh failed", "err", err)
 		}

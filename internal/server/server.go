@@ -124,6 +124,15 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 			bus = nb
 		}
 	}
+	if cfg.NATSURL != "" {
+		// every replica's fleet figures take the others' committed changes (internal/fleet)
+		if fb, err := push.DialNATS(cfg.NATSURL, "helio.fleet"); err != nil {
+			slog.Error("NATS unreachable: fleet figures converge by rebuilds only", "err", err)
+			_, _ = s.Fleet.Replicate(rebuildOnly{}, 0)
+		} else if _, err := s.Fleet.Replicate(fb, 0); err != nil {
+			slog.Error("fleet changes not shared between replicas", "err", err)
+		}
+	}
 	hub, err := push.NewHub(push.Options{Messages: s.Messages, Sessions: s.Sessions, Bus: bus})
 	if err != nil {
 		panic(err) // only for missing required options, which are set above
@@ -338,3 +347,10 @@ func (s *Server) pruneSessions(ctx context.Context) {
 		}
 	}
 }
+
+// rebuildOnly is a bus that carries nothing: the fleet state then converges with other
+// replicas by its periodic rebuilds alone.
+type rebuildOnly struct{}
+
+func (rebuildOnly) Publish(context.Context, []byte) error { return nil }
+func (rebuildOnly) Subscribe(func([]byte)) (func(), error) { return func() {}, nil }
