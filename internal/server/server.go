@@ -352,5 +352,5 @@ func (s *Server) pruneSessions(ctx context.Context) {
 // replicas by its periodic rebuilds alone.
 type rebuildOnly struct{}
 
-func (rebuildOnly) Publish(context.Context, []byte) error { return nil }
+func (rebuildOnly) Publish(context.Context, []byte) error  { return nil }
 func (rebuildOnly) Subscribe(func([]byte)) (func(), error) { return func() {}, nil }
