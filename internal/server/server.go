@@ -103,7 +103,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Messages = &message.Store{DB: db}
-	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages})
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true}) // notifications off the ingest path
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)
@@ -321,6 +321,7 @@ func (s *Server) Run(ctx context.Context) error {
 		m.Stop() // writes and acknowledges what is pending; the broker keeps the rest
 	}
 	s.Ingest.Close()
+	s.Alarms.Settle() // notifications of alarms already opened
 	_ = s.Hub.Close()
 	return s.DB.Close()
 }
