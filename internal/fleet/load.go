@@ -13,7 +13,10 @@ import (
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
-var lastBuild atomic.Uint64 // seconds, as float64 bits
+var (
+	lastBuild atomic.Uint64 // seconds, as float64 bits
+	heapBytes atomic.Uint64 // heap growth across the last build
+)
 
 var buildSeconds = gauge{&lastBuild}
 
@@ -24,6 +27,8 @@ func (g gauge) Set(v float64) { g.v.Store(math.Float64bits(v)) }
 func init() {
 	metrics.Default.NewGaugeFunc("helio_fleet_build_seconds", "How long the last build of the in-memory fleet state took.",
 		func() float64 { return math.Float64frombits(lastBuild.Load()) })
+	metrics.Default.NewGaugeFunc("helio_fleet_build_heap_bytes", "Heap growth across the last build of the fleet state (after a collection): about the memory the state takes on a first build.",
+		func() float64 { return float64(heapBytes.Load()) })
 }
 
 // loadStructure reads every station's parent and time zone and every device's station.

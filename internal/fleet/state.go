@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,6 +114,9 @@ func (s *State) Changed() { s.structDirty.Store(true) }
 func (s *State) Build(ctx context.Context) error {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	start := time.Now()
 	err := s.writer.Exclusive(func() error {
 		now := s.now()
@@ -135,6 +139,10 @@ func (s *State) Build(ctx context.Context) error {
 		return fmt.Errorf("fleet: unable to build the state: %w", err)
 	}
 	buildSeconds.Set(time.Since(start).Seconds())
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heapBytes.Store(max(after.HeapAlloc, before.HeapAlloc) - before.HeapAlloc)
 	return nil
 }
 
