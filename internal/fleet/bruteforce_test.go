@@ -117,6 +117,35 @@ func checkState(t testing.TB, db *store.DB, s *State, now time.Time, when string
 		}
 	}
 
+	// the chart series: every bucket of this month's days, this year's months and every
+	// year, as the roll-ups give them
+	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }})
+	for _, c := range []struct {
+		res      telemetry.Resolution
+		from, to time.Time
+	}{{telemetry.Day, now.AddDate(0, 0, -33), now.AddDate(0, 0, 2)}, {telemetry.Month, now.AddDate(-1, 0, -2), now.AddDate(0, 1, 1)},
+		{telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), now.AddDate(1, 0, 0)}} {
+		got, ok, err := s.Flows(ctx, ids, c.res, c.from, c.to)
+		if err != nil || !ok {
+			t.Fatalf("%s: %s series: ok %v, %v", when, c.res, ok, err)
+		}
+		want, err := reader.StationEnergy(ctx, ids, c.res, c.from, c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			g, w := got[id], want[id]
+			if len(g) != len(w) {
+				t.Fatalf("%s: station %d %s series: %d buckets, roll-ups %d", when, id, c.res, len(g), len(w))
+			}
+			for i := range g {
+				if !g[i].Start.Equal(w[i].Start) || !nearFlows(g[i].Flows, w[i].Flows) {
+					t.Fatalf("%s: station %d %s bucket %s: state %+v, roll-ups %s %+v", when, id, c.res, g[i].Start, g[i].Flows, w[i].Start, w[i].Flows)
+				}
+			}
+		}
+	}
+
 	// devices: latest sample, energy today (the station's day) and in all
 	rows, err = db.Query(ctx, `SELECT d.id, COALESCE(s.timezone, ''), l.ts, l.power_kw, l.energy_kwh, l.status
 		FROM devices d LEFT JOIN stations s ON s.id = d.station_id LEFT JOIN telemetry_latest l ON l.device_id = d.id ORDER BY d.id`)

@@ -81,6 +81,7 @@ func loadStructure(ctx context.Context, db *store.DB) (map[int64]*stationInfo, m
 // and day rows of the kept windows.
 func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*stationFig, map[int64]*deviceFig, error) {
 	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
+	devCut := now.Add(-keepDeviceDays).UnixMilli()
 	st := map[int64]*stationFig{}
 	stIDs, err := ids(ctx, db, "SELECT id FROM stations")
 	if err != nil {
@@ -145,7 +146,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		sel := "SELECT device_id, res, bucket, energy_kwh FROM telemetry_device_rollups WHERE device_id IN (" +
 			placeholders(len(chunk)) + ") AND res = ? AND bucket >= ?"
 		var args []any
-		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Day), dayCut}} {
+		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Day), devCut}} {
 			args = append(append(args, int64Args(chunk)...), a...)
 		}
 		rows, err := db.Query(ctx, sel+" UNION ALL "+sel, args...)

@@ -21,10 +21,13 @@ import (
 )
 
 // Kept windows: days and months this recent are kept per owner (a read needs today and
-// yesterday, this month and last month, in any time zone); years are kept for ever.
+// yesterday, this month and last month, in any time zone, and the charts the days of this
+// month and the months of this year, seen from any zone); years are kept for ever.
 const (
-	keepDays   = 4 * 24 * time.Hour
-	keepMonths = 70 * 24 * time.Hour
+	keepDays   = 40 * 24 * time.Hour
+	keepMonths = 400 * 24 * time.Hour
+	// a device's days are read for today only
+	keepDeviceDays = 4 * 24 * time.Hour
 )
 
 // period is what a station's roll-ups of one bucket add up to.
@@ -272,9 +275,10 @@ func (s *State) Trim() {
 			}
 		}
 	}
+	devCut := now.Add(-keepDeviceDays).UnixMilli()
 	for _, d := range s.dev {
 		for k := range d.days {
-			if k < dayCut {
+			if k < devCut {
 				delete(d.days, k)
 			}
 		}

@@ -157,3 +157,45 @@ func (f *Figures) deviceStates(ctx context.Context, r *http.Request, list []*sta
 	}
 	return out, nil
 }
+
+// flowPoint is one bucket of a station's flows.
+type flowPoint struct {
+	Start time.Time
+	telemetry.Flows
+}
+
+// stationFlows returns each station's flows in every bucket of res starting in
+// [from, to) of its calendar: from the fleet state when it keeps the range, else from the
+// roll-ups (hours always from the roll-ups).
+func (f *Figures) stationFlows(ctx context.Context, ids []int64, res telemetry.Resolution, from, to time.Time) (map[int64][]flowPoint, error) {
+	if f.Fleet != nil && res != telemetry.Hour {
+		got, ok, err := f.Fleet.Flows(ctx, ids, res, from, to)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out := make(map[int64][]flowPoint, len(got))
+			for id, list := range got {
+				pts := make([]flowPoint, len(list))
+				for i, p := range list {
+					pts[i] = flowPoint{Start: p.Start, Flows: p.Flows}
+				}
+				out[id] = pts
+			}
+			return out, nil
+		}
+	}
+	got, err := f.Reader.StationEnergy(ctx, ids, res, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64][]flowPoint, len(got))
+	for id, list := range got {
+		pts := make([]flowPoint, len(list))
+		for i, p := range list {
+			pts[i] = flowPoint{Start: p.Start, Flows: p.Flows}
+		}
+		out[id] = pts
+	}
+	return out, nil
+}

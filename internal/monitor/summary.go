@@ -286,7 +286,7 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 			}
 		}
 		// Ask a day wider on each side: station calendars are offset from the viewer's.
-		pts, err := f.Reader.StationEnergy(ctx, ids, res, from.Add(-24*time.Hour), to.Add(24*time.Hour))
+		pts, err := f.stationFlows(ctx, ids, res, from.Add(-24*time.Hour), to.Add(24*time.Hour))
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}
@@ -326,7 +326,7 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 // firstYear is the earliest year with a yearly roll-up for the stations (at most
 // `latest`, and no earlier than 2000).
 func (f *Figures) firstYear(ctx context.Context, ids []int64, latest int) (int, error) {
-	pts, err := f.Reader.StationEnergy(ctx, ids, telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), f.now())
+	pts, err := f.stationFlows(ctx, ids, telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), f.now())
 	if err != nil {
 		return 0, err
 	}
