@@ -123,7 +123,7 @@ func checkState(t testing.TB, db *store.DB, s *State, now time.Time, when string
 	for _, c := range []struct {
 		res      telemetry.Resolution
 		from, to time.Time
-	}{{telemetry.Day, now.AddDate(0, 0, -33), now.AddDate(0, 0, 2)}, {telemetry.Month, now.AddDate(-1, 0, -2), now.AddDate(0, 1, 1)},
+	}{{telemetry.Hour, now.Add(-50 * time.Hour), now.Add(26 * time.Hour)}, {telemetry.Day, now.AddDate(0, 0, -33), now.AddDate(0, 0, 2)}, {telemetry.Month, now.AddDate(-1, 0, -2), now.AddDate(0, 1, 1)},
 		{telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), now.AddDate(1, 0, 0)}} {
 		got, ok, err := s.Flows(ctx, ids, c.res, c.from, c.to)
 		if err != nil || !ok {

@@ -128,6 +128,27 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		}
 	}
 
+	// the hours of the recent days, unpacked from the day rows
+	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }})
+	hours, err := reader.StationRollups(ctx, stIDs, telemetry.Hour, now.Add(-keepHours), now.Add(48*time.Hour))
+	if err != nil {
+		return nil, nil, err
+	}
+	for id, kinds := range hours {
+		f := st[id]
+		if f == nil {
+			f = newStationFig()
+			st[id] = f
+		}
+		for kind, pts := range kinds {
+			for i := range pts {
+				if pts[i].Stats.EnergyKWh != 0 || pts[i].Stats.Energy2KWh != 0 {
+					at(f.hours, pts[i].Start.UnixMilli()).Flows.Add(kind, &pts[i].Stats)
+				}
+			}
+		}
+	}
+
 	dev := map[int64]*deviceFig{}
 	devIDs, err := ids(ctx, db, "SELECT id FROM devices")
 	if err != nil {
@@ -141,7 +162,6 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		}
 		return d
 	}
-	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }})
 	for _, chunk := range chunks(devIDs, 400) {
 		sel := "SELECT device_id, res, bucket, energy_kwh FROM telemetry_device_rollups WHERE device_id IN (" +
 			placeholders(len(chunk)) + ") AND res = ? AND bucket >= ?"

@@ -13,14 +13,18 @@ type FlowPoint struct {
 	telemetry.Flows
 }
 
-// Flows returns, per existing station, every bucket of res (Day, Month or Year) of its
+// Flows returns, per existing station, every bucket of res (Hour, Day, Month or Year) of its
 // calendar that starts in [from, to), zero where nothing was measured, oldest first: the
 // flows of telemetry.Reader.StationEnergy. ok is false when the range reaches further
-// back than the state keeps (days: keepDays, months: keepMonths); the caller then reads
+// back than the state keeps (hours: keepHours, days: keepDays, months: keepMonths); the caller then reads
 // the roll-ups.
 func (s *State) Flows(ctx context.Context, ids []int64, res telemetry.Resolution, from, to time.Time) (map[int64][]FlowPoint, bool, error) {
 	now := s.now()
 	switch res {
+	case telemetry.Hour:
+		if from.Before(now.Add(-keepHours + time.Hour)) {
+			return nil, false, nil
+		}
 	case telemetry.Day:
 		if from.Before(now.Add(-keepDays + time.Hour)) {
 			return nil, false, nil
@@ -48,6 +52,8 @@ func (s *State) Flows(ctx context.Context, ids []int64, res telemetry.Resolution
 		var kept map[int64]*period
 		if f := s.st[id]; f != nil {
 			switch res {
+			case telemetry.Hour:
+				kept = f.hours
 			case telemetry.Day:
 				kept = f.days
 			case telemetry.Month:

@@ -26,8 +26,9 @@ import (
 const (
 	keepDays   = 40 * 24 * time.Hour
 	keepMonths = 400 * 24 * time.Hour
-	// a device's days are read for today only
+	// a device's days are read for today only; hours for the fleet's chart of today
 	keepDeviceDays = 4 * 24 * time.Hour
+	keepHours      = 4 * 24 * time.Hour
 )
 
 // period is what a station's roll-ups of one bucket add up to.
@@ -38,11 +39,11 @@ type period struct {
 
 // stationFig is a station's kept roll-ups by bucket start.
 type stationFig struct {
-	days, months, years map[int64]*period
+	hours, days, months, years map[int64]*period
 }
 
 func newStationFig() *stationFig {
-	return &stationFig{days: map[int64]*period{}, months: map[int64]*period{}, years: map[int64]*period{}}
+	return &stationFig{hours: map[int64]*period{}, days: map[int64]*period{}, months: map[int64]*period{}, years: map[int64]*period{}}
 }
 
 // deviceFig is a device's latest sample and kept energy roll-ups by bucket start.
@@ -238,6 +239,10 @@ func (s *State) apply(c telemetry.Change) {
 		for _, p := range []*period{at(f.days, ch.Start), at(f.months, ch.Month), at(f.years, ch.Year)} {
 			p.add(ch.Kind, &ch.Delta)
 		}
+		for _, h := range ch.Hours {
+			st := telemetry.Stats{EnergyKWh: h.EnergyKWh, Energy2KWh: h.Energy2KWh}
+			at(f.hours, h.Start).Flows.Add(ch.Kind, &st)
+		}
 	}
 }
 
@@ -263,7 +268,13 @@ func (s *State) Trim() {
 	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	hourCut := now.Add(-keepHours).UnixMilli()
 	for _, f := range s.st {
+		for k := range f.hours {
+			if k < hourCut {
+				delete(f.hours, k)
+			}
+		}
 		for k := range f.days {
 			if k < dayCut {
 				delete(f.days, k)

@@ -166,9 +166,9 @@ type flowPoint struct {
 
 // stationFlows returns each station's flows in every bucket of res starting in
 // [from, to) of its calendar: from the fleet state when it keeps the range, else from the
-// roll-ups (hours always from the roll-ups).
+// roll-ups.
 func (f *Figures) stationFlows(ctx context.Context, ids []int64, res telemetry.Resolution, from, to time.Time) (map[int64][]flowPoint, error) {
-	if f.Fleet != nil && res != telemetry.Hour {
+	if f.Fleet != nil {
 		got, ok, err := f.Fleet.Flows(ctx, ids, res, from, to)
 		if err != nil {
 			return nil, err

@@ -24,6 +24,14 @@ type DayChange struct {
 	// Month and Year are the starts of the month and year roll-ups the day adds to.
 	Month, Year int64
 	Delta       Stats // additive fields only (extremes are not increments)
+	// Hours are the increments of the day's hours that changed (station days only).
+	Hours []HourChange
+}
+
+// HourChange is the increment of one hour of a day roll-up: its energies.
+type HourChange struct {
+	Start                 int64
+	EnergyKWh, Energy2KWh float64
 }
 
 // changeHooks are the OnChange listeners.
@@ -75,7 +83,15 @@ func changeOf(acc *accum, tails []*rawRow) Change {
 		d := acc.days[k]
 		ms, _ := d.cal.Month(k.start)
 		ys, _ := d.cal.Year(k.start)
-		c.Days = append(c.Days, DayChange{ID: k.id, Kind: k.kind, Start: d.start, End: d.end, Month: ms, Year: ys, Delta: d.total()})
+		dc := DayChange{ID: k.id, Kind: k.kind, Start: d.start, End: d.end, Month: ms, Year: ys, Delta: d.total()}
+		if k.kind != "" {
+			for i := range d.hours {
+				if h := &d.hours[i]; h.EnergyKWh != 0 || h.Energy2KWh != 0 {
+					dc.Hours = append(dc.Hours, HourChange{Start: d.start + int64(i)*hourMs, EnergyKWh: h.EnergyKWh, Energy2KWh: h.Energy2KWh})
+				}
+			}
+		}
+		c.Days = append(c.Days, dc)
 	}
 	return c
 }
