@@ -199,3 +199,19 @@ func (f *Figures) stationFlows(ctx context.Context, ids []int64, res telemetry.R
 	}
 	return out, nil
 }
+
+// DeviceTypes implements device.Kept from the fleet state.
+func (f *Figures) DeviceTypes(ctx context.Context, stationIDs []int64) ([]int64, []string, bool, error) {
+	if f.Fleet == nil {
+		return nil, nil, false, nil
+	}
+	devs, err := f.Fleet.DevicesOf(ctx, stationIDs)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	ids, types := make([]int64, len(devs)), make([]string, len(devs))
+	for i, d := range devs {
+		ids[i], types[i] = d.ID, d.Type
+	}
+	return ids, types, true, nil
+}
