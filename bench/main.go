@@ -35,6 +35,8 @@ type config struct {
 	ingestClients, ingestPerReq                      int
 
 	stations, perStation, days int
+	scaleStations              string
+	scaleDays                  int
 	clients                    int
 	warmup, duration           time.Duration
 
@@ -54,7 +56,7 @@ func flags() *config {
 	flag.StringVar(&c.out, "out", "docs/performance.md", "where to write the results")
 	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
-	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, console, push, demo)")
+	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, console, push, demo)")
 	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
 	flag.IntVar(&c.ingestSamples, "ingest-samples", 400_000, "samples per ingest run (bench/ingest and InfluxDB)")
 	flag.IntVar(&c.ingestDevices, "ingest-devices", 200, "devices of the ingest runs")
@@ -65,6 +67,8 @@ func flags() *config {
 	flag.IntVar(&c.perStation, "devices-per-station", 20, "dashboard fleet: devices per station")
 	flag.IntVar(&c.days, "days", 90, "dashboard fleet: days of 5-minute history (the run is repeated with twice as many)")
 	flag.IntVar(&c.clients, "clients", 50, "dashboard: concurrent clients")
+	flag.StringVar(&c.scaleStations, "scale-stations", "1000", "dashboard as the fleet grows: station counts, one run each with the cache off (add 10000 for the large fleet)")
+	flag.IntVar(&c.scaleDays, "scale-days", 7, "dashboard as the fleet grows: days of history")
 	flag.DurationVar(&c.warmup, "warmup", 2*time.Second, "dashboard: unmeasured warm-up per call")
 	flag.DurationVar(&c.duration, "duration", 10*time.Second, "dashboard: measured time per call")
 	flag.IntVar(&c.yearStations, "year-stations", 3, "year of daily energy: stations loaded into Helio and InfluxDB")
@@ -88,6 +92,10 @@ func flags() *config {
 		small("ingest-backfill-days", &c.ingestBackfillDays, 7)
 		small("stations", &c.stations, 4)
 		small("days", &c.days, 4)
+		small("scale-days", &c.scaleDays, 2)
+		if !set["scale-stations"] {
+			c.scaleStations = "8"
+		}
 		small("clients", &c.clients, 8)
 		small("year-stations", &c.yearStations, 1)
 		small("year-days", &c.yearDays, 40)
@@ -174,6 +182,7 @@ func run(ctx context.Context, c *config) error {
 		{"ingest", env.ingest},
 		{"year", env.year},
 		{"dashboard", env.dashboard},
+		{"scale", env.scale},
 		{"console", nil}, // runs inside dashboard, on the first fleet's server
 		{"push", env.push},
 		{"demo", env.demo},

@@ -47,6 +47,10 @@ type Options struct {
 	// notified any more (default 24 h), so that a new user or a settings change does not
 	// bring a flood of old alarms.
 	NotifyWindow time.Duration
+	// AsyncNotify runs the notification work of alarms opened by Observe on the engine's
+	// own goroutine instead of the caller's (the write path's): Observe returns once the
+	// alarms are stored. Settle waits for it.
+	AsyncNotify bool
 }
 
 // Engine raises and recovers alarms. Its methods are safe for concurrent use.
@@ -64,6 +68,7 @@ type Engine struct {
 	openLoaded time.Time
 	lastEval   map[int64]int64
 	grid       map[int64]*gridNominal
+	async      notifier
 }
 
 // NewEngine returns an engine on a migrated database.
@@ -234,6 +239,10 @@ func (e *Engine) Observe(ctx context.Context, samples []telemetry.Sample) error 
 		return err
 	}
 	if len(opened) > 0 {
+		if e.opt.AsyncNotify {
+			e.notifyLater(opened, now)
+			return nil
+		}
 		return e.notify(ctx, opened, now)
 	}
 	return nil

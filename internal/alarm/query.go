@@ -132,6 +132,8 @@ type Filter struct {
 func (f *Filter) where(ctx context.Context, db *store.DB, p *httpapi.Principal) (*listing.Where, error) {
 	var w listing.Where
 	scope, args := station.Scope(p)
+	// the alarm's own organisation first: the list then walks alarms_org_time newest first
+	w.Add("a.org_id = ?", p.OrgID)
 	w.Add(scope, args...)
 	w.In("a.station_id", f.StationIDs)
 	w.If(f.DeviceID != 0, "a.device_id = ?", f.DeviceID)

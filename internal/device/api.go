@@ -371,9 +371,18 @@ func (s *Service) all(r *http.Request) ([]Item, error) {
 }
 
 func (s *Service) summary(r *http.Request) (any, error) {
-	items, err := s.all(r)
+	types, states, kept, err := s.keptStates(r)
 	if err != nil {
 		return nil, httpapi.Internal(err)
+	}
+	if !kept {
+		items, err := s.all(r)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		for _, it := range items {
+			types, states = append(types, it.Type), append(states, it.State)
+		}
 	}
 	sum := Summary{ByType: map[string]map[string]int{}, ByState: map[string]int{}}
 	for _, t := range Types {
@@ -382,10 +391,10 @@ func (s *Service) summary(r *http.Request) (any, error) {
 	for _, st := range []string{StateRunning, StateStandby, StateFault, StateOffline} {
 		sum.ByState[st] = 0
 	}
-	for _, it := range items {
+	for i := range types {
 		sum.Total++
-		sum.ByType[it.Type][it.State]++
-		sum.ByState[it.State]++
+		sum.ByType[types[i]][states[i]]++
+		sum.ByState[states[i]]++
 	}
 	return sum, nil
 }

@@ -48,6 +48,7 @@ type API struct {
 	routes  []Route
 	authn   Authenticator
 	answers *AnswerCache
+	onWrite []func(orgID int64)
 }
 
 // UseAnswerCache serves the routes marked Cache through c (nil: always computed).
@@ -119,6 +120,9 @@ func (a *API) wrap(rt Route) http.Handler {
 		// whatever a member writes drops the organisation's kept answers, before the
 		// writer hears back (a key computed earlier holds the old generation)
 		writes := a.answers != nil && p != nil && rt.Method != http.MethodGet
+		if p != nil && rt.Method != http.MethodGet {
+			defer a.wrote(p.OrgID) // and again once a raw handler is done
+		}
 		if rt.Raw != nil {
 			if writes {
 				rt.Raw(&invalidating{ResponseWriter: w, drop: func() { a.answers.Invalidate(p.OrgID) }}, r)
@@ -136,6 +140,9 @@ func (a *API) wrap(rt Route) http.Handler {
 		}
 		if writes {
 			a.answers.Invalidate(p.OrgID)
+		}
+		if p != nil && rt.Method != http.MethodGet {
+			a.wrote(p.OrgID)
 		}
 		if err != nil {
 			Fail(w, r, err)

@@ -26,11 +26,19 @@ func (s SQLAlarmStats) StationCounts(ctx context.Context, stationIDs []int64, si
 	if len(stationIDs) == 0 {
 		return out, nil
 	}
-	ph, args := idArgs(stationIDs)
-	all := append(append([]any{since.UnixMilli()}, args...), args...)
-	rows, err := s.DB.Query(ctx, `SELECT a.station_id, COALESCE(st.parent_id, 0), a.deal_status FROM alarms a
-		JOIN stations st ON st.id = a.station_id
-		WHERE a.start_at >= ? AND (a.station_id IN (`+ph+`) OR st.parent_id IN (`+ph+`))`, all...)
+	// the listed stations and their sub-stations, each an index range of
+	// alarms_station_start (an OR over the parent would read every alarm)
+	parents, err := withChildren(ctx, s.DB, stationIDs)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int64, 0, len(parents))
+	for id := range parents {
+		all = append(all, id)
+	}
+	ph, args := idArgs(all)
+	rows, err := s.DB.Query(ctx, `SELECT a.station_id, a.deal_status FROM alarms a
+		WHERE a.station_id IN (`+ph+`) AND a.start_at >= ?`, append(args, since.UnixMilli())...)
 	if err != nil {
 		return nil, fmt.Errorf("monitor: unable to count alarms: %w", err)
 	}
@@ -48,11 +56,12 @@ func (s SQLAlarmStats) StationCounts(ctx context.Context, stationIDs []int64, si
 		out[id] = c
 	}
 	for rows.Next() {
-		var id, parent int64
+		var id int64
 		var deal int
-		if err := rows.Scan(&id, &parent, &deal); err != nil {
+		if err := rows.Scan(&id, &deal); err != nil {
 			return nil, err
 		}
+		parent := parents[id]
 		if listed[id] {
 			add(id, deal == 1)
 		}
@@ -86,4 +95,32 @@ func (s SQLAlarmStats) DealCounts(ctx context.Context, stationIDs []int64, since
 		out = append(out, u)
 	}
 	return out, rows.Err()
+}
+
+// withChildren returns the stations and their sub-stations, each with its parent (0 for
+// a top-level station).
+func withChildren(ctx context.Context, db *store.DB, ids []int64) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(ids))
+	for start := 0; start < len(ids); start += 400 {
+		chunk := ids[start:min(start+400, len(ids))]
+		ph, args := idArgs(chunk)
+		rows, err := db.Query(ctx, "SELECT id, COALESCE(parent_id, 0) FROM stations WHERE id IN ("+ph+
+			") UNION ALL SELECT id, parent_id FROM stations WHERE parent_id IN ("+ph+")", append(args, args...)...)
+		if err != nil {
+			return nil, fmt.Errorf("monitor: unable to read sub-stations: %w", err)
+		}
+		for rows.Next() {
+			var id, parent int64
+			if err := rows.Scan(&id, &parent); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = parent
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -34,6 +35,8 @@ type Figures struct {
 	AlarmStats AlarmStats
 	// Weather is the stations' weather source (nil: none configured).
 	Weather WeatherSource
+	// Fleet keeps the live figures in memory (nil: read from the roll-ups every time).
+	Fleet *fleet.State
 }
 
 func (f *Figures) now() time.Time {
@@ -96,6 +99,9 @@ func (f *Figures) devicesUnder(ctx context.Context, ids []int64) ([]devRow, erro
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if f.Fleet != nil {
+		return f.membersUnder(ctx, ids)
+	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
 	args := make([]any, 0, 2*len(ids))
 	for _, id := range ids {
@@ -149,11 +155,11 @@ func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[in
 	for _, d := range devs {
 		devIDs = append(devIDs, d.id)
 	}
-	latest, err := f.Reader.Latest(ctx, devIDs)
+	latest, err := f.latest(ctx, devIDs)
 	if err != nil {
 		return nil, err
 	}
-	totals, err := f.Reader.StationTotals(ctx, ids)
+	totals, err := f.stationTotals(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -243,23 +249,16 @@ func location(tz string) *time.Location {
 
 // KPIs implements station.Telemetry.
 func (f *Figures) KPIs(ctx context.Context, st *station.Station) (station.KPIs, error) {
-	totals, err := f.Reader.StationTotals(ctx, []int64{st.ID})
+	totals, err := f.stationTotals(ctx, []int64{st.ID})
 	if err != nil {
 		return station.KPIs{}, err
 	}
 	t := totals[st.ID]
-	loc := location(st.Timezone)
-	now := f.now().In(loc)
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
-	yesterday := today.AddDate(0, 0, -1)
-	days, err := f.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Day, yesterday, today)
+	pv, ref, err := f.yesterday(ctx, st.ID, location(st.Timezone))
 	if err != nil {
 		return station.KPIs{}, err
 	}
-	var pr float64
-	if pts := days[st.ID]; len(pts) > 0 {
-		pr = PerformanceRatio(pts[0].PVKWh, pts[0].RefEnergyKWh)
-	}
+	pr := PerformanceRatio(pv, ref)
 	return station.KPIs{
 		Unit: "kWh", DayEnergyKWh: r3(t.Today.PVKWh), MonthEnergyKWh: r3(t.Month.PVKWh), YearEnergyKWh: r3(t.Year.PVKWh),
 		TotalEnergyKWh: r3(t.Total.PVKWh), EquivalentHours: r3(EquivalentHours(t.Today.PVKWh, st.CapacityKWp)),
@@ -320,7 +319,7 @@ func (f *Figures) MonthlyEnergy(ctx context.Context, st *station.Station, year t
 
 // Latest implements device.Telemetry.
 func (f *Figures) Latest(ctx context.Context, ids []int64) (map[int64]telemetry.Sample, error) {
-	return f.Reader.Latest(ctx, ids)
+	return f.latest(ctx, ids)
 }
 
 // Energy implements device.Telemetry: today (the station's local day) and in all.
@@ -328,6 +327,9 @@ func (f *Figures) Energy(ctx context.Context, devs []*device.Device) (map[int64]
 	out := map[int64]device.Energy{}
 	if len(devs) == 0 {
 		return out, nil
+	}
+	if f.Fleet != nil {
+		return f.deviceEnergy(ctx, devs)
 	}
 	stationIDs := map[int64]bool{}
 	for _, d := range devs {

@@ -161,7 +161,7 @@ func (s *Summary) topDevices(r *http.Request) (any, error) {
 	for i, d := range devs {
 		ids[i] = d.ID
 	}
-	latest, err := f.Reader.Latest(ctx, ids)
+	latest, err := f.latest(ctx, ids)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

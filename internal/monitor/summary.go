@@ -154,19 +154,11 @@ func (s *Summary) all(r *http.Request) (any, error) {
 			out.Stations++
 		}
 	}
-	totals, err := f.Reader.StationTotals(ctx, ids)
+	totals, err := f.stationTotals(ctx, ids)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	prevDay, err := f.previous(ctx, ids, telemetry.Day, 3*24*time.Hour)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	prevMonth, err := f.previous(ctx, ids, telemetry.Month, 64*24*time.Hour)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	prevYear, err := f.previous(ctx, ids, telemetry.Year, 733*24*time.Hour)
+	prevDay, prevMonth, prevYear, err := f.previousPeriods(ctx, ids)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
@@ -209,27 +201,12 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	for _, l := range live {
 		out.CurrentPowerKW += l.CurrentPowerKW
 	}
-	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
+	states, err := f.deviceStates(ctx, r, list)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	devIDs := make([]int64, len(devs))
-	for i, d := range devs {
-		devIDs[i] = d.ID
-	}
-	latest, err := f.Reader.Latest(ctx, devIDs)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	now := f.now()
-	for _, d := range devs {
+	for _, state := range states {
 		out.Devices++
-		var state string
-		if l, ok := latest[d.ID]; ok {
-			state = device.State(&l, now)
-		} else {
-			state = device.State(nil, now)
-		}
 		if state != device.StateOffline {
 			out.DevicesOnline++
 		}
@@ -309,7 +286,7 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 			}
 		}
 		// Ask a day wider on each side: station calendars are offset from the viewer's.
-		pts, err := f.Reader.StationEnergy(ctx, ids, res, from.Add(-24*time.Hour), to.Add(24*time.Hour))
+		pts, err := f.stationFlows(ctx, ids, res, from.Add(-24*time.Hour), to.Add(24*time.Hour))
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}
@@ -349,7 +326,7 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 // firstYear is the earliest year with a yearly roll-up for the stations (at most
 // `latest`, and no earlier than 2000).
 func (f *Figures) firstYear(ctx context.Context, ids []int64, latest int) (int, error) {
-	pts, err := f.Reader.StationEnergy(ctx, ids, telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), f.now())
+	pts, err := f.stationFlows(ctx, ids, telemetry.Year, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), f.now())
 	if err != nil {
 		return 0, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/message"
@@ -48,6 +49,8 @@ type Server struct {
 	Writer   *telemetry.Writer
 	Reader   *telemetry.Reader
 	Figures  *monitor.Figures
+	// Fleet keeps the dashboards' live figures in memory (internal/fleet).
+	Fleet    *fleet.State
 	Ingest   *ingest.Service
 	Messages *message.Store
 	Alarms   *alarm.Engine
@@ -93,6 +96,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Writer = telemetry.NewWriter(db, topt)
 	s.Reader = telemetry.NewReader(db, topt)
 	s.Figures = &monitor.Figures{DB: db, Reader: s.Reader, EmissionFactor: cfg.EmissionFactor}
+	s.Fleet = fleet.New(db, s.Writer, nil)
+	s.Figures.Fleet = s.Fleet
+	s.API.OnWrite(func(int64) { s.Fleet.Changed() }) // stations and devices are added, edited and moved through the API
 	(&station.Service{DB: db, Telemetry: s.Figures, UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
@@ -100,7 +106,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Messages = &message.Store{DB: db}
-	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages})
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true}) // notifications off the ingest path
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)
@@ -120,6 +126,15 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 			slog.Error("NATS unreachable: live push stays within this replica", "err", err)
 		} else {
 			bus = nb
+		}
+	}
+	if cfg.NATSURL != "" {
+		// every replica's fleet figures take the others' committed changes (internal/fleet)
+		if fb, err := push.DialNATS(cfg.NATSURL, "helio.fleet"); err != nil {
+			slog.Error("NATS unreachable: fleet figures converge by rebuilds only", "err", err)
+			_, _ = s.Fleet.Replicate(rebuildOnly{}, 0)
+		} else if _, err := s.Fleet.Replicate(fb, 0); err != nil {
+			slog.Error("fleet changes not shared between replicas", "err", err)
 		}
 	}
 	hub, err := push.NewHub(push.Options{Messages: s.Messages, Sessions: s.Sessions, Bus: bus})
@@ -267,6 +282,12 @@ func (s *Server) Run(ctx context.Context) error {
 			errc <- err
 			return
 		}
+		s.Ready.Set("fleet", 0, "in-memory fleet figures")
+		if err := s.Fleet.Build(bgCtx); err != nil {
+			errc <- err
+			return
+		}
+		go s.Fleet.Run(bgCtx, time.Minute)
 		s.Ready.Ready()
 		if s.Cfg.Demo {
 			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
@@ -308,6 +329,7 @@ func (s *Server) Run(ctx context.Context) error {
 		m.Stop() // writes and acknowledges what is pending; the broker keeps the rest
 	}
 	s.Ingest.Close()
+	s.Alarms.Settle() // notifications of alarms already opened
 	_ = s.Hub.Close()
 	return s.DB.Close()
 }
@@ -334,3 +356,10 @@ func (s *Server) pruneSessions(ctx context.Context) {
 		}
 	}
 }
+
+// rebuildOnly is a bus that carries nothing: the fleet state then converges with other
+// replicas by its periodic rebuilds alone.
+type rebuildOnly struct{}
+
+func (rebuildOnly) Publish(context.Context, []byte) error  { return nil }
+func (rebuildOnly) Subscribe(func([]byte)) (func(), error) { return func() {}, nil }

@@ -42,6 +42,8 @@ type DB struct {
 	// stmts are the statements Tx.Stmt prepared, by their text: prepared once for the
 	// database, then once per connection that runs them.
 	stmts sync.Map
+	// Trace, when set (tests), is told every query run through DB.Query and DB.QueryRow.
+	Trace func(q string, args []any)
 }
 
 // ErrNotFound is returned by lookups that find no row.
@@ -137,11 +139,17 @@ func (db *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 
 // Query runs a query written with `?` placeholders.
 func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if db.Trace != nil {
+		db.Trace(q, args)
+	}
 	return db.SQL.QueryContext(ctx, db.Rebind(q), args...)
 }
 
 // QueryRow runs a single-row query written with `?` placeholders.
 func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if db.Trace != nil {
+		db.Trace(q, args)
+	}
 	return db.SQL.QueryRowContext(ctx, db.Rebind(q), args...)
 }
 

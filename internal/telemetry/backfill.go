@@ -324,6 +324,7 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 		out.Conflicts += int64(res.Conflicts)
 		out.Rejected += int64(res.Rejected)
 	}
+	w.emit(Change{Reload: true})
 	out.Elapsed = time.Since(start)
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,8 @@ const (
 // HTTP, CSV import) hands its samples to Write, a Batcher or Backfill.
 type Writer struct {
 	afterCommit atomic.Pointer[func(ctx context.Context, accepted []Sample)]
+	hooks       changeHooks
+	gate        sync.RWMutex // held shared from a write's transaction to its OnChange calls
 	db          *store.DB
 	opt         Options
 	reg         *registry
@@ -264,13 +267,25 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 	}
 	start := time.Now()
 	var events eventCounts
+	var change Change
+	listening := w.listening()
+	w.gate.RLock()
 	err := w.db.InTx(ctx, func(tx *store.Tx) error {
 		events = eventCounts{}
-		return w.apply(ctx, tx, ids, byDev, &res, &events, now)
+		acc, tails, err := w.apply(ctx, tx, ids, byDev, &res, &events, now)
+		if err == nil && listening {
+			change = changeOf(acc, tails)
+		}
+		return err
 	})
 	if err != nil {
+		w.gate.RUnlock()
 		return res, err
 	}
+	if listening {
+		w.emit(change)
+	}
+	w.gate.RUnlock()
 	commitSeconds.Observe(time.Since(start).Seconds(), source)
 	res.count()
 	countResult(source, &res, &events)
@@ -296,7 +311,7 @@ func (w *Writer) AfterCommit(fn func(ctx context.Context, accepted []Sample)) {
 // apply runs inside the transaction: it locks the devices (PostgreSQL), reads their
 // latest rows, runs each device's samples through the counter and bucket code, and writes
 // raw rows, latest rows and roll-ups.
-func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map[int64]*deviceBatch, res *Result, ev *eventCounts, now int64) error {
+func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map[int64]*deviceBatch, res *Result, ev *eventCounts, now int64) (*accum, []*rawRow, error) {
 	if tx.Dialect == store.Postgres {
 		// Serialise writers of the same device, and of the same station's day rows, across
 		// replicas (SQLite has one writer at a time anyway).
@@ -311,15 +326,15 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 			st = append(st, id)
 		}
 		if err := advisoryLocks(ctx, tx, 7340002, ids); err != nil {
-			return err
+			return nil, nil, err
 		}
 		if err := advisoryLocks(ctx, tx, 7340003, st); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	latest, err := loadLatest(ctx, tx, ids)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	acc := newAccum(w.opt.MaxGap.Milliseconds())
 	var inserts, updates, tails []*rawRow
@@ -334,14 +349,14 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		if anchor != nil && news[0].T <= anchor.T {
 			// late or out-of-order: re-run from the stored row before the earliest new one
 			if anchor, err = loadBefore(ctx, tx, id, news[0].T); err != nil {
-				return err
+				return nil, nil, err
 			}
 			src = &rawPager{ctx: ctx, tx: tx, deviceID: id, from: news[0].T}
 			ev.late += len(news)
 		}
 		out, err := runDevice(b.dev, anchor, src, news, acc, res)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		ev.add(&out.events)
 		inserts = append(inserts, out.inserts...)
@@ -351,20 +366,22 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		}
 	}
 	if err := insertRaw(ctx, tx, inserts); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := updateRawStates(ctx, tx, updates); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := upsertLatest(ctx, tx, tails, now); err != nil {
-		return err
+		return nil, nil, err
 	}
 	per := newPeriods()
 	if _, err := mergeDays(ctx, tx, acc, per, nil); err != nil {
-		return err
+		return nil, nil, err
 	}
-	_, err = writePeriods(ctx, tx, per)
-	return err
+	if _, err = writePeriods(ctx, tx, per); err != nil {
+		return nil, nil, err
+	}
+	return acc, tails, nil
 }
 
 // advisoryLocks takes PostgreSQL transaction locks on ids in one order, so that two

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/bench/internal/dash"
+	"github.com/helio-energy/helio/bench/internal/fleet"
+	"github.com/helio-energy/helio/bench/internal/helio"
+	"github.com/helio-energy/helio/bench/internal/load"
+	"github.com/helio-energy/helio/internal/demo"
+)
+
+// scaleRun is one large fleet served with the answer cache off.
+type scaleRun struct {
+	stations  int
+	info      *fleet.Info
+	ready     time.Duration // start to /readyz
+	buildSec  float64       // the fleet state's build (helio_fleet_build_seconds)
+	heapBytes float64       // heap growth across it (helio_fleet_build_heap_bytes)
+	rssBytes  int64         // the process's resident memory once ready
+	floor     load.Result
+	byCall    []load.Result
+	names     []string
+}
+
+// scale serves fleets of -scale-stations stations (default 1,000; 10,000 on request)
+// with every answer computed: how the dashboard calls and the start-up grow with the fleet.
+func (e *env) scale(ctx context.Context) error {
+	c := e.cfg
+	var runs []*scaleRun
+	for _, f := range strings.Split(c.scaleStations, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-scale-stations: %q is not a station count", f)
+		}
+		spec := fleet.Spec{Stations: n, DevicesPerStation: c.perStation, Days: c.scaleDays, Seed: benchSeed, RawRetention: rawRetention}
+		dir, info, err := e.buildFleet(ctx, fmt.Sprintf("fleet-%dx%d-%dd", n, spec.DevicesPerStation, spec.Days), spec)
+		if err != nil {
+			return err
+		}
+		run, err := e.loadScale(ctx, dir, info, n)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+		if !c.keep {
+			os.RemoveAll(dir)
+		}
+	}
+	e.reportScale(runs)
+	return nil
+}
+
+func (e *env) loadScale(ctx context.Context, dir string, info *fleet.Info, n int) (*scaleRun, error) {
+	c := e.cfg
+	p, err := helio.Start(ctx, e.bin, dir, "--answer-cache", "0")
+	if err != nil {
+		return nil, err
+	}
+	defer p.Stop()
+	ready, err := p.WaitReady(10*time.Minute, 20*time.Millisecond)
+	if err != nil {
+		return nil, err
+	}
+	run := &scaleRun{stations: n, info: info, ready: ready, rssBytes: rss(p.Pid())}
+	run.buildSec, run.heapBytes = metric(p.URL, "helio_fleet_build_seconds"), metric(p.URL, "helio_fleet_build_heap_bytes")
+	log.Printf("   %d stations: ready in %s (fleet state built in %.2f s, heap %s), resident %s", n, ready.Round(time.Millisecond),
+		run.buildSec, mib(run.heapBytes), mib(float64(run.rssBytes)))
+	cl, err := helio.Login(p.URL, "admin", demo.Password)
+	if err != nil {
+		return nil, err
+	}
+	hc := load.NewClient(c.clients)
+	cfg := load.Config{Clients: c.clients, Warmup: c.warmup, Duration: c.duration}
+	req := func(path string) *http.Request {
+		r, _ := http.NewRequest("GET", p.URL+path, nil)
+		r.Header.Set("Authorization", "Bearer "+cl.Token)
+		r.Header.Set("Accept-Encoding", "gzip")
+		return r
+	}
+	run.floor = load.Run(ctx, hc, cfg, func(int, int) *http.Request { return req("/v2/sys/monitor/url") })
+	for _, k := range dash.Calls(info.StationIDs, info.DeviceIDs, info.To) {
+		if err := cl.Get(k.Path(0, 0), nil); err != nil {
+			return nil, err
+		}
+		res := load.Run(ctx, hc, cfg, func(cn, i int) *http.Request { return req(k.Path(cn, i)) })
+		log.Printf("   %-44s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", k.Name, res.RPS(), ms(res.P(50)), ms(res.P(95)), ms(res.P(99)), res.Errors)
+		run.byCall = append(run.byCall, res)
+		run.names = append(run.names, k.Name)
+	}
+	return run, nil
+}
+
+func (e *env) reportScale(runs []*scaleRun) {
+	c := e.cfg
+	var s strings.Builder
+	fmt.Fprintf(&s, "Fleets of the sizes below (%d devices per station, %d days of 5-minute history, built as for the dashboard calls), "+
+		"served with the answer cache off (`--answer-cache 0`): every answer computed. %d clients as `admin`, %s per call after %s of warm-up. "+
+		"*Ready* is the time from start to `/readyz` answering ready, which includes building the in-memory fleet state from the roll-ups; "+
+		"*heap* is the heap growth across that build; *resident* the process's resident memory once ready.\n\n",
+		c.perStation, c.scaleDays, c.clients, c.duration, c.warmup)
+	fmt.Fprintf(&s, "| stations | devices | ready | fleet state build | heap | resident |\n|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range runs {
+		fmt.Fprintf(&s, "| %s | %s | %s | %.2f s | %s | %s |\n", num(float64(r.stations)), num(float64(r.info.Devices)), r.ready.Round(time.Millisecond),
+			r.buildSec, mib(r.heapBytes), mib(float64(r.rssBytes)))
+	}
+	fmt.Fprintf(&s, "\n| call |")
+	for _, r := range runs {
+		fmt.Fprintf(&s, " %s stations: req/s | p50 | p95 | p99 |", num(float64(r.stations)))
+	}
+	fmt.Fprintf(&s, "\n|---|")
+	for range runs {
+		fmt.Fprintf(&s, "---:|---:|---:|---:|")
+	}
+	fmt.Fprintln(&s)
+	row := func(name string, get func(*scaleRun) load.Result) {
+		fmt.Fprintf(&s, "| %s |", name)
+		for _, r := range runs {
+			x := get(r)
+			fmt.Fprintf(&s, " %s | %s | %s | %s |", num(x.RPS()), ms(x.P(50)), ms(x.P(95)), ms(x.P(99)))
+		}
+		fmt.Fprintln(&s)
+	}
+	row("API floor", func(r *scaleRun) load.Result { return r.floor })
+	for i, name := range runs[0].names {
+		row("`"+name+"`", func(r *scaleRun) load.Result { return r.byCall[i] })
+	}
+	for _, r := range runs {
+		worst, worstName := time.Duration(0), ""
+		for i, x := range r.byCall {
+			if x.P(95) > worst {
+				worst, worstName = x.P(95), r.names[i]
+			}
+		}
+		goal, ok := "< 50 ms", worst < 50*time.Millisecond
+		if r.stations >= 10000 {
+			goal, ok = "monitor calls < 100 ms", worst < 100*time.Millisecond
+		}
+		e.rep.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %s stations, cache off (%s)", num(float64(r.stations)), strings.TrimPrefix(worstName, "GET ")),
+			value: ms(worst), goal: goal, ref: fmt.Sprintf("API floor p95 %s; ready in %s", ms(r.floor.P(95)), r.ready.Round(time.Millisecond)), verdict: verdict(ok)})
+	}
+	e.rep.section("Dashboard", "Dashboard calls as the fleet grows", s.String())
+}
+
+// metric reads one unlabelled value from the server's /metrics (NaN-free: 0 when absent).
+func metric(base, name string) float64 {
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return f
+		}
+	}
+	return 0
+}
+
+// rss is a process's resident memory in bytes (Linux; 0 elsewhere).
+func rss(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }

@@ -1,0 +1,57 @@
+package alarm
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/helio-energy/helio/internal/metrics"
+)
+
+var deferredTotal = metrics.Default.NewCounter("helio_alarm_notify_deferred_total",
+	"Notification passes left to the sweep because the notifier was behind.")
+
+// notifier runs the notification work of newly opened alarms (recipients, decisions,
+// message rows, frames) on its own goroutine, so that the write path that observed the
+// samples does not wait for it (Options.AsyncNotify).
+type notifier struct {
+	once sync.Once
+	q    chan notifyJob
+	wg   sync.WaitGroup
+}
+
+type notifyJob struct {
+	ids []int64
+	now time.Time
+}
+
+// notifyQueue bounds the passes waiting: beyond it a pass is left to the sweep, which
+// notifies every occurring alarm that is due (nothing is lost, it is only later).
+const notifyQueue = 1024
+
+func (e *Engine) notifyLater(ids []int64, now time.Time) {
+	e.async.once.Do(func() {
+		e.async.q = make(chan notifyJob, notifyQueue)
+		go e.runNotifier()
+	})
+	e.async.wg.Add(1)
+	select {
+	case e.async.q <- notifyJob{ids: ids, now: now}:
+	default:
+		e.async.wg.Done()
+		deferredTotal.Inc()
+	}
+}
+
+func (e *Engine) runNotifier() {
+	for j := range e.async.q {
+		if err := e.notify(context.Background(), j.ids, j.now); err != nil {
+			slog.Error("alarm notification failed; the sweep retries", "err", err)
+		}
+		e.async.wg.Done()
+	}
+}
+
+// Settle waits until the notification work queued so far is done (tests, shutdown).
+func (e *Engine) Settle() { e.async.wg.Wait() }

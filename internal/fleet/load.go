@@ -1,0 +1,244 @@
+package fleet
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/helio-energy/helio/internal/metrics"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+var (
+	lastBuild atomic.Uint64 // seconds, as float64 bits
+	heapBytes atomic.Uint64 // heap growth across the last build
+)
+
+var buildSeconds = gauge{&lastBuild}
+
+type gauge struct{ v *atomic.Uint64 }
+
+func (g gauge) Set(v float64) { g.v.Store(math.Float64bits(v)) }
+
+func init() {
+	metrics.Default.NewGaugeFunc("helio_fleet_build_seconds", "How long the last build of the in-memory fleet state took.",
+		func() float64 { return math.Float64frombits(lastBuild.Load()) })
+	metrics.Default.NewGaugeFunc("helio_fleet_build_heap_bytes", "Heap growth across the last build of the fleet state (after a collection): about the memory the state takes on a first build.",
+		func() float64 { return float64(heapBytes.Load()) })
+}
+
+// loadStructure reads every station's parent and time zone and every device's station.
+func loadStructure(ctx context.Context, db *store.DB) (map[int64]*stationInfo, map[int64]*deviceInfo, error) {
+	stations := map[int64]*stationInfo{}
+	rows, err := db.Query(ctx, "SELECT id, parent_id, timezone FROM stations")
+	if err != nil {
+		return nil, nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var parent sql.NullInt64
+		var tz string
+		if err := rows.Scan(&id, &parent, &tz); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		stations[id] = &stationInfo{id: id, parent: parent.Int64, cal: telemetry.CalendarFor(tz)}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, st := range stations {
+		if p := stations[st.parent]; p != nil {
+			p.children = append(p.children, st.id)
+		}
+	}
+	devices := map[int64]*deviceInfo{}
+	rows, err = db.Query(ctx, "SELECT id, station_id, type, meter_position FROM devices ORDER BY id")
+	if err != nil {
+		return nil, nil, err
+	}
+	for rows.Next() {
+		d := &deviceInfo{}
+		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		devices[d.id] = d
+		if st := stations[d.station]; st != nil {
+			st.devices = append(st.devices, d.id)
+		}
+	}
+	rows.Close()
+	return stations, devices, rows.Err()
+}
+
+// loadFigures reads the kept roll-ups and latest samples: every year row, the month rows
+// and day rows of the kept windows.
+func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*stationFig, map[int64]*deviceFig, error) {
+	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
+	devCut := now.Add(-keepDeviceDays).UnixMilli()
+	st := map[int64]*stationFig{}
+	stIDs, err := ids(ctx, db, "SELECT id FROM stations")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, chunk := range chunks(stIDs, 400) {
+		// an index range per station and resolution (telemetry_station_rollups_figures)
+		sel := "SELECT station_id, kind, res, bucket, energy_kwh, energy2_kwh, ref_energy_kwh FROM telemetry_station_rollups WHERE station_id IN (" +
+			placeholders(len(chunk)) + ") AND res = ? AND bucket >= ?"
+		var args []any
+		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Month), monthCut}, {int(telemetry.Day), dayCut}} {
+			args = append(append(args, int64Args(chunk)...), a...)
+		}
+		rows, err := db.Query(ctx, sel+" UNION ALL "+sel+" UNION ALL "+sel, args...)
+		if err != nil {
+			return nil, nil, err
+		}
+		for rows.Next() {
+			var id, bucket int64
+			var kind string
+			var res int
+			var s telemetry.Stats
+			if err := rows.Scan(&id, &kind, &res, &bucket, &s.EnergyKWh, &s.Energy2KWh, &s.RefEnergyKWh); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			f := st[id]
+			if f == nil {
+				f = newStationFig()
+				st[id] = f
+			}
+			m := f.years
+			switch telemetry.Resolution(res) {
+			case telemetry.Month:
+				m = f.months
+			case telemetry.Day:
+				m = f.days
+			}
+			at(m, bucket).add(kind, &s)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	// the hours of the recent days, unpacked from the day rows
+	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }})
+	hours, err := reader.StationRollups(ctx, stIDs, telemetry.Hour, now.Add(-keepHours), now.Add(48*time.Hour))
+	if err != nil {
+		return nil, nil, err
+	}
+	for id, kinds := range hours {
+		f := st[id]
+		if f == nil {
+			f = newStationFig()
+			st[id] = f
+		}
+		for kind, pts := range kinds {
+			for i := range pts {
+				if pts[i].Stats.EnergyKWh != 0 || pts[i].Stats.Energy2KWh != 0 {
+					at(f.hours, pts[i].Start.UnixMilli()).Flows.Add(kind, &pts[i].Stats)
+				}
+			}
+		}
+	}
+
+	dev := map[int64]*deviceFig{}
+	devIDs, err := ids(ctx, db, "SELECT id FROM devices")
+	if err != nil {
+		return nil, nil, err
+	}
+	get := func(id int64) *deviceFig {
+		d := dev[id]
+		if d == nil {
+			d = newDeviceFig()
+			dev[id] = d
+		}
+		return d
+	}
+	for _, chunk := range chunks(devIDs, 400) {
+		sel := "SELECT device_id, res, bucket, energy_kwh FROM telemetry_device_rollups WHERE device_id IN (" +
+			placeholders(len(chunk)) + ") AND res = ? AND bucket >= ?"
+		var args []any
+		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Day), devCut}} {
+			args = append(append(args, int64Args(chunk)...), a...)
+		}
+		rows, err := db.Query(ctx, sel+" UNION ALL "+sel, args...)
+		if err != nil {
+			return nil, nil, err
+		}
+		for rows.Next() {
+			var id, bucket int64
+			var res int
+			var e float64
+			if err := rows.Scan(&id, &res, &bucket, &e); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			d := get(id)
+			if telemetry.Resolution(res) == telemetry.Year {
+				d.total += e
+			} else {
+				d.days[bucket] += e
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+		latest, err := reader.Latest(ctx, chunk)
+		if err != nil {
+			return nil, nil, err
+		}
+		for id, l := range latest {
+			d := get(id)
+			d.latest, d.hasLatest = l, true
+		}
+	}
+	return st, dev, nil
+}
+
+func ids(ctx context.Context, db *store.DB, q string) ([]int64, error) {
+	rows, err := db.Query(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+func int64Args(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+func chunks(xs []int64, n int) [][]int64 {
+	var out [][]int64
+	for len(xs) > n {
+		out = append(out, xs[:n])
+		xs = xs[n:]
+	}
+	if len(xs) > 0 {
+		out = append(out, xs)
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package fleet
+
+import (
+	"context"
+	"time"
+
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// The reads: each takes the ids the caller may see (already filtered by station
+// authority) and reads only their entries.
+
+// Totals returns each station's flows today, this month, this year and in all, by its
+// own calendar (sub-stations included); stations that do not exist are absent.
+func (s *State) Totals(ctx context.Context, ids []int64) (map[int64]telemetry.Totals, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	now := s.now().UnixMilli()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]telemetry.Totals, len(ids))
+	for _, id := range ids {
+		info := s.stations[id]
+		if info == nil {
+			continue
+		}
+		var t telemetry.Totals
+		if f := s.st[id]; f != nil {
+			ds, _ := info.cal.Day(now)
+			ms, _ := info.cal.Month(now)
+			ys, _ := info.cal.Year(now)
+			if p := f.days[ds]; p != nil {
+				t.Today = p.Flows
+			}
+			if p := f.months[ms]; p != nil {
+				t.Month = p.Flows
+			}
+			if p := f.years[ys]; p != nil {
+				t.Year = p.Flows
+			}
+			for _, p := range f.years {
+				t.Total.Sum(p.Flows)
+			}
+		}
+		out[id] = t
+	}
+	return out, nil
+}
+
+// Previous is a station's PV energy of the last whole day, month and year, and the
+// reference energy of that day.
+type Previous struct {
+	DayPV, MonthPV, YearPV float64
+	DayRefKWh              float64
+}
+
+// Previous returns each existing station's previous periods at now.
+func (s *State) Previous(ctx context.Context, ids []int64) (map[int64]Previous, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	now := s.now().UnixMilli()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]Previous, len(ids))
+	for _, id := range ids {
+		info := s.stations[id]
+		if info == nil {
+			continue
+		}
+		var p Previous
+		if f := s.st[id]; f != nil {
+			ds, _ := info.cal.Day(now)
+			ms, _ := info.cal.Month(now)
+			ys, _ := info.cal.Year(now)
+			pd, _ := info.cal.Day(ds - 1)
+			pm, _ := info.cal.Month(ms - 1)
+			py, _ := info.cal.Year(ys - 1)
+			if x := f.days[pd]; x != nil {
+				p.DayPV, p.DayRefKWh = x.PVKWh, x.RefKWh
+			}
+			if x := f.months[pm]; x != nil {
+				p.MonthPV = x.PVKWh
+			}
+			if x := f.years[py]; x != nil {
+				p.YearPV = x.PVKWh
+			}
+		}
+		out[id] = p
+	}
+	return out, nil
+}
+
+// Latest returns the last sample of each device that has reported.
+func (s *State) Latest(ctx context.Context, ids []int64) (map[int64]telemetry.Sample, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]telemetry.Sample, len(ids))
+	for _, id := range ids {
+		if d := s.dev[id]; d != nil && d.hasLatest {
+			out[id] = d.latest
+		}
+	}
+	return out, nil
+}
+
+// Energy is a device's energy today (its station's local day) and in all, unrounded.
+type Energy struct{ TodayKWh, TotalKWh float64 }
+
+// DeviceEnergy returns the energy of each device that has roll-ups.
+func (s *State) DeviceEnergy(ctx context.Context, ids []int64) (map[int64]Energy, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]Energy, len(ids))
+	for _, id := range ids {
+		d := s.dev[id]
+		if d == nil || (len(d.days) == 0 && d.total == 0) {
+			continue
+		}
+		loc := time.UTC
+		if info := s.devices[id]; info != nil {
+			if st := s.stations[info.station]; st != nil {
+				loc = st.cal.Loc
+			}
+		}
+		l := now.In(loc)
+		day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+		from, to := day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli()
+		e := Energy{TotalKWh: d.total}
+		for start, kwh := range d.days {
+			if start >= from && start < to {
+				e.TodayKWh += kwh
+			}
+		}
+		out[id] = e
+	}
+	return out, nil
+}
+
+// Member is a device counted towards a listed station.
+type Member struct {
+	ID, StationID, TopID int64
+	Type, MeterPosition  string
+}
+
+// DevicesUnder lists the devices of the stations and of their sub-stations; TopID is the
+// listed station a device counts towards (a device appears once per listed station it
+// counts towards).
+func (s *State) DevicesUnder(ctx context.Context, ids []int64) ([]Member, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []Member
+	add := func(top int64, st *stationInfo) {
+		for _, id := range st.devices {
+			d := s.devices[id]
+			out = append(out, Member{ID: d.id, StationID: d.station, TopID: top, Type: d.typ, MeterPosition: d.meterPos})
+		}
+	}
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		add(id, st)
+		for _, c := range st.children {
+			add(id, s.stations[c])
+		}
+	}
+	return out, nil
+}
+
+// DevicesOf lists the devices whose own station is one of ids.
+func (s *State) DevicesOf(ctx context.Context, ids []int64) ([]Member, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []Member
+	for _, id := range ids {
+		if st := s.stations[id]; st != nil {
+			for _, did := range st.devices {
+				d := s.devices[did]
+				out = append(out, Member{ID: d.id, StationID: d.station, TopID: id, Type: d.typ, MeterPosition: d.meterPos})
+			}
+		}
+	}
+	return out, nil
+}

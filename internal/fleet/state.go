@@ -1,0 +1,323 @@
+// Package fleet keeps the figures the dashboards read in memory: per device its latest
+// sample and its energy of recent days and of every year, per station (sub-stations
+// included, as in the station roll-ups) its flows of recent days, recent months and every
+// year, and the stations' device membership. The state is built from the roll-ups once,
+// then kept by the write path's committed changes (telemetry.Writer.OnChange); a ticker
+// drops what time has made too old to be read. A call reads the entries of the stations
+// it shows, so its cost follows what it shows, not what the fleet holds.
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Kept windows: days and months this recent are kept per owner (a read needs today and
+// yesterday, this month and last month, in any time zone, and the charts the days of this
+// month and the months of this year, seen from any zone); years are kept for ever.
+const (
+	keepDays   = 40 * 24 * time.Hour
+	keepMonths = 400 * 24 * time.Hour
+	// a device's days are read for today only; hours for the fleet's chart of today
+	keepDeviceDays = 4 * 24 * time.Hour
+	keepHours      = 4 * 24 * time.Hour
+)
+
+// period is what a station's roll-ups of one bucket add up to.
+type period struct {
+	telemetry.Flows
+	RefKWh float64 // inverters' reference energy (PR = PV ÷ Ref)
+}
+
+// stationFig is a station's kept roll-ups by bucket start.
+type stationFig struct {
+	hours, days, months, years map[int64]*period
+}
+
+func newStationFig() *stationFig {
+	return &stationFig{hours: map[int64]*period{}, days: map[int64]*period{}, months: map[int64]*period{}, years: map[int64]*period{}}
+}
+
+// deviceFig is a device's latest sample and kept energy roll-ups by bucket start.
+type deviceFig struct {
+	latest    telemetry.Sample
+	hasLatest bool
+	days      map[int64]float64
+	total     float64 // every year roll-up
+}
+
+func newDeviceFig() *deviceFig {
+	return &deviceFig{days: map[int64]float64{}}
+}
+
+// stationInfo is a station's place in the fleet.
+type stationInfo struct {
+	id, parent int64
+	cal        *telemetry.Calendar
+	children   []int64
+	devices    []int64 // its own devices
+}
+
+// deviceInfo is a device's place in the fleet.
+type deviceInfo struct {
+	id, station   int64
+	typ, meterPos string
+}
+
+// State is the in-memory fleet. Its zero value is not usable: use New.
+type State struct {
+	db     *store.DB
+	writer *telemetry.Writer
+	now    func() time.Time
+
+	mu       sync.RWMutex
+	built    bool
+	st       map[int64]*stationFig
+	dev      map[int64]*deviceFig
+	stations map[int64]*stationInfo
+	devices  map[int64]*deviceInfo
+	loadedAt time.Time // when the structure was last read
+
+	structDirty atomic.Bool
+	buildMu     sync.Mutex // one rebuild at a time
+
+	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
+	builtAt      time.Time
+}
+
+// StructureMaxAge is how long the stations' and devices' membership is trusted without
+// a change being signalled (Changed): changes made outside the API show within it.
+const StructureMaxAge = 30 * time.Second
+
+// New returns a state kept by w's changes (now nil: time.Now). It is built on first
+// use, or by Build.
+func New(db *store.DB, w *telemetry.Writer, now func() time.Time) *State {
+	if now == nil {
+		now = time.Now
+	}
+	s := &State{db: db, writer: w, now: now}
+	w.OnChange(s.apply)
+	return s
+}
+
+// Changed says stations or devices were added, edited, moved or deleted: the membership
+// is read again before the next answer.
+func (s *State) Changed() { s.structDirty.Store(true) }
+
+// Build reads the whole state from the database (start-up, a back-fill, or a replica
+// catching up), holding this process's writes back meanwhile so that no change is
+// counted twice or missed.
+func (s *State) Build(ctx context.Context) error {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	err := s.writer.Exclusive(func() error {
+		now := s.now()
+		st, dev, err := loadFigures(ctx, s.db, now)
+		if err != nil {
+			return err
+		}
+		stations, devices, err := loadStructure(ctx, s.db)
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.st, s.dev, s.stations, s.devices, s.loadedAt, s.built = st, dev, stations, devices, time.Now(), true
+		s.builtAt = s.loadedAt
+		s.mu.Unlock()
+		s.structDirty.Store(false)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("fleet: unable to build the state: %w", err)
+	}
+	buildSeconds.Set(time.Since(start).Seconds())
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heapBytes.Store(max(after.HeapAlloc, before.HeapAlloc) - before.HeapAlloc)
+	return nil
+}
+
+// ensure builds the state on first use and re-reads a membership that changed.
+func (s *State) ensure(ctx context.Context) error {
+	s.mu.RLock()
+	built, age := s.built, time.Since(s.loadedAt)
+	s.mu.RUnlock()
+	if !built {
+		return s.Build(ctx)
+	}
+	if s.structDirty.Load() || age > StructureMaxAge {
+		return s.reloadStructure(ctx)
+	}
+	return nil
+}
+
+func (s *State) reloadStructure(ctx context.Context) error {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	if !s.structDirty.Load() {
+		s.mu.RLock()
+		fresh := time.Since(s.loadedAt) <= StructureMaxAge
+		s.mu.RUnlock()
+		if fresh {
+			return nil // another reader did it
+		}
+	}
+	s.structDirty.Store(false)
+	stations, devices, err := loadStructure(ctx, s.db)
+	if err != nil {
+		s.structDirty.Store(true)
+		return fmt.Errorf("fleet: unable to read stations and devices: %w", err)
+	}
+	s.mu.Lock()
+	s.stations, s.devices, s.loadedAt = stations, devices, time.Now()
+	// a deleted device's roll-ups are deleted with it
+	for id := range s.dev {
+		if _, ok := devices[id]; !ok {
+			delete(s.dev, id)
+		}
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// apply takes one committed change.
+func (s *State) apply(c telemetry.Change) {
+	if c.Reload {
+		if err := s.Build(context.Background()); err != nil {
+			slog.Error("fleet state rebuild failed", "err", err)
+			s.mu.Lock()
+			s.built = false // rebuilt on next use
+			s.mu.Unlock()
+		}
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.built {
+		return // the build will read it
+	}
+	for _, l := range c.Latest {
+		d := s.dev[l.DeviceID]
+		if d == nil {
+			d = newDeviceFig()
+			s.dev[l.DeviceID] = d
+		}
+		if !d.hasLatest || !l.Time.Before(d.latest.Time) {
+			d.latest, d.hasLatest = l, true
+		}
+	}
+	for i := range c.Days {
+		ch := &c.Days[i]
+		if ch.Kind == "" {
+			d := s.dev[ch.ID]
+			if d == nil {
+				d = newDeviceFig()
+				s.dev[ch.ID] = d
+			}
+			d.days[ch.Start] += ch.Delta.EnergyKWh
+			d.total += ch.Delta.EnergyKWh
+			continue
+		}
+		f := s.st[ch.ID]
+		if f == nil {
+			f = newStationFig()
+			s.st[ch.ID] = f
+		}
+		for _, p := range []*period{at(f.days, ch.Start), at(f.months, ch.Month), at(f.years, ch.Year)} {
+			p.add(ch.Kind, &ch.Delta)
+		}
+		for _, h := range ch.Hours {
+			st := telemetry.Stats{EnergyKWh: h.EnergyKWh, Energy2KWh: h.Energy2KWh}
+			at(f.hours, h.Start).Flows.Add(ch.Kind, &st)
+		}
+	}
+}
+
+func at(m map[int64]*period, k int64) *period {
+	p := m[k]
+	if p == nil {
+		p = &period{}
+		m[k] = p
+	}
+	return p
+}
+
+func (p *period) add(kind string, st *telemetry.Stats) {
+	p.Flows.Add(kind, st)
+	if kind == "inverter" {
+		p.RefKWh += st.RefEnergyKWh
+	}
+}
+
+// Trim drops the days and months too old to be read (the ticker calls it).
+func (s *State) Trim() {
+	now := s.now()
+	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hourCut := now.Add(-keepHours).UnixMilli()
+	for _, f := range s.st {
+		for k := range f.hours {
+			if k < hourCut {
+				delete(f.hours, k)
+			}
+		}
+		for k := range f.days {
+			if k < dayCut {
+				delete(f.days, k)
+			}
+		}
+		for k := range f.months {
+			if k < monthCut {
+				delete(f.months, k)
+			}
+		}
+	}
+	devCut := now.Add(-keepDeviceDays).UnixMilli()
+	for _, d := range s.dev {
+		for k := range d.days {
+			if k < devCut {
+				delete(d.days, k)
+			}
+		}
+	}
+}
+
+// Run trims every interval and re-reads a changed membership until ctx ends.
+func (s *State) Run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.Trim()
+		s.mu.RLock()
+		stale := s.rebuildEvery > 0 && time.Since(s.builtAt) >= s.rebuildEvery
+		s.mu.RUnlock()
+		if stale {
+			if err := s.Build(ctx); err != nil && ctx.Err() == nil {
+				slog.Warn("fleet state rebuild failed", "err", err)
+			}
+			continue
+		}
+		if err := s.ensure(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("fleet state refresh failed", "err", err)
+		}
+	}
+}

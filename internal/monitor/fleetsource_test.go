@@ -1,0 +1,68 @@
+package monitor_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/fleet"
+)
+
+// The dashboards answer the same from the in-memory fleet state as from the roll-ups read
+// afresh, for every user's view, before and after a device moves and new samples arrive.
+func TestFleetStateAnswersAsRollups(t *testing.T) {
+	e := apitest.NewWithFleet(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	eng := e.Simulate(t, now.Add(-40*24*time.Hour), now)
+	ctx := context.Background()
+	var stationID, subID, deviceID int64
+	if err := e.DB.QueryRow(ctx, "SELECT MIN(id) FROM stations WHERE parent_id IS NULL").Scan(&stationID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.DB.QueryRow(ctx, "SELECT MIN(id) FROM stations WHERE parent_id IS NOT NULL").Scan(&subID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.DB.QueryRow(ctx, "SELECT MIN(id) FROM devices WHERE type = 'inverter'").Scan(&deviceID); err != nil {
+		t.Fatal(err)
+	}
+	urls := []string{"/v2/summary/all", "/v2/summary/powerdata/day", "/v2/summary/powerdata/month", "/v2/summary/powerdata/year",
+		"/v2/summary/powerdata/total", "/v2/summary/topdevices", "/v2/summary/projectranking", "/v2/site/summary",
+		"/v2/site/list?pageSize=200", fmt.Sprintf("/v2/site/detail/%d", stationID), fmt.Sprintf("/v2/site/detail/%d", subID),
+		"/v2/dev/summary", "/v2/dev/inverterstatus", fmt.Sprintf("/v2/dev/list/%d", stationID), "/v2/dev/listbytype?pageSize=100",
+		fmt.Sprintf("/v2/dev/detail/%d", deviceID)}
+	compare := func(when string) {
+		t.Helper()
+		kept := e.Server.Fleet
+		for _, user := range []string{"admin", "operator", "other"} {
+			for _, u := range urls {
+				e.Server.Figures.Fleet = kept
+				got := e.Do(t, apitest.Scenario{Method: "GET", URL: u, As: user})
+				e.Server.Figures.Fleet = nil
+				want := e.Do(t, apitest.Scenario{Method: "GET", URL: u, As: user})
+				e.Server.Figures.Fleet = kept
+				if got.Status != want.Status || got.Body != want.Body {
+					t.Fatalf("%s, %s as %s:\nfleet state %d %s\nroll-ups    %d %s", when, u, user, got.Status, got.Body, want.Status, want.Body)
+				}
+			}
+		}
+	}
+	compare("after the back-fill")
+
+	// a device moves to another station (not through the API: said with Changed)
+	if _, err := e.DB.Exec(ctx, "UPDATE devices SET station_id = ?, parent_id = NULL WHERE id = ?", subID, deviceID); err != nil {
+		t.Fatal(err)
+	}
+	e.Server.Writer.Refresh()
+	e.Server.Fleet.Changed()
+	if _, err := eng.StepNow(ctx, now.Add(5*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	compare("after a move and a live step")
+
+	// a restart builds the same state from the roll-ups
+	e.Server.Fleet = fleet.New(e.DB, e.Server.Writer, nil)
+	e.Server.Figures.Fleet = e.Server.Fleet
+	compare("after a restart")
+}

@@ -1,0 +1,217 @@
+package monitor
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/fleet"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Where the figures come from: the in-memory fleet state when one is wired (Fleet), else
+// the roll-ups read afresh. Both give the same answers (internal/fleet's property test).
+
+// stationTotals returns each station's flows today, this month, this year and in all.
+func (f *Figures) stationTotals(ctx context.Context, ids []int64) (map[int64]telemetry.Totals, error) {
+	if f.Fleet != nil {
+		return f.Fleet.Totals(ctx, ids)
+	}
+	return f.Reader.StationTotals(ctx, ids)
+}
+
+// latest returns the last sample of each device that has reported.
+func (f *Figures) latest(ctx context.Context, ids []int64) (map[int64]telemetry.Sample, error) {
+	if f.Fleet != nil {
+		return f.Fleet.Latest(ctx, ids)
+	}
+	return f.Reader.Latest(ctx, ids)
+}
+
+// previousPeriods returns, per station, the PV energy of yesterday, last month and last
+// year.
+func (f *Figures) previousPeriods(ctx context.Context, ids []int64) (day, month, year map[int64]float64, err error) {
+	if f.Fleet != nil {
+		prev, err := f.Fleet.Previous(ctx, ids)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		day, month, year = make(map[int64]float64, len(prev)), make(map[int64]float64, len(prev)), make(map[int64]float64, len(prev))
+		for id, p := range prev {
+			day[id], month[id], year[id] = p.DayPV, p.MonthPV, p.YearPV
+		}
+		return day, month, year, nil
+	}
+	if day, err = f.previous(ctx, ids, telemetry.Day, 3*24*time.Hour); err != nil {
+		return nil, nil, nil, err
+	}
+	if month, err = f.previous(ctx, ids, telemetry.Month, 64*24*time.Hour); err != nil {
+		return nil, nil, nil, err
+	}
+	if year, err = f.previous(ctx, ids, telemetry.Year, 733*24*time.Hour); err != nil {
+		return nil, nil, nil, err
+	}
+	return day, month, year, nil
+}
+
+// yesterday returns a station's PV and reference energy of its previous local day.
+func (f *Figures) yesterday(ctx context.Context, id int64, loc *time.Location) (pv, ref float64, err error) {
+	if f.Fleet != nil {
+		prev, err := f.Fleet.Previous(ctx, []int64{id})
+		if err != nil {
+			return 0, 0, err
+		}
+		p := prev[id]
+		return p.DayPV, p.DayRefKWh, nil
+	}
+	now := f.now().In(loc)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	days, err := f.Reader.StationEnergy(ctx, []int64{id}, telemetry.Day, today.AddDate(0, 0, -1), today)
+	if err != nil {
+		return 0, 0, err
+	}
+	if pts := days[id]; len(pts) > 0 {
+		return pts[0].PVKWh, pts[0].RefEnergyKWh, nil
+	}
+	return 0, 0, nil
+}
+
+// visibleDevices lists the devices whose own station is one of ids (the caller's visible
+// stations), as (id, type) pairs.
+func (f *Figures) visibleDevices(ctx context.Context, ids []int64) ([]fleet.Member, error) {
+	return f.Fleet.DevicesOf(ctx, ids)
+}
+
+// deviceEnergy is Energy from the fleet state.
+func (f *Figures) deviceEnergy(ctx context.Context, devs []*device.Device) (map[int64]device.Energy, error) {
+	ids := make([]int64, len(devs))
+	for i, d := range devs {
+		ids[i] = d.ID
+	}
+	got, err := f.Fleet.DeviceEnergy(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]device.Energy, len(got))
+	for id, e := range got {
+		out[id] = device.Energy{TodayKWh: r3(e.TodayKWh), TotalKWh: r3(e.TotalKWh)}
+	}
+	return out, nil
+}
+
+// membersUnder is devicesUnder from the fleet state.
+func (f *Figures) membersUnder(ctx context.Context, ids []int64) ([]devRow, error) {
+	got, err := f.Fleet.DevicesUnder(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]devRow, len(got))
+	for i, m := range got {
+		out[i] = devRow{id: m.ID, stationID: m.StationID, topID: m.TopID, typ: m.Type, meterPos: m.MeterPosition}
+	}
+	return out, nil
+}
+
+// deviceStates returns the state of every device the caller sees (those of the visible
+// stations list).
+func (f *Figures) deviceStates(ctx context.Context, r *http.Request, list []*station.Station) ([]string, error) {
+	var ids []int64
+	if f.Fleet != nil {
+		st := make([]int64, len(list))
+		for i, s := range list {
+			st[i] = s.ID
+		}
+		devs, err := f.visibleDevices(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		ids = make([]int64, len(devs))
+		for i, d := range devs {
+			ids[i] = d.ID
+		}
+	} else {
+		devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
+		if err != nil {
+			return nil, err
+		}
+		ids = make([]int64, len(devs))
+		for i, d := range devs {
+			ids[i] = d.ID
+		}
+	}
+	latest, err := f.latest(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	now := f.now()
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if l, ok := latest[id]; ok {
+			out[i] = device.State(&l, now)
+		} else {
+			out[i] = device.State(nil, now)
+		}
+	}
+	return out, nil
+}
+
+// flowPoint is one bucket of a station's flows.
+type flowPoint struct {
+	Start time.Time
+	telemetry.Flows
+}
+
+// stationFlows returns each station's flows in every bucket of res starting in
+// [from, to) of its calendar: from the fleet state when it keeps the range, else from the
+// roll-ups.
+func (f *Figures) stationFlows(ctx context.Context, ids []int64, res telemetry.Resolution, from, to time.Time) (map[int64][]flowPoint, error) {
+	if f.Fleet != nil {
+		got, ok, err := f.Fleet.Flows(ctx, ids, res, from, to)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out := make(map[int64][]flowPoint, len(got))
+			for id, list := range got {
+				pts := make([]flowPoint, len(list))
+				for i, p := range list {
+					pts[i] = flowPoint{Start: p.Start, Flows: p.Flows}
+				}
+				out[id] = pts
+			}
+			return out, nil
+		}
+	}
+	got, err := f.Reader.StationEnergy(ctx, ids, res, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64][]flowPoint, len(got))
+	for id, list := range got {
+		pts := make([]flowPoint, len(list))
+		for i, p := range list {
+			pts[i] = flowPoint{Start: p.Start, Flows: p.Flows}
+		}
+		out[id] = pts
+	}
+	return out, nil
+}
+
+// DeviceTypes implements device.Kept from the fleet state.
+func (f *Figures) DeviceTypes(ctx context.Context, stationIDs []int64) ([]int64, []string, bool, error) {
+	if f.Fleet == nil {
+		return nil, nil, false, nil
+	}
+	devs, err := f.Fleet.DevicesOf(ctx, stationIDs)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	ids, types := make([]int64, len(devs)), make([]string, len(devs))
+	for i, d := range devs {
+		ids[i], types[i] = d.ID, d.Type
+	}
+	return ids, types, true, nil
+}
