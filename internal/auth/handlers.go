@@ -18,6 +18,8 @@ type Service struct {
 	DB       *store.DB
 	Sessions *Sessions
 	Limiter  *Limiter
+	// Hashing bounds the concurrent password checks of sign-ins (nil: a default gate).
+	Hashing *HashGate
 }
 
 // LoginRequest is the body of POST /v2/login.
@@ -96,11 +98,15 @@ func (s *Service) login(r *http.Request) (any, error) {
 		return nil, err
 	}
 	client := httpapi.ClientAddr(r)
-	if blocked, wait := s.Limiter.Blocked(req.Username, client); blocked {
+	ctx := r.Context()
+	blocked, wait, err := s.Limiter.Blocked(ctx, req.Username, client)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if blocked {
 		mins := int(wait.Minutes()) + 1
 		return nil, httpapi.TooManyRequests("too_many_attempts", mins)
 	}
-	ctx := r.Context()
 	u, err := org.UserByUsername(ctx, s.DB, req.Username)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, httpapi.Internal(err)
@@ -109,12 +115,21 @@ func (s *Service) login(r *http.Request) (any, error) {
 	if u != nil {
 		hash = u.PasswordHash
 	}
-	ok, err := CheckPassword(hash, req.Password)
+	var ok bool
+	if err := s.hashing().Do(ctx, func() { ok, err = CheckPassword(hash, req.Password) }); err != nil {
+		if errors.Is(err, ErrBusy) {
+			return nil, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: http.StatusServiceUnavailable,
+				Key: "sign_in_busy", RetryAfter: time.Second}
+		}
+		return nil, err
+	}
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	if u == nil || !ok {
-		s.Limiter.Fail(req.Username, client)
+		if err := s.Limiter.Fail(ctx, req.Username, client); err != nil {
+			return nil, httpapi.Internal(err)
+		}
 		var orgID, userID int64
 		if u != nil {
 			orgID, userID = u.OrgID, u.ID
@@ -125,13 +140,24 @@ func (s *Service) login(r *http.Request) (any, error) {
 	if u.Status != 1 {
 		return nil, &httpapi.Error{Status: http.StatusForbidden, Code: http.StatusForbidden, Key: "account_disabled"}
 	}
-	s.Limiter.Reset(req.Username, client)
+	if err := s.Limiter.Reset(ctx, req.Username, client); err != nil {
+		return nil, httpapi.Internal(err)
+	}
 	token, exp, err := s.Sessions.Create(ctx, u.ID, client)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	org.Audit(ctx, s.DB, u.OrgID, u.ID, "login", u.Username, "", client)
 	return LoginResponse{Token: token, ExpiresAt: exp}, nil
+}
+
+var defaultGate = NewHashGate(0, 0, 0)
+
+func (s *Service) hashing() *HashGate {
+	if s.Hashing != nil {
+		return s.Hashing
+	}
+	return defaultGate
 }
 
 func (s *Service) logout(r *http.Request) (any, error) {

@@ -79,7 +79,7 @@ func New(ctx context.Context, cfg *config.Config) (*Server, error) {
 func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s := &Server{Cfg: cfg, DB: db, Ready: sys.NewReadiness()}
 	s.Sessions = &auth.Sessions{DB: db, TTL: cfg.SessionTTL}
-	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter()}
+	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter(db), Hashing: auth.NewHashGate(0, 0, 0)}
 	s.API = httpapi.New(s.Sessions.Authenticate)
 	if cfg.AnswerCache > 0 {
 		s.Answers = httpapi.NewAnswerCache(cfg.AnswerCache, 0)
