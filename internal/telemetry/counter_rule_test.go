@@ -56,10 +56,10 @@ func TestCounterRuleMatchesTrueEnergy(t *testing.T) {
 	const stepKWhMax = rated * 5.0 / 60 // 5 minutes at full power
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		truth := 0.0   // the device's real production since the first reading
-		offset := 0.0  // what the reported counter had when it last restarted
-		start := 0.0   // the reported counter's starting value
-		wrap := 0.0    // register width, when the counter wraps
+		truth := 0.0  // the device's real production since the first reading
+		offset := 0.0 // what the reported counter had when it last restarted
+		start := 0.0  // the reported counter's starting value
+		wrap := 0.0   // register width, when the counter wraps
 		if rng.IntN(3) == 0 {
 			wrap = 65536
 			start = 65536 - 20*rng.Float64()
