@@ -204,30 +204,3 @@ func PathID(r *http.Request, name string) (int64, error) {
 	}
 	return n, nil
 }
-
-// IDList reads a comma-separated list of positive ids from a query parameter: duplicates
-// dropped, at most max of them (beyond that the field is named with "too_many_items", so a
-// huge list answers 400, never reaches SQL).
-func (v *Validator) IDList(field, s string, max int) []int64 {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	if strings.Count(s, ",") >= max {
-		v.Add(field, "too_many_items", max)
-		return nil
-	}
-	seen := map[int64]bool{}
-	var out []int64
-	for _, part := range strings.Split(s, ",") {
-		id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
-		if err != nil || id <= 0 {
-			v.Add(field, "invalid_format")
-			return nil
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
-}

@@ -10,5 +10,4 @@ func init() {
 var hardeningMessages = map[string]map[string]string{
 	"sign_in_busy": m5("Too many sign-ins at once; try again in a moment", "同时登录的请求过多，请稍后再试", "同時登入的請求過多，請稍後再試",
 		"동시에 로그인하는 요청이 너무 많습니다. 잠시 후 다시 시도하세요", "同時のサインインが多すぎます。しばらくしてから再試行してください"),
-	"too_many_items": m5("At most %v items", "最多 %v 项", "最多 %v 項", "최대 %v개까지", "最大 %v 件"),
 }

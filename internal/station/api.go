@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -264,7 +265,13 @@ func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 	if f.SystemType != "" {
 		v.OneOf("systemType", f.SystemType, SystemTypes...)
 	}
-	f.TagIDs = v.IDList("tagIds", q.Get("tagIds"), MaxFilterTags)
+	lp := &listing.Params{Q: q}
+	f.TagIDs = uniqueIDs(lp.IDs("tagIds", MaxFilterTags))
+	if err := lp.V.Err(); err != nil {
+		for k, m := range httpapi.AsError(err).Fields {
+			v.Add(k, m.Key, m.Args...)
+		}
+	}
 	return f, comm, alarm, v.Err()
 }
 
