@@ -10,4 +10,6 @@ func init() {
 var hardeningMessages = map[string]map[string]string{
 	"sign_in_busy": m5("Too many sign-ins at once; try again in a moment", "同时登录的请求过多，请稍后再试", "同時登入的請求過多，請稍後再試",
 		"동시에 로그인하는 요청이 너무 많습니다. 잠시 후 다시 시도하세요", "同時のサインインが多すぎます。しばらくしてから再試行してください"),
+	"image_too_many_pixels": m5("The image is %v×%v pixels; at most %v megapixels", "图片为 %v×%v 像素，最多 %v 百万像素", "圖片為 %v×%v 像素，最多 %v 百萬像素",
+		"이미지가 %v×%v 픽셀입니다. 최대 %v메가픽셀까지 가능합니다", "画像は %v×%v ピクセルです。最大 %v メガピクセルまでです"),
 }
