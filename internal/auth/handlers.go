@@ -20,6 +20,16 @@ type Service struct {
 	Limiter  *Limiter
 	// Hashing bounds the concurrent password checks of sign-ins (nil: a default gate).
 	Hashing *HashGate
+	// SessionsEnded, when set, is told once sessions have ended in the database (logout:
+	// that session's token hash; password reset or account disabled: "" for all of the
+	// user's), so that live connections (WebSockets) close at once on every replica.
+	SessionsEnded func(ctx context.Context, userID int64, tokenHash string)
+}
+
+func (s *Service) ended(ctx context.Context, userID int64, tokenHash string) {
+	if s.SessionsEnded != nil {
+		s.SessionsEnded(ctx, userID, tokenHash)
+	}
 }
 
 // LoginRequest is the body of POST /v2/login.
@@ -165,6 +175,7 @@ func (s *Service) logout(r *http.Request) (any, error) {
 	if err := s.Sessions.End(r.Context(), p.TokenHash); err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	s.ended(r.Context(), p.UserID, p.TokenHash)
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "logout", p.Username, "", httpapi.ClientAddr(r))
 	return nil, nil
 }
@@ -254,17 +265,21 @@ func (s *Service) SetPassword(ctx context.Context, userID int64, password string
 	if err != nil {
 		return err
 	}
-	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		if err := org.SetPasswordHash(ctx, tx, userID, hash); err != nil {
 			return err
 		}
 		return revokeSessions(ctx, tx, userID, s.Sessions.now())
 	})
+	if err == nil {
+		s.ended(ctx, userID, "")
+	}
+	return err
 }
 
 // SetStatus enables or disables a user; disabling ends the user's sessions at once.
 func (s *Service) SetStatus(ctx context.Context, userID int64, status int) error {
-	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
 		if err := org.SetStatus(ctx, tx, userID, status); err != nil {
 			return err
 		}
@@ -273,4 +288,8 @@ func (s *Service) SetStatus(ctx context.Context, userID int64, status int) error
 		}
 		return revokeSessions(ctx, tx, userID, s.Sessions.now())
 	})
+	if err == nil && status != 1 {
+		s.ended(ctx, userID, "")
+	}
+	return err
 }

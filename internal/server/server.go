@@ -123,6 +123,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		panic(err) // only for missing required options, which are set above
 	}
 	s.Hub = hub
+	s.Auth.SessionsEnded = hub.EndSessions // logout, reset, disable close WebSockets on every replica
 	s.Messages.Pub = hub
 	hub.Routes(s.API)
 	if dist, ok := web.Dist(); ok {
