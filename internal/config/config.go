@@ -39,6 +39,16 @@ type Config struct {
 	PprofAddr string
 	// EmissionFactor is the grid emission factor for carbon reduction, kg CO₂ per kWh.
 	EmissionFactor float64
+	// MetricsToken, when set, is the bearer token GET /metrics requires.
+	MetricsToken string
+	// MetricsAddr, when set, serves /metrics on this address instead of the main one.
+	MetricsAddr string
+	// TrustProxy honours X-Forwarded-For (client address) and X-Forwarded-Proto (HSTS)
+	// from the proxy in front of Helio.
+	TrustProxy bool
+	// ReadTimeout bounds reading a whole request (a client trickling its body byte by byte
+	// is cut off); headers get at most 10 s of it.
+	ReadTimeout time.Duration
 }
 
 // Flags registers every option on fs, each defaulting to its HELIO_* variable, and
@@ -62,6 +72,10 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.Float64Var(&c.EmissionFactor, "emission-factor", envFloat("HELIO_EMISSION_FACTOR", 0.475), "grid emission factor for carbon reduction, kg CO2 per kWh (HELIO_EMISSION_FACTOR)")
 	fs.DurationVar(&c.AnswerCache, "answer-cache", envDuration("HELIO_ANSWER_CACHE", 5*time.Second), "how long a dashboard read's answer is kept for the users with the same view of the fleet; an API write drops its organisation's at once (0: off) (HELIO_ANSWER_CACHE)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", env("HELIO_PPROF_ADDR", ""), "serve Go's profiler on this address, e.g. 127.0.0.1:6060 (keep it on loopback; empty: off) (HELIO_PPROF_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", env("HELIO_METRICS_TOKEN", ""), "bearer token that GET /metrics requires (empty: none) (HELIO_METRICS_TOKEN)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("HELIO_METRICS_ADDR", ""), "serve /metrics on this address instead of --addr, e.g. 127.0.0.1:9090 (HELIO_METRICS_ADDR)")
+	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("HELIO_TRUST_PROXY", false), "behind a reverse proxy: take the client address from X-Forwarded-For and send HSTS when X-Forwarded-Proto is https (HELIO_TRUST_PROXY)")
+	fs.DurationVar(&c.ReadTimeout, "read-timeout", envDuration("HELIO_READ_TIMEOUT", time.Minute), "longest time to read one request, headers and body (HELIO_READ_TIMEOUT)")
 	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
 	return c
 }
@@ -83,6 +97,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--raw-retention must be at least 1h")
 	case c.EmissionFactor <= 0 || c.EmissionFactor > 2:
 		return fmt.Errorf("--emission-factor must be above 0 and at most 2 kg/kWh")
+	case c.ReadTimeout != 0 && (c.ReadTimeout < time.Second || c.ReadTimeout > time.Hour):
+		return fmt.Errorf("--read-timeout must be between 1s and 1h")
+	case c.MetricsAddr != "" && c.MetricsAddr == c.Addr:
+		return fmt.Errorf("--metrics-addr must differ from --addr")
 	case c.LogFormat != "text" && c.LogFormat != "json":
 		return fmt.Errorf("--log must be text or json")
 	}

@@ -108,7 +108,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
-	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
+	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version,
+		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
+	httpapi.TrustProxy(cfg.TrustProxy)
 	var bus push.Bus
 	if cfg.NATSURL != "" {
 		nb, err := push.DialNATS(cfg.NATSURL, "")
@@ -238,10 +240,14 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("server: unable to listen on %s: %w", s.Cfg.Addr, err)
 	}
+	readTimeout := s.Cfg.ReadTimeout
+	if readTimeout <= 0 {
+		readTimeout = time.Minute
+	}
 	srv := &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: min(10*time.Second, readTimeout),
+		ReadTimeout:       readTimeout,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -249,6 +255,9 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { errc <- srv.Serve(ln) }()
 	if s.Cfg.PprofAddr != "" {
 		go servePprof(ctx, s.Cfg.PprofAddr)
+	}
+	if s.Cfg.MetricsAddr != "" {
+		go serveMetrics(ctx, s.Cfg.MetricsAddr, s.Cfg.MetricsToken)
 	}
 	url := "http://" + ln.Addr().String()
 	slog.Info("listening", "addr", url)
