@@ -18,6 +18,18 @@ type Service struct {
 	DB       *store.DB
 	Sessions *Sessions
 	Limiter  *Limiter
+	// Hashing bounds the concurrent password checks of sign-ins (nil: a default gate).
+	Hashing *HashGate
+	// SessionsEnded, when set, is told once sessions have ended in the database (logout:
+	// that session's token hash; password reset or account disabled: "" for all of the
+	// user's), so that live connections (WebSockets) close at once on every replica.
+	SessionsEnded func(ctx context.Context, userID int64, tokenHash string)
+}
+
+func (s *Service) ended(ctx context.Context, userID int64, tokenHash string) {
+	if s.SessionsEnded != nil {
+		s.SessionsEnded(ctx, userID, tokenHash)
+	}
 }
 
 // LoginRequest is the body of POST /v2/login.
@@ -96,11 +108,15 @@ func (s *Service) login(r *http.Request) (any, error) {
 		return nil, err
 	}
 	client := httpapi.ClientAddr(r)
-	if blocked, wait := s.Limiter.Blocked(req.Username, client); blocked {
+	ctx := r.Context()
+	blocked, wait, err := s.Limiter.Blocked(ctx, req.Username, client)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if blocked {
 		mins := int(wait.Minutes()) + 1
 		return nil, httpapi.TooManyRequests("too_many_attempts", mins)
 	}
-	ctx := r.Context()
 	u, err := org.UserByUsername(ctx, s.DB, req.Username)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, httpapi.Internal(err)
@@ -109,12 +125,21 @@ func (s *Service) login(r *http.Request) (any, error) {
 	if u != nil {
 		hash = u.PasswordHash
 	}
-	ok, err := CheckPassword(hash, req.Password)
+	var ok bool
+	if err := s.hashing().Do(ctx, func() { ok, err = CheckPassword(hash, req.Password) }); err != nil {
+		if errors.Is(err, ErrBusy) {
+			return nil, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: http.StatusServiceUnavailable,
+				Key: "sign_in_busy", RetryAfter: time.Second}
+		}
+		return nil, err
+	}
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	if u == nil || !ok {
-		s.Limiter.Fail(req.Username, client)
+		if err := s.Limiter.Fail(ctx, req.Username, client); err != nil {
+			return nil, httpapi.Internal(err)
+		}
 		var orgID, userID int64
 		if u != nil {
 			orgID, userID = u.OrgID, u.ID
@@ -125,7 +150,9 @@ func (s *Service) login(r *http.Request) (any, error) {
 	if u.Status != 1 {
 		return nil, &httpapi.Error{Status: http.StatusForbidden, Code: http.StatusForbidden, Key: "account_disabled"}
 	}
-	s.Limiter.Reset(req.Username, client)
+	if err := s.Limiter.Reset(ctx, req.Username, client); err != nil {
+		return nil, httpapi.Internal(err)
+	}
 	token, exp, err := s.Sessions.Create(ctx, u.ID, client)
 	if err != nil {
 		return nil, httpapi.Internal(err)
@@ -134,11 +161,21 @@ func (s *Service) login(r *http.Request) (any, error) {
 	return LoginResponse{Token: token, ExpiresAt: exp}, nil
 }
 
+var defaultGate = NewHashGate(0, 0, 0)
+
+func (s *Service) hashing() *HashGate {
+	if s.Hashing != nil {
+		return s.Hashing
+	}
+	return defaultGate
+}
+
 func (s *Service) logout(r *http.Request) (any, error) {
 	p := httpapi.Caller(r)
 	if err := s.Sessions.End(r.Context(), p.TokenHash); err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	s.ended(r.Context(), p.UserID, p.TokenHash)
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "logout", p.Username, "", httpapi.ClientAddr(r))
 	return nil, nil
 }
@@ -228,17 +265,21 @@ func (s *Service) SetPassword(ctx context.Context, userID int64, password string
 	if err != nil {
 		return err
 	}
-	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		if err := org.SetPasswordHash(ctx, tx, userID, hash); err != nil {
 			return err
 		}
 		return revokeSessions(ctx, tx, userID, s.Sessions.now())
 	})
+	if err == nil {
+		s.ended(ctx, userID, "")
+	}
+	return err
 }
 
 // SetStatus enables or disables a user; disabling ends the user's sessions at once.
 func (s *Service) SetStatus(ctx context.Context, userID int64, status int) error {
-	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
 		if err := org.SetStatus(ctx, tx, userID, status); err != nil {
 			return err
 		}
@@ -247,4 +288,8 @@ func (s *Service) SetStatus(ctx context.Context, userID int64, status int) error
 		}
 		return revokeSessions(ctx, tx, userID, s.Sessions.now())
 	})
+	if err == nil && status != 1 {
+		s.ended(ctx, userID, "")
+	}
+	return err
 }

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"testing"
-	"time"
 )
 
 func TestPasswordHashing(t *testing.T) {
@@ -39,32 +38,5 @@ func TestPasswordRule(t *testing.T) {
 		if p := RandomPassword(); PasswordProblem(p) != "" {
 			t.Fatalf("random password %q breaks the rule", p)
 		}
-	}
-}
-
-func TestLimiterWindow(t *testing.T) {
-	now := time.Unix(1_000_000, 0)
-	l := NewLimiter()
-	l.Now = func() time.Time { return now }
-	for i := 0; i < 4; i++ {
-		l.Fail("Admin", "1.2.3.4")
-		now = now.Add(time.Minute)
-	}
-	if b, _ := l.Blocked("admin", "1.2.3.4"); b {
-		t.Fatal("blocked after 4 failures")
-	}
-	l.Fail("admin", "1.2.3.4")
-	b, wait := l.Blocked("ADMIN", "1.2.3.4")
-	if !b || wait != 11*time.Minute {
-		t.Fatalf("blocked=%v wait=%v, want true 11m (usernames are case-insensitive)", b, wait)
-	}
-	now = now.Add(11 * time.Minute)
-	if b, _ := l.Blocked("admin", "1.2.3.4"); b {
-		t.Fatal("still blocked after the first failure left the window")
-	}
-	l.Fail("admin", "1.2.3.4")
-	l.Reset("admin", "1.2.3.4")
-	if b, _ := l.Blocked("admin", "1.2.3.4"); b {
-		t.Fatal("reset did not clear")
 	}
 }

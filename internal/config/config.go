@@ -42,6 +42,16 @@ type Config struct {
 	// The assistant's OpenAI-compatible endpoints (empty URL: the built-in answerer, BM25 only).
 	LLMURL, LLMModel, LLMKey       string
 	EmbedURL, EmbedModel, EmbedKey string
+	// MetricsToken, when set, is the bearer token GET /metrics requires.
+	MetricsToken string
+	// MetricsAddr, when set, serves /metrics on this address instead of the main one.
+	MetricsAddr string
+	// TrustProxy honours X-Forwarded-For (client address) and X-Forwarded-Proto (HSTS)
+	// from the proxy in front of Helio.
+	TrustProxy bool
+	// ReadTimeout bounds reading a whole request (a client trickling its body byte by byte
+	// is cut off); headers get at most 10 s of it.
+	ReadTimeout time.Duration
 }
 
 // Flags registers every option on fs, each defaulting to its HELIO_* variable, and
@@ -71,6 +81,10 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.StringVar(&c.EmbedURL, "embeddings-url", env("HELIO_EMBEDDINGS_URL", ""), "OpenAI-compatible embeddings endpoint; passages are then ranked by BM25 and embeddings together (HELIO_EMBEDDINGS_URL)")
 	fs.StringVar(&c.EmbedModel, "embeddings-model", env("HELIO_EMBEDDINGS_MODEL", "nomic-embed-text"), "embeddings model name (HELIO_EMBEDDINGS_MODEL)")
 	fs.StringVar(&c.EmbedKey, "embeddings-key", env("HELIO_EMBEDDINGS_KEY", ""), "embeddings endpoint API key, if it needs one (HELIO_EMBEDDINGS_KEY)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", env("HELIO_METRICS_TOKEN", ""), "bearer token that GET /metrics requires (empty: none) (HELIO_METRICS_TOKEN)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("HELIO_METRICS_ADDR", ""), "serve /metrics on this address instead of --addr, e.g. 127.0.0.1:9090 (HELIO_METRICS_ADDR)")
+	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("HELIO_TRUST_PROXY", false), "behind a reverse proxy: take the client address from X-Forwarded-For and send HSTS when X-Forwarded-Proto is https (HELIO_TRUST_PROXY)")
+	fs.DurationVar(&c.ReadTimeout, "read-timeout", envDuration("HELIO_READ_TIMEOUT", time.Minute), "longest time to read one request, headers and body (HELIO_READ_TIMEOUT)")
 	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
 	return c
 }
@@ -92,6 +106,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--raw-retention must be at least 1h")
 	case c.EmissionFactor <= 0 || c.EmissionFactor > 2:
 		return fmt.Errorf("--emission-factor must be above 0 and at most 2 kg/kWh")
+	case c.ReadTimeout != 0 && (c.ReadTimeout < time.Second || c.ReadTimeout > time.Hour):
+		return fmt.Errorf("--read-timeout must be between 1s and 1h")
+	case c.MetricsAddr != "" && c.MetricsAddr == c.Addr:
+		return fmt.Errorf("--metrics-addr must differ from --addr")
 	case c.LogFormat != "text" && c.LogFormat != "json":
 		return fmt.Errorf("--log must be text or json")
 	}

@@ -2,7 +2,9 @@ package device
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"regexp"
@@ -598,26 +600,42 @@ func (s *Service) checkPlacement(r *http.Request, in *Input, self int64) error {
 		if err != nil || parent.StationID != in.StationID || parent.ID == self {
 			return httpapi.InvalidField("parentId", "not_found")
 		}
-		if self != 0 && s.isDescendant(r.Context(), in.ParentID, self) {
-			return httpapi.InvalidField("parentId", "invalid_format")
+		if self != 0 {
+			below, err := s.isDescendant(r.Context(), in.ParentID, self)
+			if err != nil {
+				return httpapi.Internal(err)
+			}
+			if below {
+				return httpapi.InvalidField("parentId", "parent_cycle")
+			}
 		}
 	}
 	return nil
 }
 
-// isDescendant reports whether id sits below ancestor in the device tree.
-func (s *Service) isDescendant(ctx context.Context, id, ancestor int64) bool {
-	for i := 0; i < 32 && id != 0; i++ {
+// isDescendant reports whether id sits below ancestor in the device tree, however deep
+// the chain (a chain that already loops counts as below: it must not grow).
+func (s *Service) isDescendant(ctx context.Context, id, ancestor int64) (bool, error) {
+	seen := map[int64]bool{}
+	for id != 0 {
+		if seen[id] {
+			return true, nil
+		}
+		seen[id] = true
 		var parent int64
-		if err := s.DB.QueryRow(ctx, "SELECT COALESCE(parent_id, 0) FROM devices WHERE id = ?", id).Scan(&parent); err != nil {
-			return false
+		err := s.DB.QueryRow(ctx, "SELECT COALESCE(parent_id, 0) FROM devices WHERE id = ?", id).Scan(&parent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("device: unable to walk the device tree: %w", err)
 		}
 		if parent == ancestor {
-			return true
+			return true, nil
 		}
 		id = parent
 	}
-	return false
+	return false, nil
 }
 
 func duplicateSN() error {

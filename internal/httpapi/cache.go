@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"container/list"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"reflect"
 	"strconv"
 	"sync"
 	"time"
@@ -13,37 +16,57 @@ import (
 //
 // An answer is kept per view (organisation, role and station authority: Principal.ViewKey),
 // call and locale: users who see the same stations with the same rights share it, and what
-// one user may see is never served to a user who may not. Any successful write through the API by a member of an organisation
-// (a station edited, a device added, an alarm dealt) drops that organisation's answers at
-// once; telemetry and alarms arriving from devices show within the TTL. Concurrent misses
-// of one key wait for a single computation. Errors are never kept.
+// one user may see is never served to a user who may not. The call is its path and the
+// query parameters its route declares (Route.Query): other parameters are neither part of
+// the key nor seen by the handler, so junk parameters cannot multiply the entries. Any
+// successful write through the API by a member of an organisation (a station edited, a
+// device added, an alarm dealt) drops that organisation's answers at once; telemetry and
+// alarms arriving from devices show within the TTL. Concurrent misses of one key wait for
+// a single computation. Errors are never kept.
+//
+// Memory is bounded in bytes (keys and encoded answers): expired answers are dropped as
+// new ones come in, and beyond the bound the oldest go first. An answer larger than a
+// quarter of the bound is not kept.
 //
 // Each replica keeps its own answers: a write on another replica shows here within the TTL.
 type AnswerCache struct {
-	ttl time.Duration
-	max int
-	now func() time.Time
+	ttl      time.Duration
+	maxBytes int64
+	now      func() time.Time
 
 	mu      sync.Mutex
 	entries map[string]*answer
+	order   *list.List // of *answer, oldest first (the TTL is fixed, so also by expiry)
+	bytes   int64
 	gens    map[int64]uint64 // organisation → generation, bumped by its writes
 	hits    uint64
 	misses  uint64
 }
 
 type answer struct {
+	key     string
 	ready   chan struct{} // closed once data or err is set
 	data    json.RawMessage
 	err     error
 	expires time.Time
+	size    int64
+	elem    *list.Element
 }
 
-// NewAnswerCache returns a cache keeping answers for ttl (at most max of them; 0: 10 000).
-func NewAnswerCache(ttl time.Duration, max int) *AnswerCache {
-	if max <= 0 {
-		max = 10_000
+// entryOverhead approximates the bookkeeping of one entry beyond its key and answer.
+const entryOverhead = 256
+
+// DefaultAnswerBytes is the cache's bound when none is given: 64 MiB.
+const DefaultAnswerBytes = 64 << 20
+
+// NewAnswerCache returns a cache keeping answers for ttl, in at most maxBytes
+// (0: DefaultAnswerBytes).
+func NewAnswerCache(ttl time.Duration, maxBytes int64) *AnswerCache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultAnswerBytes
 	}
-	return &AnswerCache{ttl: ttl, max: max, now: time.Now, entries: map[string]*answer{}, gens: map[int64]uint64{}}
+	return &AnswerCache{ttl: ttl, maxBytes: maxBytes, now: time.Now, entries: map[string]*answer{},
+		order: list.New(), gens: map[int64]uint64{}}
 }
 
 // Stats reports the hits and misses so far.
@@ -51,6 +74,13 @@ func (c *AnswerCache) Stats() (hits, misses uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.hits, c.misses
+}
+
+// Size reports how many answers are kept and their bytes.
+func (c *AnswerCache) Size() (entries int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries), c.bytes
 }
 
 // Invalidate drops the answers of an organisation's members (their keys carry its
@@ -61,11 +91,51 @@ func (c *AnswerCache) Invalidate(orgID int64) {
 	c.mu.Unlock()
 }
 
-func (c *AnswerCache) key(rt *Route, r *http.Request, p *Principal) string {
+// queryNames lists the query parameters a route declares (the `query` tags of its Query
+// struct).
+func queryNames(q any) map[string]bool {
+	t := reflect.TypeOf(q)
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	out := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		if name := t.Field(i).Tag.Get("query"); name != "" {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// declaredQuery is r's query reduced to the parameters names holds, in canonical form.
+func declaredQuery(r *http.Request, names map[string]bool) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	q := url.Values{}
+	for k, v := range r.URL.Query() {
+		if names[k] {
+			q[k] = v
+		}
+	}
+	return q.Encode()
+}
+
+// cachedRequest is r as a cached route's handler sees it: only the declared parameters.
+func cachedRequest(r *http.Request, query string) *http.Request {
+	if r.URL.RawQuery == query {
+		return r
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.RawQuery = query
+	return r2
+}
+
+func (c *AnswerCache) key(rt *Route, r *http.Request, query string, p *Principal) string {
 	c.mu.Lock()
 	gen := c.gens[p.OrgID]
 	c.mu.Unlock()
-	return rt.Method + " " + r.URL.RequestURI() + "\x00" + p.ViewKey() + "\x00" +
+	return rt.Method + " " + r.URL.Path + "?" + query + "\x00" + p.ViewKey() + "\x00" +
 		strconv.FormatInt(p.OrgID, 10) + "." + strconv.FormatUint(gen, 10) + "\x00" + Locale(r)
 }
 
@@ -81,6 +151,7 @@ func (c *AnswerCache) get(key string, compute func() (any, error)) (json.RawMess
 				c.mu.Unlock()
 				return a.data, nil
 			}
+			c.remove(a)
 		default: // being computed: wait for it
 			c.hits++
 			c.mu.Unlock()
@@ -92,18 +163,22 @@ func (c *AnswerCache) get(key string, compute func() (any, error)) (json.RawMess
 		}
 	}
 	c.misses++
-	if len(c.entries) >= c.max {
-		c.sweep(now)
-	}
-	a := &answer{ready: make(chan struct{})}
+	c.dropExpired(now)
+	a := &answer{key: key, ready: make(chan struct{})}
 	c.entries[key] = a
+	a.elem = c.order.PushBack(a)
 	c.mu.Unlock()
 
 	a.data, a.err = c.compute(compute)
 	c.mu.Lock()
 	a.expires = c.now().Add(c.ttl)
-	if a.err != nil && c.entries[key] == a {
-		delete(c.entries, key)
+	if c.entries[key] == a {
+		a.size = int64(len(a.data)+len(key)) + entryOverhead
+		c.bytes += a.size
+		if a.err != nil || a.size > c.maxBytes/4 {
+			c.remove(a)
+		}
+		c.evict()
 	}
 	c.mu.Unlock()
 	close(a.ready)
@@ -118,27 +193,49 @@ func (c *AnswerCache) compute(compute func() (any, error)) (json.RawMessage, err
 	return json.Marshal(data)
 }
 
-// sweep drops expired answers; when none had expired, all finished ones (the cache is a
-// buffer for bursts, not a store). Called with mu held.
-func (c *AnswerCache) sweep(now time.Time) {
-	for k, a := range c.entries {
+// remove forgets an entry. Called with mu held.
+func (c *AnswerCache) remove(a *answer) {
+	if c.entries[a.key] == a {
+		delete(c.entries, a.key)
+	}
+	if a.elem != nil {
+		c.order.Remove(a.elem)
+		a.elem = nil
+		c.bytes -= a.size
+	}
+}
+
+// dropExpired drops the expired answers at the old end. Called with mu held.
+func (c *AnswerCache) dropExpired(now time.Time) {
+	for e := c.order.Front(); e != nil; {
+		a := e.Value.(*answer)
+		next := e.Next()
 		select {
 		case <-a.ready:
-			if !now.Before(a.expires) {
-				delete(c.entries, k)
+			if now.Before(a.expires) {
+				return
 			}
-		default:
+			c.remove(a)
+		default: // being computed: newer ones may still have expired
 		}
+		e = next
 	}
-	if len(c.entries) < c.max {
-		return
-	}
-	for k, a := range c.entries {
+}
+
+// evict drops the oldest finished answers until the bytes fit. Called with mu held.
+func (c *AnswerCache) evict() {
+	for e := c.order.Front(); e != nil && c.bytes > c.maxBytes; {
+		a := e.Value.(*answer)
+		next := e.Next()
 		select {
 		case <-a.ready:
-			delete(c.entries, k)
+			c.remove(a)
 		default:
+			if a.size > 0 { // finished computing, not yet announced: still droppable
+				c.remove(a)
+			}
 		}
+		e = next
 	}
 }
 

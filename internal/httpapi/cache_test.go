@@ -33,7 +33,7 @@ func cacheAPI(t *testing.T, ttl time.Duration) (*API, *AnswerCache, *atomic.Int6
 	c.now = func() time.Time { return now }
 	api.UseAnswerCache(c)
 	var computed atomic.Int64
-	api.Add(Route{Method: "GET", Path: "/v2/n", Access: Signed, Cache: true, Handle: func(r *http.Request) (any, error) {
+	api.Add(Route{Method: "GET", Path: "/v2/n", Access: Signed, Cache: true, Query: pageQuery{}, Handle: func(r *http.Request) (any, error) {
 		return map[string]int64{"n": computed.Add(1)}, nil
 	}})
 	var failed atomic.Bool
@@ -160,14 +160,96 @@ func TestAnswerCacheComputesConcurrentMissesOnce(t *testing.T) {
 	}
 }
 
-func TestAnswerCacheStaysBounded(t *testing.T) {
-	c := NewAnswerCache(time.Minute, 10)
-	for i := range 100 {
+type pageQuery struct {
+	Page int `query:"page"`
+}
+
+// Junk parameters neither make new entries nor reach the handler; the parameters a route
+// declares do, whatever their order.
+func TestAnswerCacheKeysByDeclaredParameters(t *testing.T) {
+	api := New(func(r *http.Request) (*Principal, error) { return &Principal{UserID: 1, OrgID: 1}, nil })
+	c := NewAnswerCache(time.Minute, 0)
+	api.UseAnswerCache(c)
+	var computed atomic.Int64
+	api.Add(Route{Method: "GET", Path: "/v2/q", Access: Signed, Cache: true, Query: struct {
+		A string `query:"a"`
+		B string `query:"b"`
+	}{}, Handle: func(r *http.Request) (any, error) {
+		computed.Add(1)
+		return r.URL.RawQuery, nil
+	}})
+	get := func(q string) string {
+		w := httptest.NewRecorder()
+		api.ServeHTTP(w, httptest.NewRequest("GET", "/v2/q?"+q, nil))
+		var env struct{ Data string }
+		_ = json.Unmarshal(w.Body.Bytes(), &env)
+		return env.Data
+	}
+	if got := get("b=2&a=1"); got != "a=1&b=2" {
+		t.Fatalf("handler saw %q", got)
+	}
+	for i := range 1000 {
+		if got := get("a=1&b=2&junk" + strconv.Itoa(i) + "=" + strings.Repeat("x", 100)); got != "a=1&b=2" {
+			t.Fatalf("handler saw %q", got)
+		}
+	}
+	if n, _ := c.Size(); n != 1 || computed.Load() != 1 {
+		t.Fatalf("%d entries, %d computations for one declared query and junk", n, computed.Load())
+	}
+	get("a=2")
+	if n, _ := c.Size(); n != 2 {
+		t.Fatalf("%d entries, want 2", n)
+	}
+}
+
+// Expired answers go as new ones come in, without waiting for a count.
+func TestAnswerCacheDropsExpired(t *testing.T) {
+	c := NewAnswerCache(time.Second, 0)
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	c.now = func() time.Time { return now }
+	for i := range 50 {
 		if _, err := c.get(strconv.Itoa(i), func() (any, error) { return i, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := len(c.entries); n > 10 {
-		t.Fatalf("%d entries kept, bound 10", n)
+	now = now.Add(2 * time.Second)
+	if _, err := c.get("fresh", func() (any, error) { return 0, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n, bytes := c.Size(); n != 1 || bytes > 1024 {
+		t.Fatalf("%d entries (%d bytes) after the TTL, want only the fresh one", n, bytes)
+	}
+}
+
+func TestAnswerCacheStaysBoundedInBytes(t *testing.T) {
+	const bound = 1 << 20
+	c := NewAnswerCache(time.Hour, bound)
+	big := strings.Repeat("x", 10_000)
+	for i := range 1000 {
+		if _, err := c.get(strconv.Itoa(i), func() (any, error) { return big, nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, bytes := c.Size(); bytes > bound {
+			t.Fatalf("%d bytes kept after %d answers, bound %d", bytes, i+1, bound)
+		}
+	}
+	n, bytes := c.Size()
+	if n < 50 || n > 105 {
+		t.Fatalf("%d answers (%d bytes) kept, want about 100", n, bytes)
+	}
+	// the newest stay, the oldest went
+	if _, ok := c.entries["999"]; !ok {
+		t.Fatal("the newest answer was dropped")
+	}
+	if _, ok := c.entries["0"]; ok {
+		t.Fatal("the oldest answer is still there")
+	}
+	// an answer beyond a quarter of the bound is answered, not kept
+	huge := strings.Repeat("y", bound/2)
+	if data, err := c.get("huge", func() (any, error) { return huge, nil }); err != nil || len(data) < bound/2 {
+		t.Fatalf("huge answer: %d bytes, %v", len(data), err)
+	}
+	if _, ok := c.entries["huge"]; ok {
+		t.Fatal("an answer beyond a quarter of the bound was kept")
 	}
 }

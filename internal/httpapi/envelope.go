@@ -1,10 +1,18 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 )
+
+// StatusClientClosed is logged for a request the client gave up on before its answer
+// (the browser navigated away): nginx's 499. Nobody reads it; it keeps such requests out of
+// the error log and the 5xx figures.
+const StatusClientClosed = 499
 
 // Envelope is the shape of every JSON response.
 type Envelope struct {
@@ -44,7 +52,12 @@ func OK(w http.ResponseWriter, r *http.Request, data any) {
 func Fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := AsError(err)
 	loc := Locale(r)
-	if e.Status >= 500 {
+	if e.Status >= 500 && errors.Is(r.Context().Err(), context.Canceled) {
+		slog.DebugContext(r.Context(), "request cancelled by the client", "method", r.Method, "path", r.URL.Path, "err", e.Err)
+		w.WriteHeader(StatusClientClosed)
+		return
+	}
+	if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", e.Err)
 	}
 	env := Envelope{Code: e.Code, Msg: T(loc, e.Key, e.Args...)}
@@ -59,6 +72,9 @@ func Fail(w http.ResponseWriter, r *http.Request, err error) {
 		if mins, ok := e.Args[0].(int); ok {
 			w.Header().Set("Retry-After", itoa(mins*60))
 		}
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
 	WriteJSON(w, e.Status, env)
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"time"
 )
 
 // CodeSessionEnded is sent (with HTTP 401) when the caller's session was ended elsewhere:
@@ -20,6 +21,8 @@ type Error struct {
 	Fields map[string]Msg
 	// Err is the underlying cause, logged for 500s and never sent.
 	Err error
+	// RetryAfter, when set, is sent as the Retry-After header (rounded up to seconds).
+	RetryAfter time.Duration
 }
 
 // Msg is a message key with its arguments, translated when written.

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/metrics"
@@ -111,12 +113,36 @@ func securityHeaders(h http.Handler) http.Handler {
 		hd.Set("Referrer-Policy", "same-origin")
 		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 		hd.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		if r.TLS != nil || (trustProxy.Load() && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")) {
+			hd.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		}
 		h.ServeHTTP(w, r)
 	})
 }
 
-// ClientAddr is the caller's IP address (the direct peer; proxies are not trusted).
+// trustProxy is set by TrustProxy at start-up.
+var trustProxy atomic.Bool
+
+// TrustProxy says whether a reverse proxy stands in front (--trust-proxy): then the
+// client address is the last one in X-Forwarded-For (the peer the proxy saw) and
+// X-Forwarded-Proto https turns HSTS on. Without it both headers are ignored, since any
+// client can send them.
+func TrustProxy(on bool) { trustProxy.Store(on) }
+
+// ClientAddr is the caller's IP address: the direct peer, or behind a trusted proxy the
+// address it forwarded.
 func ClientAddr(r *http.Request) string {
+	if trustProxy.Load() {
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			last := xff[len(xff)-1]
+			if i := strings.LastIndexByte(last, ','); i >= 0 {
+				last = last[i+1:]
+			}
+			if ip := net.ParseIP(strings.TrimSpace(last)); ip != nil {
+				return ip.String()
+			}
+		}
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

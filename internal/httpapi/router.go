@@ -101,6 +101,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTT
 
 func (a *API) wrap(rt Route) http.Handler {
 	label := rt.Method + " " + rt.Path
+	declared := queryNames(rt.Query)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setRouteLabel(r, label)
 		var p *Principal
@@ -134,7 +135,9 @@ func (a *API) wrap(rt Route) http.Handler {
 		var data any
 		var err error
 		if rt.Cache && a.answers != nil && p != nil && rt.Method == http.MethodGet {
-			data, err = a.answers.get(a.answers.key(&rt, r, p), func() (any, error) { return rt.Handle(r) })
+			query := declaredQuery(r, declared)
+			cr := cachedRequest(r, query)
+			data, err = a.answers.get(a.answers.key(&rt, r, query, p), func() (any, error) { return rt.Handle(cr) })
 		} else {
 			data, err = rt.Handle(r)
 		}

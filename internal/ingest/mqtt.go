@@ -191,7 +191,15 @@ func (m *MQTT) handle(_ paho.Client, msg paho.Message) {
 		m.malformed(msg, "payload", err)
 		return
 	}
+	// the devices as they are now (a device added a moment ago is known)
+	if err := m.w.Sync(m.ctx); err != nil {
+		slog.Error("MQTT message not processed", "topic", msg.Topic(), "err", err)
+		mqttMessages.Inc("failed")
+		m.reset()
+		return
+	}
 	samples := make([]telemetry.Sample, 0, len(wire))
+	var refused []refusal
 	for i := range wire {
 		sn := deviceSN
 		if sn == "" {
@@ -213,15 +221,19 @@ func (m *MQTT) handle(_ paho.Client, msg paho.Message) {
 		}
 		switch {
 		case !found:
-			telemetry.CountRejected("mqtt", telemetry.ReasonUnknownDevice)
+			refused = append(refused, refusal{sn: sn, reason: telemetry.ReasonUnknownDevice, t: wire[i].Time})
 		case dev.CollectorSN != collector:
-			telemetry.CountRejected("mqtt", "wrong_collector")
+			refused = append(refused, refusal{sn: sn, reason: "wrong_collector", t: wire[i].Time})
 		default:
 			samples = append(samples, wire[i].Sample(dev.ID))
 		}
 	}
+	if len(refused) > 0 {
+		m.refuse(msg, org, collector, refused)
+	}
 	if len(samples) == 0 {
-		mqttMessages.Inc("committed")
+		// nothing to store: consumed (so one misconfigured device cannot stall the
+		// broker's window for every other), counted as refused, never as committed
 		msg.Ack()
 		return
 	}

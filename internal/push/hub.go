@@ -84,14 +84,17 @@ type Hub struct {
 }
 
 type client struct {
-	userID   int64
-	since    time.Time
-	locale   string
-	token    string
-	send     chan []byte
-	conn     *websocket.Conn
-	kick     chan struct{}
-	kickOnce sync.Once
+	userID int64
+	since  time.Time
+	locale string
+	token  string
+	// tokenHash is the session's stored form (auth.HashToken), named by EndSessions.
+	tokenHash string
+	ended     atomic.Bool
+	send      chan []byte
+	conn      *websocket.Conn
+	kick      chan struct{}
+	kickOnce  sync.Once
 
 	// counts are the connection's counters: read from the database when it connects and
 	// whenever messages are read or alarms processed, and advanced in memory by each
@@ -252,7 +255,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	locale := httpapi.Locale(r)
 	// Register before the handshake completes, so that no message committed after the
 	// client sees the upgrade is missed: frames wait in the queue until the writer starts.
-	c := &client{userID: p.UserID, since: since, locale: locale, token: token,
+	c := &client{userID: p.UserID, since: since, locale: locale, token: token, tokenHash: tokenHash(token),
 		send: make(chan []byte, h.opt.QueueSize), kick: make(chan struct{})}
 	h.enqueue(c, frameBytes("hello", Hello{UserID: p.UserID, Since: since}))
 	if !h.add(c) {
@@ -260,6 +263,12 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.remove(c)
+	// ended between the check above and the registration? (EndSessions comes after the
+	// database says so, and found no connection yet)
+	if _, err := h.opt.Sessions.Resolve(ctx, token); err != nil {
+		httpapi.Fail(w, r, err)
+		return
+	}
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.opt.OriginPatterns})
 	if err != nil {
 		return // Accept has answered
@@ -313,7 +322,8 @@ func (h *Hub) writeLoop(readCtx context.Context, c *client) {
 				return
 			}
 		case <-c.kick:
-			c.conn.Close(websocket.StatusGoingAway, "closing")
+			code, reason := closeCode(c)
+			c.conn.Close(code, reason)
 			return
 		case <-readCtx.Done():
 			c.conn.CloseNow()
@@ -413,6 +423,9 @@ func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 // onEvent delivers one bus event to this replica's connections: message frames at once,
 // counters right after from the database.
 func (h *Hub) onEvent(data []byte) {
+	if h.onEnded(data) {
+		return
+	}
 	var ev message.Event
 	if err := json.Unmarshal(data, &ev); err != nil {
 		busErrorTotal.Inc()

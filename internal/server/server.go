@@ -85,7 +85,7 @@ func New(ctx context.Context, cfg *config.Config) (*Server, error) {
 func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s := &Server{Cfg: cfg, DB: db, Ready: sys.NewReadiness()}
 	s.Sessions = &auth.Sessions{DB: db, TTL: cfg.SessionTTL}
-	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter()}
+	s.Auth = &auth.Service{DB: db, Sessions: s.Sessions, Limiter: auth.NewLimiter(db), Hashing: auth.NewHashGate(0, 0, 0)}
 	s.API = httpapi.New(s.Sessions.Authenticate)
 	if cfg.AnswerCache > 0 {
 		s.Answers = httpapi.NewAnswerCache(cfg.AnswerCache, 0)
@@ -117,8 +117,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
-	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
+	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version,
+		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
 	s.assistantRoutes(cfg, db)
+	httpapi.TrustProxy(cfg.TrustProxy)
 	var bus push.Bus
 	if cfg.NATSURL != "" {
 		nb, err := push.DialNATS(cfg.NATSURL, "")
@@ -142,6 +144,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		panic(err) // only for missing required options, which are set above
 	}
 	s.Hub = hub
+	s.Auth.SessionsEnded = hub.EndSessions // logout, reset, disable close WebSockets on every replica
 	s.Messages.Pub = hub
 	hub.Routes(s.API)
 	if dist, ok := web.Dist(); ok {
@@ -259,10 +262,14 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("server: unable to listen on %s: %w", s.Cfg.Addr, err)
 	}
+	readTimeout := s.Cfg.ReadTimeout
+	if readTimeout <= 0 {
+		readTimeout = time.Minute
+	}
 	srv := &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: min(10*time.Second, readTimeout),
+		ReadTimeout:       readTimeout,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -270,6 +277,9 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { errc <- srv.Serve(ln) }()
 	if s.Cfg.PprofAddr != "" {
 		go servePprof(ctx, s.Cfg.PprofAddr)
+	}
+	if s.Cfg.MetricsAddr != "" {
+		go serveMetrics(ctx, s.Cfg.MetricsAddr, s.Cfg.MetricsToken)
 	}
 	url := "http://" + ln.Addr().String()
 	slog.Info("listening", "addr", url)

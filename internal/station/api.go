@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -245,6 +246,10 @@ func (s *Service) list(r *http.Request) (any, error) {
 	return httpapi.Page[ListItem]{List: items, Total: total, Page: page, PageSize: size}, nil
 }
 
+// MaxFilterTags is the most tag ids a list or export filter takes (a station carries at
+// most 50).
+const MaxFilterTags = 200
+
 // parseListFilters reads the list filters; comm 0 and alarm -1 mean "any".
 func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 	q := r.URL.Query()
@@ -260,14 +265,11 @@ func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 	if f.SystemType != "" {
 		v.OneOf("systemType", f.SystemType, SystemTypes...)
 	}
-	if t := q.Get("tagIds"); t != "" {
-		for _, part := range strings.Split(t, ",") {
-			id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
-			if err != nil || id <= 0 {
-				v.Add("tagIds", "invalid_format")
-				break
-			}
-			f.TagIDs = append(f.TagIDs, id)
+	lp := &listing.Params{Q: q}
+	f.TagIDs = uniqueIDs(lp.IDs("tagIds", MaxFilterTags))
+	if err := lp.V.Err(); err != nil {
+		for k, m := range httpapi.AsError(err).Fields {
+			v.Add(k, m.Key, m.Args...)
 		}
 	}
 	return f, comm, alarm, v.Err()

@@ -1,22 +1,18 @@
 package station
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"image"
-	_ "image/jpeg" // cover formats
-	_ "image/png"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	_ "golang.org/x/image/webp"
-
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/imagecheck"
 )
 
 // MaxCoverBytes is the largest cover image (SPEC.md section 5: up to 10 MB).
@@ -80,15 +76,28 @@ func (s *Service) uploadCover(r *http.Request) (any, error) {
 	if len(b) > MaxCoverBytes {
 		return nil, &httpapi.Error{Status: 413, Code: 413, Key: "cover_too_large", Fields: map[string]httpapi.Msg{"image": {Key: "cover_too_large"}}}
 	}
-	ext := map[string]string{"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}[http.DetectContentType(b)]
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
-	if ext == "" || err != nil || cfg.Width < 1 || cfg.Height < 1 {
+	if ext := map[string]string{"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}[http.DetectContentType(b)]; ext == "" {
+		return nil, httpapi.InvalidField("image", "cover_type")
+	}
+	// the declared size first: nothing is decoded beyond the pixel cap
+	cfg, _, err := imagecheck.Config(b)
+	if errors.Is(err, imagecheck.ErrPixels) {
+		return nil, httpapi.InvalidField("image", "image_too_many_pixels", cfg.Width, cfg.Height, imagecheck.MaxPixels/(1<<20))
+	}
+	if err != nil {
 		return nil, httpapi.InvalidField("image", "cover_type")
 	}
 	// 4:3 within 2 %.
 	if ratio := float64(cfg.Width) / float64(cfg.Height); ratio < 4.0/3*0.98 || ratio > 4.0/3*1.02 {
 		return nil, httpapi.InvalidField("image", "cover_ratio", cfg.Width, cfg.Height)
 	}
+	// what is kept is the image re-encoded from its pixels: no metadata, no trailing data
+	img, err := imagecheck.Reencode(b)
+	if err != nil {
+		return nil, httpapi.InvalidField("image", "cover_type")
+	}
+	b = img.Data
+	ext := map[string]string{"png": "png", "jpeg": "jpg"}[img.Format]
 	sum := sha256.Sum256(b)
 	name := hex.EncodeToString(sum[:16]) + "." + ext
 	if err := os.MkdirAll(s.coverDir(), 0o750); err != nil {

@@ -214,11 +214,24 @@ func attachTags(ctx context.Context, db *store.DB, list []*Station) error {
 		return nil
 	}
 	byID := map[int64]*Station{}
-	args := make([]any, 0, len(list))
 	for _, st := range list {
 		byID[st.ID] = st
-		args = append(args, st.ID)
 	}
+	// in chunks: an export lists every station, beyond the SQL variable limit
+	for start := 0; start < len(list); start += 500 {
+		chunk := list[start:min(start+500, len(list))]
+		args := make([]any, 0, len(chunk))
+		for _, st := range chunk {
+			args = append(args, st.ID)
+		}
+		if err := readTags(ctx, db, byID, args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readTags(ctx context.Context, db *store.DB, byID map[int64]*Station, args []any) error {
 	rows, err := db.Query(ctx, `SELECT l.station_id, t.id, t.name, t.color FROM station_tag_links l
 		JOIN station_tags t ON t.id = l.tag_id WHERE l.station_id IN (`+placeholders(len(args))+`) ORDER BY t.name`, args...)
 	if err != nil {

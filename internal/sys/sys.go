@@ -3,6 +3,7 @@
 package sys
 
 import (
+	"crypto/subtle"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -68,6 +69,10 @@ type Service struct {
 	LogoutURL  string
 	MonitorURL string
 	Version    string
+	// MetricsToken, when set, is the bearer token /metrics requires.
+	MetricsToken string
+	// MetricsElsewhere leaves /metrics off this router (served on --metrics-addr).
+	MetricsElsewhere bool
 }
 
 // Routes registers the system calls and mounts health, readiness and metrics.
@@ -100,8 +105,26 @@ func (s *Service) Routes(api *httpapi.API) {
 		}
 		httpapi.WriteJSON(w, code, httpapi.Envelope{Code: code, Msg: st.Phase, Data: st})
 	}))
-	api.Mount("GET /metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	if s.MetricsElsewhere {
+		api.Mount("GET /metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			httpapi.Fail(w, r, httpapi.NotFound())
+		}))
+		return
+	}
+	api.Mount("GET /metrics", MetricsHandler(s.MetricsToken))
+}
+
+// MetricsHandler serves the Prometheus text format, behind a bearer token when token is
+// set (compared in constant time; 401 otherwise).
+func MetricsHandler(token string) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token != "" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			httpapi.Fail(w, r, httpapi.Unauthorized())
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 		metrics.Default.Write(w)
-	}))
+	})
 }

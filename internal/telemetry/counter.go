@@ -38,9 +38,14 @@ const (
 	// EventIgnored is a drop on a device without a rated power: there is no bound to tell a
 	// reset from a glitch, so the counter is re-based without energy.
 	EventIgnored
+	// EventNoise is a small backwards step: a drop no larger than the device could produce
+	// in the interval, to a value above half the last trusted reading (not near zero). The
+	// reading is noise (a meter re-reading, an out-of-order register): no energy, Ref is
+	// kept, so the energy is counted once when the counter passes Ref again.
+	EventNoise
 )
 
-var counterEventNames = [...]string{"first", "normal", "rollover", "reset", "resume", "suspect", "rebase", "ignored"}
+var counterEventNames = [...]string{"first", "normal", "rollover", "reset", "resume", "suspect", "rebase", "ignored", "noise"}
 
 func (e CounterEvent) String() string { return counterEventNames[e] }
 
@@ -161,7 +166,8 @@ func StepCounter(st CounterState, x float64, t int64, ratedKW float64, midnight 
 				return trust(EventRollover, (m-st.Ref)+x, from)
 			}
 		}
-		if x <= bound {
+		if x <= bound && x <= st.Ref/2 {
+			// near zero: the counter restarted
 			n, step := trust(EventReset, x, from)
 			if midnight != nil {
 				if mid := midnight(t); mid > from && mid < t {
@@ -170,6 +176,9 @@ func StepCounter(st CounterState, x float64, t int64, ratedKW float64, midnight 
 			}
 			n.Held, n.HeldT, n.HeldN, n.HeldE = st.Ref, st.RefT, 0, step.EnergyKWh
 			return n, step
+		}
+		if -d <= bound {
+			return st, CounterStep{Event: EventNoise, From: from}
 		}
 	}
 	// Suspect: a jump beyond the bound or a drop that is neither wrap nor reset.

@@ -61,3 +61,6 @@ func CountRejected(source, reason string) {
 	samplesTotal.Inc(source, "rejected")
 	rejectedTotal.Inc(source, reason)
 }
+
+// RejectedCount is the number of samples refused so far by source and reason.
+func RejectedCount(source, reason string) float64 { return rejectedTotal.Value(source, reason) }

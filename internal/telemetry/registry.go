@@ -66,8 +66,11 @@ type snKey struct {
 	sn  string
 }
 
-// registry caches the devices and stations the write path needs. It reloads every
-// refreshEvery, and at most once a second when asked for a device it does not know.
+// registry caches the devices and stations the write path needs. sync, called before
+// every batch, reloads it when ingest_registry_version has moved on (database triggers
+// move it on any change of a device or station that matters here, on any replica), so a
+// device added, moved or deleted takes effect from the next batch. Lookups outside a
+// batch also reload every refreshEvery, and at most once a second for an unknown device.
 type registry struct {
 	db           *store.DB
 	refreshEvery time.Duration
@@ -77,6 +80,23 @@ type registry struct {
 	bySN     map[snKey]*deviceInfo
 	loadedAt time.Time
 	missAt   time.Time
+	version  int64 // ingest_registry_version when loaded (-1: unknown)
+	reloads  uint64
+}
+
+// sync reloads the registry when a device or station changed since it was loaded.
+func (r *registry) sync(ctx context.Context) error {
+	var v int64
+	if err := r.db.QueryRow(ctx, "SELECT version FROM ingest_registry_version WHERE id = 1").Scan(&v); err != nil {
+		return fmt.Errorf("telemetry: unable to read the device registry version: %w", err)
+	}
+	r.mu.RLock()
+	same := r.byID != nil && r.version == v
+	r.mu.RUnlock()
+	if same {
+		return nil
+	}
+	return r.loadAt(ctx, false, v)
 }
 
 func newRegistry(db *store.DB) *registry {
@@ -113,7 +133,7 @@ func (r *registry) lookup(ctx context.Context, find func() *deviceInfo) (*device
 // invalidate makes the next lookup reload.
 func (r *registry) invalidate() {
 	r.mu.Lock()
-	r.loadedAt, r.missAt = time.Time{}, time.Time{}
+	r.loadedAt, r.missAt, r.version = time.Time{}, time.Time{}, -1
 	r.mu.Unlock()
 }
 
@@ -123,7 +143,11 @@ type stationRow struct {
 	capacity float64
 }
 
-func (r *registry) load(ctx context.Context, miss bool) error {
+func (r *registry) load(ctx context.Context, miss bool) error { return r.loadAt(ctx, miss, -1) }
+
+// loadAt loads every device and station; version is the registry version read before
+// (-1: not read, so the next sync reloads).
+func (r *registry) loadAt(ctx context.Context, miss bool, version int64) error {
 	stations := map[int64]stationRow{}
 	rows, err := r.db.Query(ctx, "SELECT id, parent_id, timezone, capacity_kwp FROM stations")
 	if err != nil {
@@ -193,7 +217,8 @@ func (r *registry) load(ctx context.Context, miss bool) error {
 		return fmt.Errorf("telemetry: unable to load devices: %w", err)
 	}
 	r.mu.Lock()
-	r.byID, r.bySN, r.loadedAt = byID, bySN, time.Now()
+	r.byID, r.bySN, r.loadedAt, r.version = byID, bySN, time.Now(), version
+	r.reloads++
 	if miss {
 		r.missAt = time.Now()
 	}

@@ -72,10 +72,15 @@ func (opt Options) withDefaults() Options {
 // Options returns the writer's effective options.
 func (w *Writer) Options() Options { return w.opt }
 
-// Refresh makes the writer reload devices and stations on next use (call it after a
-// device or station is created, changed or deleted; otherwise it reloads every 30 s and
-// on an unknown device id).
+// Refresh makes the writer reload devices and stations on next use. Changes made in the
+// database are picked up without it: every batch first checks the registry version the
+// database moves on for any device or station change (Sync).
 func (w *Writer) Refresh() { w.reg.invalidate() }
+
+// Sync brings the writer's devices and stations up to date with the database when
+// anything changed (one single-row read when nothing did). Write, WriteStrict and
+// Validate call it; callers that look devices up first (MQTT) call it per message.
+func (w *Writer) Sync(ctx context.Context) error { return w.reg.sync(ctx) }
 
 // Device returns what the write path knows about a device (ok false when unknown).
 func (w *Writer) Device(ctx context.Context, id int64) (DeviceInfo, bool, error) {
@@ -193,6 +198,9 @@ func (w *Writer) check(d *deviceInfo, s *Sample, now int64, backfill bool) strin
 
 // Validate checks samples without storing anything: one reason per sample, "" when valid.
 func (w *Writer) Validate(ctx context.Context, samples []Sample) ([]string, error) {
+	if err := w.reg.sync(ctx); err != nil {
+		return nil, err
+	}
 	now := w.opt.Now().UnixMilli()
 	out := make([]string, len(samples))
 	for i := range samples {
@@ -225,6 +233,9 @@ type deviceBatch struct {
 
 func (w *Writer) write(ctx context.Context, source string, samples []Sample, strict bool) (Result, error) {
 	res := newResult(len(samples))
+	if err := w.reg.sync(ctx); err != nil {
+		return res, err
+	}
 	now := w.opt.Now().UnixMilli()
 	byDev := map[int64]*deviceBatch{}
 	var ids []int64
