@@ -314,12 +314,13 @@ func (s *Server) Run(ctx context.Context) error {
 			slog.Info("taking device samples over MQTT", "broker", s.Cfg.MQTTURL)
 		}
 		go s.pruneSessions(bgCtx)
-		go s.Writer.RunPruner(bgCtx, time.Hour)
-		go s.Alarms.RunSweeper(bgCtx, time.Minute)
+		// jobs that must run once across replicas take a lock (PostgreSQL advisory lock)
+		go s.DB.RunExclusive(bgCtx, "retention", func(ctx context.Context) { s.Writer.RunPruner(ctx, time.Hour) })
+		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
-			go s.Engine.Run(bgCtx)
+			go s.DB.RunExclusive(bgCtx, "simulator", s.Engine.Run)
 		}
 	}()
 
