@@ -21,9 +21,11 @@ type Config struct {
 	NATSURL string
 	// MQTTClientID names this replica's persistent MQTT session.
 	MQTTClientID string
-	SessionTTL   time.Duration
-	LogoutURL    string
-	MonitorURL   string
+	// MQTTShareGroup makes replicas split the telemetry stream (an MQTT shared subscription).
+	MQTTShareGroup string
+	SessionTTL     time.Duration
+	LogoutURL      string
+	MonitorURL     string
 	// Seed makes the demo fleet and simulator deterministic.
 	Seed int64
 	// BackfillDays is how much history the demo back-fills on first start.
@@ -64,6 +66,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.StringVar(&c.DBURL, "db", env("HELIO_DB", ""), "database URL: postgres://… for PostgreSQL; empty for SQLite in --data (HELIO_DB)")
 	fs.StringVar(&c.MQTTURL, "mqtt", env("HELIO_MQTT", ""), "MQTT broker to take device samples from, e.g. mqtt://127.0.0.1:1883 (HELIO_MQTT)")
 	fs.StringVar(&c.MQTTClientID, "mqtt-client-id", env("HELIO_MQTT_CLIENT_ID", "helio-ingest"), "MQTT client id: the broker keeps this session's messages while Helio is down; one per replica (HELIO_MQTT_CLIENT_ID)")
+	fs.StringVar(&c.MQTTShareGroup, "mqtt-share-group", env("HELIO_MQTT_SHARE_GROUP", ""), "with several replicas: subscribe as this shared-subscription group ($share/GROUP/…) so each sample reaches one replica (HELIO_MQTT_SHARE_GROUP)")
 	fs.StringVar(&c.NATSURL, "nats", env("HELIO_NATS", ""), "NATS server that carries live events between replicas, e.g. nats://127.0.0.1:4222 (HELIO_NATS)")
 	fs.DurationVar(&c.SessionTTL, "session-ttl", envDuration("HELIO_SESSION_TTL", 12*time.Hour), "how long a sign-in lasts (HELIO_SESSION_TTL)")
 	fs.StringVar(&c.LogoutURL, "logout-url", env("HELIO_LOGOUT_URL", ""), "external page to open after logout (HELIO_LOGOUT_URL)")

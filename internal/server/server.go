@@ -305,7 +305,8 @@ func (s *Server) Run(ctx context.Context) error {
 			fmt.Printf("\nHelio is ready: open %s\n\n", url)
 		}
 		if s.Cfg.MQTTURL != "" {
-			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID})
+			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID,
+				SharedGroup: s.Cfg.MQTTShareGroup})
 			if err != nil {
 				errc <- err
 				return
