@@ -155,6 +155,10 @@ func (s *State) Build(ctx context.Context) error {
 	return nil
 }
 
+// Ensure builds the state unless it is built (a back-fill's reload may have done it) and
+// re-reads a membership that changed: the server calls it before reporting ready.
+func (s *State) Ensure(ctx context.Context) error { return s.ensure(ctx) }
+
 // ensure builds the state on first use and re-reads a membership that changed.
 func (s *State) ensure(ctx context.Context) error {
 	s.mu.RLock()
