@@ -5,16 +5,15 @@ import (
 	"net/http"
 
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/station"
 )
 
 // Kept is what a Telemetry that keeps the fleet in memory can also answer: the type and
 // latest sample of every device of some stations, without listing the devices from the
 // database.
 type Kept interface {
-	// DeviceTypes returns the id and type of every device whose own station is one of
-	// stationIDs (ok false: not kept, list them instead).
-	DeviceTypes(ctx context.Context, stationIDs []int64) (ids []int64, types []string, ok bool, err error)
+	// DeviceTypes returns the id and type of every device p may see (ok false: not kept,
+	// list them instead).
+	DeviceTypes(ctx context.Context, p *httpapi.Principal) (ids []int64, types []string, ok bool, err error)
 }
 
 // keptStates returns the type and state of every device the caller sees, from a Kept
@@ -25,15 +24,7 @@ func (s *Service) keptStates(r *http.Request) (types, states []string, ok bool, 
 		return nil, nil, false, nil
 	}
 	ctx := r.Context()
-	list, _, err := station.List(ctx, s.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
-	if err != nil {
-		return nil, nil, false, err
-	}
-	stIDs := make([]int64, len(list))
-	for i, st := range list {
-		stIDs[i] = st.ID
-	}
-	ids, types, ok, err := k.DeviceTypes(ctx, stIDs)
+	ids, types, ok, err := k.DeviceTypes(ctx, httpapi.Caller(r))
 	if err != nil || !ok {
 		return nil, nil, ok, err
 	}

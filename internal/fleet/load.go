@@ -2,13 +2,13 @@ package fleet
 
 import (
 	"context"
-	"database/sql"
 	"math"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/metrics"
+	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -31,26 +31,28 @@ func init() {
 		func() float64 { return float64(heapBytes.Load()) })
 }
 
-// loadStructure reads every station's parent and time zone and every device's station.
-func loadStructure(ctx context.Context, db *store.DB) (map[int64]*stationInfo, map[int64]*deviceInfo, error) {
-	stations := map[int64]*stationInfo{}
-	rows, err := db.Query(ctx, "SELECT id, parent_id, timezone FROM stations")
+// structure is the fleet's stations, devices and grants.
+type structure struct {
+	stations map[int64]*stationInfo
+	devices  map[int64]*deviceInfo
+	list     []*station.Station
+	grants   map[int64]map[int64]bool
+}
+
+// loadStructure reads every station (with its parent and time zone), every device's
+// station and the departments' grants.
+func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
+	list, err := station.All(ctx, db)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var parent sql.NullInt64
-		var tz string
-		if err := rows.Scan(&id, &parent, &tz); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		stations[id] = &stationInfo{id: id, parent: parent.Int64, cal: telemetry.CalendarFor(tz)}
+	grants, err := station.Grants(ctx, db)
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
+	stations := map[int64]*stationInfo{}
+	for _, st := range list {
+		stations[st.ID] = &stationInfo{id: st.ID, parent: st.ParentID, cal: telemetry.CalendarFor(st.Timezone)}
 	}
 	for _, st := range stations {
 		if p := stations[st.parent]; p != nil {
@@ -58,15 +60,15 @@ func loadStructure(ctx context.Context, db *store.DB) (map[int64]*stationInfo, m
 		}
 	}
 	devices := map[int64]*deviceInfo{}
-	rows, err = db.Query(ctx, "SELECT id, station_id, type, meter_position FROM devices ORDER BY id")
+	rows, err := db.Query(ctx, "SELECT id, station_id, type, meter_position FROM devices ORDER BY id")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for rows.Next() {
 		d := &deviceInfo{}
 		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos); err != nil {
 			rows.Close()
-			return nil, nil, err
+			return nil, err
 		}
 		devices[d.id] = d
 		if st := stations[d.station]; st != nil {
@@ -74,7 +76,10 @@ func loadStructure(ctx context.Context, db *store.DB) (map[int64]*stationInfo, m
 		}
 	}
 	rows.Close()
-	return stations, devices, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return &structure{stations: stations, devices: devices, list: list, grants: grants}, nil
 }
 
 // loadFigures reads the kept roll-ups and latest samples: every year row, the month rows

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -84,7 +85,10 @@ type State struct {
 	dev      map[int64]*deviceFig
 	stations map[int64]*stationInfo
 	devices  map[int64]*deviceInfo
-	loadedAt time.Time // when the structure was last read
+	list     []*station.Station // every station, by name then id
+	byID     map[int64]*station.Station
+	grants   map[int64]map[int64]bool // department → granted stations
+	loadedAt time.Time                // when the structure was last read
 
 	structDirty atomic.Bool
 	buildMu     sync.Mutex // one rebuild at a time
@@ -128,12 +132,13 @@ func (s *State) Build(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		stations, devices, err := loadStructure(ctx, s.db)
+		str, err := loadStructure(ctx, s.db)
 		if err != nil {
 			return err
 		}
 		s.mu.Lock()
-		s.st, s.dev, s.stations, s.devices, s.loadedAt, s.built = st, dev, stations, devices, time.Now(), true
+		s.setStructure(str)
+		s.st, s.dev, s.loadedAt, s.built = st, dev, time.Now(), true
 		s.builtAt = s.loadedAt
 		s.mu.Unlock()
 		s.structDirty.Store(false)
@@ -149,6 +154,10 @@ func (s *State) Build(ctx context.Context) error {
 	heapBytes.Store(max(after.HeapAlloc, before.HeapAlloc) - before.HeapAlloc)
 	return nil
 }
+
+// Ensure builds the state unless it is built (a back-fill's reload may have done it) and
+// re-reads a membership that changed: the server calls it before reporting ready.
+func (s *State) Ensure(ctx context.Context) error { return s.ensure(ctx) }
 
 // ensure builds the state on first use and re-reads a membership that changed.
 func (s *State) ensure(ctx context.Context) error {
@@ -176,21 +185,30 @@ func (s *State) reloadStructure(ctx context.Context) error {
 		}
 	}
 	s.structDirty.Store(false)
-	stations, devices, err := loadStructure(ctx, s.db)
+	str, err := loadStructure(ctx, s.db)
 	if err != nil {
 		s.structDirty.Store(true)
 		return fmt.Errorf("fleet: unable to read stations and devices: %w", err)
 	}
 	s.mu.Lock()
-	s.stations, s.devices, s.loadedAt = stations, devices, time.Now()
+	s.setStructure(str)
+	s.loadedAt = time.Now()
 	// a deleted device's roll-ups are deleted with it
 	for id := range s.dev {
-		if _, ok := devices[id]; !ok {
+		if _, ok := s.devices[id]; !ok {
 			delete(s.dev, id)
 		}
 	}
 	s.mu.Unlock()
 	return nil
+}
+
+func (s *State) setStructure(str *structure) {
+	s.stations, s.devices, s.list, s.grants = str.stations, str.devices, str.list, str.grants
+	s.byID = make(map[int64]*station.Station, len(str.list))
+	for _, st := range str.list {
+		s.byID[st.ID] = st
+	}
 }
 
 // apply takes one committed change.

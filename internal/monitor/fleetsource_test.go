@@ -8,6 +8,8 @@ import (
 
 	"github.com/helio-energy/helio/internal/apitest"
 	"github.com/helio-energy/helio/internal/fleet"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
 )
 
 // The dashboards answer the same from the in-memory fleet state as from the roll-ups read
@@ -49,6 +51,7 @@ func TestFleetStateAnswersAsRollups(t *testing.T) {
 		}
 	}
 	compare("after the back-fill")
+	sameVisibility(t, e)
 
 	// a device moves to another station (not through the API: said with Changed)
 	if _, err := e.DB.Exec(ctx, "UPDATE devices SET station_id = ?, parent_id = NULL WHERE id = ?", subID, deviceID); err != nil {
@@ -65,4 +68,49 @@ func TestFleetStateAnswersAsRollups(t *testing.T) {
 	e.Server.Fleet = fleet.New(e.DB, e.Server.Writer, nil)
 	e.Server.Figures.Fleet = e.Server.Fleet
 	compare("after a restart")
+}
+
+// sameVisibility checks that the fleet state picks the same stations as the SQL scope for
+// every department of every organisation and every kind of station authority.
+func sameVisibility(t *testing.T, e *apitest.Env) {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := e.DB.Query(ctx, "SELECT id, org_id FROM departments UNION ALL SELECT 0, id FROM organizations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []*httpapi.Principal
+	for rows.Next() {
+		var dept, org int64
+		if err := rows.Scan(&dept, &org); err != nil {
+			t.Fatal(err)
+		}
+		for _, auth := range []string{"all", "own", "authorized"} {
+			ps = append(ps, &httpapi.Principal{OrgID: org, DeptID: dept, StationAuthority: auth, Role: "user"})
+		}
+	}
+	rows.Close()
+	if len(ps) < 6 {
+		t.Fatalf("only %d principals to check", len(ps))
+	}
+	for _, p := range ps {
+		want, _, err := station.List(ctx, e.DB, p, station.Filter{ParentID: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.Server.Fleet.Visible(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := func(l []*station.Station) string {
+			out := ""
+			for _, st := range l {
+				out += fmt.Sprint(st.ID, " ")
+			}
+			return out
+		}
+		if ids(got) != ids(want) {
+			t.Fatalf("org %d dept %d %s: fleet state sees %s, SQL %s", p.OrgID, p.DeptID, p.StationAuthority, ids(got), ids(want))
+		}
+	}
 }

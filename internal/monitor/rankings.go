@@ -190,7 +190,7 @@ func (s *Summary) topDevices(r *http.Request) (any, error) {
 }
 
 func (s *Summary) topStations(r *http.Request) ([]*station.Station, error) {
-	list, _, err := station.List(r.Context(), s.Figures.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	list, err := s.Figures.visible(r)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (s *Summary) maintenanceRanking(r *http.Request) (any, error) {
 	if s.Figures.AlarmStats == nil {
 		return out, nil
 	}
-	list, _, err := station.List(r.Context(), s.Figures.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	list, err := s.Figures.visible(r)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

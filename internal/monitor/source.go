@@ -201,9 +201,17 @@ func (f *Figures) stationFlows(ctx context.Context, ids []int64, res telemetry.R
 }
 
 // DeviceTypes implements device.Kept from the fleet state.
-func (f *Figures) DeviceTypes(ctx context.Context, stationIDs []int64) ([]int64, []string, bool, error) {
+func (f *Figures) DeviceTypes(ctx context.Context, p *httpapi.Principal) ([]int64, []string, bool, error) {
 	if f.Fleet == nil {
 		return nil, nil, false, nil
+	}
+	list, err := f.Fleet.Visible(ctx, p)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	stationIDs := make([]int64, len(list))
+	for i, st := range list {
+		stationIDs[i] = st.ID
 	}
 	devs, err := f.Fleet.DevicesOf(ctx, stationIDs)
 	if err != nil {
@@ -214,4 +222,13 @@ func (f *Figures) DeviceTypes(ctx context.Context, stationIDs []int64) ([]int64,
 		ids[i], types[i] = d.ID, d.Type
 	}
 	return ids, types, true, nil
+}
+
+// visible returns the stations the caller may see, every level, by name then id.
+func (f *Figures) visible(r *http.Request) ([]*station.Station, error) {
+	if f.Fleet != nil {
+		return f.Fleet.Visible(r.Context(), httpapi.Caller(r))
+	}
+	list, _, err := station.List(r.Context(), f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	return list, err
 }

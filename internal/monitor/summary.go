@@ -137,7 +137,7 @@ func (f *Figures) previous(ctx context.Context, ids []int64, res telemetry.Resol
 func (s *Summary) all(r *http.Request) (any, error) {
 	ctx := r.Context()
 	f := s.Figures
-	list, _, err := station.List(ctx, f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+	list, err := f.visible(r)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
@@ -236,7 +236,7 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		}
 		ctx := r.Context()
 		f := s.Figures
-		list, _, err := station.List(ctx, f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
+		list, err := f.visible(r)
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}

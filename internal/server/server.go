@@ -293,7 +293,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return
 		}
 		s.Ready.Set("fleet", 0, "in-memory fleet figures")
-		if err := s.Fleet.Build(bgCtx); err != nil {
+		if err := s.Fleet.Ensure(bgCtx); err != nil {
 			errc <- err
 			return
 		}
