@@ -117,6 +117,8 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/demo/fault":                  fmt.Sprintf(`{"deviceId":%d,"kind":"inverter_trip","minutes":30}`, f.device),
 		"POST /v2/warn/rules":                  `{"rules":[{"key":"offline","enabled":true,"level":1}]}`,
 		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
+		"POST /v2/ingest/key/issue":            fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
+		"POST /v2/ingest/key/revoke":           fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
 	}
 	b, ok := bodies[route]
 	return b, ok

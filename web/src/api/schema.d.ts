@@ -205,6 +205,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/ingest/key/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue a device or collector ingest key, or rotate it (the old key stops at once); the key is shown only in this answer */
+        post: operations["postV2IngestKeyIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/key/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's ingest keys (never the keys themselves) */
+        get: operations["getV2IngestKeyList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/key/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a device or collector ingest key */
+        post: operations["postV2IngestKeyRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/ingest/samples": {
         parameters: {
             query?: never;
@@ -1474,6 +1525,24 @@ export interface components {
             ratedPowerKw?: number;
             total?: number;
         };
+        IssuedKey: {
+            /** @description device keys: the device */
+            deviceId?: number;
+            deviceName?: string;
+            fingerprint?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; issued or last rotated (zero for device keys issued before this was recorded)
+             */
+            issuedAt?: string;
+            /** @description send it as X-Helio-Key; only its hash is kept */
+            key?: string;
+            /** @description device or collector */
+            kind?: string;
+            /** @description device keys: the device's station */
+            station?: string;
+            target?: string;
+        };
         Item: {
             capacityKwh?: number;
             collectorSn?: string;
@@ -1512,6 +1581,30 @@ export interface components {
             type?: string;
             /** Format: date-time */
             updateTime?: string;
+        };
+        KeyInfo: {
+            /** @description device keys: the device */
+            deviceId?: number;
+            deviceName?: string;
+            fingerprint?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339; issued or last rotated (zero for device keys issued before this was recorded)
+             */
+            issuedAt?: string;
+            /** @description device or collector */
+            kind?: string;
+            /** @description device keys: the device's station */
+            station?: string;
+            target?: string;
+        };
+        KeyRequest: {
+            /** @description kind collector: the collector's serial number */
+            collectorSn?: string;
+            /** @description kind device: the device */
+            deviceId?: number;
+            /** @description device or collector */
+            kind: string;
         };
         KPIs: {
             /** @description total kWh × grid emission factor */
@@ -2743,6 +2836,134 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Summary"];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestKeyIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["IssuedKey"];
+                    };
+                };
+            };
+        };
+    };
+    getV2IngestKeyList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["KeyInfo"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestKeyRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: null;
                     };
                 };
             };
