@@ -94,11 +94,11 @@ func ids(n int) string {
 // attacks are the bad requests made of each call: a name and the request's query and body.
 func attacks(r route) []struct {
 	name, query, ctype string
-	body              []byte
+	body               []byte
 } {
 	type attack = struct {
 		name, query, ctype string
-		body              []byte
+		body               []byte
 	}
 	big := strings.Repeat("x", 200_000)
 	out := []attack{
