@@ -12,7 +12,7 @@ DEMO_DATA ?= ./data/demo
 GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all demo build web deps chromium influxdb test test-go test-web test-e2e lint bench soak fuzz clean
+.PHONY: all demo build web deps chromium influxdb test test-go test-web test-e2e lint bench soak fuzz clean api
 
 all: build
 
@@ -50,6 +50,11 @@ lint: deps
 	$(GO) vet $(GOPKGS)
 	$(GO) tool staticcheck $(GOPKGS)
 	cd web && $(NPM) run lint
+
+## web/src/api/openapi.json from the routes, and the console's API types from it.
+api: deps
+	HELIO_UPDATE_OPENAPI=1 $(GO) test -count=1 ./internal/sys -run TestOpenAPIFileIsFresh
+	cd web && $(NPM) run gen:api
 
 test-go:
 	$(GO) test -count=1 $(GOPKGS)

@@ -1,4 +1,4 @@
-// Package cli implements the helio commands: serve, migrate, user add|passwd, version.
+// Package cli implements the helio commands: serve, migrate, user add|passwd, key, version.
 package cli
 
 import (
@@ -28,6 +28,7 @@ Usage:
   helio migrate [--data DIR] [--db URL]
   helio user add [--role admin|user] [--org ID] USERNAME   (password read from stdin)
   helio user passwd USERNAME                               (password read from stdin)
+  helio key list|issue|rotate|revoke [--org ID] [--device SN | --collector SN]   (ingest keys)
   helio version
 
 Every flag has an environment twin: --addr is HELIO_ADDR, --db is HELIO_DB, and so on.
@@ -48,6 +49,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = migrate(args[1:], stdout, stderr)
 	case "user":
 		err = user(args[1:], os.Stdin, stdout, stderr)
+	case "key":
+		err = key(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "helio", server.Version)
 	case "help", "--help", "-h":

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -10,7 +11,9 @@ import (
 // OpenAPI builds the OpenAPI 3.1 document of every registered route from the routes'
 // Go types, so the document cannot drift from the code.
 func (a *API) OpenAPI(version string) map[string]any {
-	g := &schemaGen{components: map[string]any{}}
+	// "Envelope" is written below, not from a type of a route
+	g := &schemaGen{components: map[string]any{}, names: map[reflect.Type]string{},
+		owners: map[string]reflect.Type{"Envelope": reflect.TypeOf(Envelope{})}}
 	paths := map[string]map[string]any{}
 	for _, rt := range a.Routes() {
 		item := paths[rt.Path]
@@ -119,6 +122,33 @@ func operationID(method, path string) string {
 
 type schemaGen struct {
 	components map[string]any
+	names      map[reflect.Type]string // the component name given to each type
+	owners     map[string]reflect.Type // and the type holding each name
+}
+
+// nameFor gives t a component name no other type holds: its Go name, or when another
+// type already has that name, the name prefixed by its package (station.Input →
+// StationInput), then numbered.
+func (g *schemaGen) nameFor(t reflect.Type) string {
+	if n, ok := g.names[t]; ok {
+		return n
+	}
+	base := schemaName(t)
+	name := base
+	if _, taken := g.owners[name]; taken {
+		pkg := t.PkgPath()
+		if i := strings.LastIndex(pkg, "/"); i >= 0 {
+			pkg = pkg[i+1:]
+		}
+		if pkg != "" {
+			name = strings.ToUpper(pkg[:1]) + pkg[1:] + base
+		}
+		for i := 2; g.owners[name] != nil; i++ {
+			name = fmt.Sprintf("%s%d", base, i)
+		}
+	}
+	g.names[t], g.owners[name] = name, t
+	return name
 }
 
 var timeType = reflect.TypeOf(time.Time{})
@@ -157,10 +187,10 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 	case reflect.Interface:
 		return map[string]any{}
 	case reflect.Struct:
-		name := schemaName(t)
-		if name == "" {
+		if schemaName(t) == "" {
 			return g.structSchema(t)
 		}
+		name := g.nameFor(t)
 		if _, ok := g.components[name]; !ok {
 			g.components[name] = map[string]any{} // placeholder against recursion
 			g.components[name] = g.structSchema(t)

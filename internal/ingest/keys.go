@@ -42,8 +42,9 @@ func SetDeviceKey(ctx context.Context, db *store.DB, orgID, deviceID int64) (str
 	if err != nil {
 		return "", err
 	}
-	res, err := db.Exec(ctx, "UPDATE devices SET ingest_key_hash = ?, updated_at = ? WHERE id = ? AND org_id = ?",
-		HashKey(key), time.Now().UnixMilli(), deviceID, orgID)
+	now := time.Now().UnixMilli()
+	res, err := db.Exec(ctx, "UPDATE devices SET ingest_key_hash = ?, ingest_key_at = ?, updated_at = ? WHERE id = ? AND org_id = ?",
+		HashKey(key), now, now, deviceID, orgID)
 	if err != nil {
 		return "", fmt.Errorf("ingest: unable to set the device key: %w", err)
 	}
@@ -55,7 +56,7 @@ func SetDeviceKey(ctx context.Context, db *store.DB, orgID, deviceID int64) (str
 
 // RevokeDeviceKey removes a device's key.
 func RevokeDeviceKey(ctx context.Context, db *store.DB, orgID, deviceID int64) error {
-	_, err := db.Exec(ctx, "UPDATE devices SET ingest_key_hash = '', updated_at = ? WHERE id = ? AND org_id = ?",
+	_, err := db.Exec(ctx, "UPDATE devices SET ingest_key_hash = '', ingest_key_at = 0, updated_at = ? WHERE id = ? AND org_id = ?",
 		time.Now().UnixMilli(), deviceID, orgID)
 	if err != nil {
 		return fmt.Errorf("ingest: unable to revoke the device key: %w", err)
@@ -74,7 +75,7 @@ func SetCollectorKey(ctx context.Context, db *store.DB, orgID int64, collectorSN
 		return "", err
 	}
 	_, err = db.Exec(ctx, `INSERT INTO collectors (org_id, sn, ingest_key_hash, created_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (org_id, sn) DO UPDATE SET ingest_key_hash = excluded.ingest_key_hash`,
+		ON CONFLICT (org_id, sn) DO UPDATE SET ingest_key_hash = excluded.ingest_key_hash, created_at = excluded.created_at`,
 		orgID, collectorSN, HashKey(key), time.Now().UnixMilli())
 	if err != nil {
 		return "", fmt.Errorf("ingest: unable to set the collector key: %w", err)
@@ -82,11 +83,14 @@ func SetCollectorKey(ctx context.Context, db *store.DB, orgID int64, collectorSN
 	return key, nil
 }
 
-// RevokeCollectorKey removes a collector's key.
+// RevokeCollectorKey removes a collector's key (store.ErrNotFound when it has none).
 func RevokeCollectorKey(ctx context.Context, db *store.DB, orgID int64, collectorSN string) error {
-	_, err := db.Exec(ctx, "DELETE FROM collectors WHERE org_id = ? AND sn = ?", orgID, collectorSN)
+	res, err := db.Exec(ctx, "DELETE FROM collectors WHERE org_id = ? AND sn = ?", orgID, collectorSN)
 	if err != nil {
 		return fmt.Errorf("ingest: unable to revoke the collector key: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
 	}
 	return nil
 }

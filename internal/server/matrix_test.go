@@ -128,6 +128,8 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
 		"POST /api/vectorstore/documents":      `{"name":"matrix-upload.md","content":"IyBVcGxvYWQKClRleHQu"}`,
 		"POST /api/query/":                     `{"question":"Which station made the least yesterday?"}`,
+		"POST /v2/ingest/key/issue":            fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
+		"POST /v2/ingest/key/revoke":           fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
 	}
 	b, ok := bodies[route]
 	return b, ok

@@ -105,6 +105,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
+	s.Ingest.KeyRoutes(s.API) // issuing, listing, rotating, revoking ingest keys
 	s.Messages = &message.Store{DB: db}
 	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true}) // notifications off the ingest path
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {

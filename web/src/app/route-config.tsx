@@ -216,6 +216,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/permission/permission-page'), (m) => m.PermissionPage),
   },
   {
+    // Ingest keys of devices and collectors (issue, rotate, revoke; the key is shown once).
+    name: 'ingestKeys',
+    path: '/permission/ingest-keys',
+    locale: 'menu.permission.ingestKeys',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/ingest-keys/ingest-keys-page'), (m) => m.IngestKeysPage),
+  },
+  {
     name: 'tools',
     path: '/tools',
     locale: 'menu.tools',

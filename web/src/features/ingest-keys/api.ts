@@ -1,0 +1,59 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
+import { api } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+
+/** Types generated from the API description (src/api/schema.d.ts). */
+export type KeyInfo = components['schemas']['KeyInfo'];
+export type IssuedKey = components['schemas']['IssuedKey'];
+export type KeyRequest = components['schemas']['KeyRequest'];
+
+export const KEY_KINDS = ['device', 'collector'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+export const keysQuery = queryOptions({
+  queryKey: ['ingest', 'keys'],
+  queryFn: ({ signal }) => api.get<KeyInfo[]>('/v2/ingest/key/list', { signal }),
+});
+
+export function useKeys() {
+  return useQuery(keysQuery);
+}
+
+const refresh = () => queryClient.invalidateQueries({ queryKey: keysQuery.queryKey });
+
+/** Issues a key, or rotates it when the device or collector has one. */
+export function useIssueKey() {
+  return useMutation({
+    mutationFn: (req: KeyRequest) => api.post<IssuedKey>('/v2/ingest/key/issue', req),
+    onSuccess: refresh,
+  });
+}
+
+export function useRevokeKey() {
+  return useMutation({
+    mutationFn: (req: KeyRequest) => api.post<null>('/v2/ingest/key/revoke', req),
+    onSuccess: refresh,
+  });
+}
+
+/** The request naming a listed key. */
+export function requestOf(key: KeyInfo): KeyRequest {
+  return key.kind === 'device' ? { kind: 'device', deviceId: key.deviceId } : { kind: 'collector', collectorSn: key.target };
+}
+
+interface DeviceOption {
+  id: number;
+  name: string;
+  sn: string;
+  stationName: string;
+}
+
+/** Devices matching a name or serial number, for the device picker. */
+export function useDeviceSearch(name: string) {
+  return useQuery({
+    queryKey: ['ingest', 'device-search', name],
+    queryFn: ({ signal }) =>
+      api.get<{ list: DeviceOption[] }>('/v2/dev/listbytype', { signal, query: { name, pageSize: 20 } }),
+  });
+}
