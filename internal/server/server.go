@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/alarm"
+	"github.com/helio-energy/helio/internal/analysis"
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
@@ -47,6 +48,7 @@ type Server struct {
 	Writer   *telemetry.Writer
 	Reader   *telemetry.Reader
 	Figures  *monitor.Figures
+	Analysis *analysis.Service
 	Ingest   *ingest.Service
 	Messages *message.Store
 	Alarms   *alarm.Engine
@@ -94,6 +96,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
+	// analysis: data overview and comparisons (issue 16)
+	s.Analysis = &analysis.Service{DB: db, EmissionFactor: cfg.EmissionFactor,
+		Measure: &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: s.Reader}}}
+	s.Analysis.Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Messages = &message.Store{DB: db}
