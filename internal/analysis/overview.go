@@ -68,14 +68,17 @@ type Service struct {
 	DB             *store.DB
 	Measure        *Measurer
 	EmissionFactor float64
+
+	compares *Templates[CompareConfig]
 }
 
 func (s *Service) model() Model {
 	return Model{EmissionFactor: s.EmissionFactor, TempCoeff: TempCoeff, SystemLoss: SystemLoss, InverterEta: InverterEta}
 }
 
-// Routes registers the overview call.
+// Routes registers the overview and compare calls.
 func (s *Service) Routes(api *httpapi.API) {
+	s.CompareRoutes(api)
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/analysis/overview", Tag: "analysis",
 		Summary: "KPIs of the fleet, a station or a device over a day, month, year or custom range, in each station's time zone",
 		Access:  httpapi.Signed, Query: OverviewQuery{}, Resp: Overview{}, Handle: s.overview, Cache: true})
