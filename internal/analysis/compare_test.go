@@ -76,7 +76,7 @@ func TestCompare(t *testing.T) {
 			Body: `{"name":"Mine now","config":` + cfg + `}`, Status: 403},
 		{Name: "other organisation", Method: "GET", URL: fmt.Sprintf("/v2/compare/data/%d", shared.ID), As: "other", Status: 404},
 		{Name: "other organisation's station in a template", Method: "POST", URL: "/v2/compare/template/add", As: "admin", Status: 400,
-			Body: fmt.Sprintf(`{"name":"x","config":{"mode":"stations","metric":"pr","stationIds":[%d,%d],"period":"month","date":%q}}`, a, f.other, f.month),
+			Body:     fmt.Sprintf(`{"name":"x","config":{"mode":"stations","metric":"pr","stationIds":[%d,%d],"period":"month","date":%q}}`, a, f.other, f.month),
 			Contains: []string{`"stationIds"`}},
 		{Name: "one station is no comparison", Method: "POST", URL: "/v2/compare/run", As: "admin", Status: 400, Contains: []string{`"stationIds"`},
 			Body: fmt.Sprintf(`{"mode":"stations","metric":"pr","stationIds":[%d],"period":"month","date":%q}`, a, f.month)},
