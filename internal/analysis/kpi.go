@@ -137,12 +137,21 @@ func Compute(t Totals, s Site, emissionFactor float64) KPIs {
 		k.ActualVsExpect = ratio(t.PVKWh, e, 100)
 	}
 	if t.GridMeter {
-		k.SelfConsumption = ratio(t.PVKWh-t.ExportKWh, t.PVKWh, 100)
+		k.SelfConsumption = bounded(ratio(t.PVKWh-t.ExportKWh, t.PVKWh, 100))
 		load := Load(t)
 		k.LoadKWh = &load
-		k.Autarky = ratio(load-t.ImportKWh, load, 100)
+		k.Autarky = bounded(ratio(load-t.ImportKWh, load, 100))
 	}
 	return k
+}
+
+// bounded keeps a share within 0–100 %: a battery discharging to the grid can export more
+// than the PV produced, and meters and inverters do not tick at the same instant.
+func bounded(v *float64) *float64 {
+	if v != nil {
+		*v = math.Min(100, math.Max(0, *v))
+	}
+	return v
 }
 
 // ratio is a ÷ b × scale, nil when b is not positive or the result is not finite.

@@ -94,6 +94,19 @@ func TestCompute(t *testing.T) {
 	}
 }
 
+func TestSharesBounded(t *testing.T) {
+	// a battery discharging to the grid exports more than the PV made: no self-consumption,
+	// not a negative one
+	k := Compute(Totals{PVKWh: 10, ExportKWh: 14, DischargeKWh: 6, GridMeter: true}, Site{}, 0.5)
+	if *k.SelfConsumption != 0 {
+		t.Errorf("self-consumption %v, want 0", *k.SelfConsumption)
+	}
+	// load 10 + 0 + 6 − 14 = 2 kWh, none imported: autarky 100 %
+	if *k.Autarky != 100 || *k.LoadKWh != 2 {
+		t.Errorf("autarky %v load %v", *k.Autarky, *k.LoadKWh)
+	}
+}
+
 func TestAvailabilityBounded(t *testing.T) {
 	// more fault than online time (a device stuck in fault while reporting) cannot go
 	// below zero; rounding in the roll-ups cannot lift it over 100

@@ -48,3 +48,7 @@ func init() {
 		messages[k] = v
 	}
 }
+
+func init() {
+	messages["report_not_ready"] = m5("The report is not ready yet", "报表尚未生成", "報表尚未產生", "보고서가 아직 준비되지 않았습니다", "レポートはまだできていません")
+}

@@ -187,12 +187,25 @@ func (p *pdfDoc) table(title string, headers []string, rows [][]any) {
 	p.y += 6
 	p.text(title, 11, margin, 0)
 	p.y += 18
-	colW := (pageW - 2*margin) / float64(len(headers))
+	// the first column (names) gets twice the others' width
+	colW := (pageW - 2*margin) / float64(len(headers)+1)
+	colX := func(i int) float64 {
+		if i == 0 {
+			return margin
+		}
+		return margin + float64(i+1)*colW
+	}
+	colWidth := func(i int) float64 {
+		if i == 0 {
+			return 2*colW - 4
+		}
+		return colW - 4
+	}
 	header := func() {
 		p.SetFillColor(0xf2, 0xf3, 0xf5)
 		p.RectFromUpperLeftWithStyle(margin, p.y-2, pageW-2*margin, rowH, "F")
 		for i, h := range headers {
-			p.text(h, 7, margin+float64(i)*colW+2, colW-4)
+			p.text(h, 7, colX(i)+2, colWidth(i))
 		}
 		p.y += rowH
 	}
@@ -203,7 +216,7 @@ func (p *pdfDoc) table(title string, headers []string, rows [][]any) {
 			header()
 		}
 		for i, c := range r {
-			p.text(pdfCell(c), 7, margin+float64(i)*colW+2, colW-4)
+			p.text(pdfCell(c), 7, colX(i)+2, colWidth(i))
 		}
 		p.y += rowH
 	}

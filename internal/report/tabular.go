@@ -19,7 +19,19 @@ func (d *Data) headers(first string) []string {
 	for _, m := range d.Metrics {
 		out = append(out, d.metricTitle(m, d.Total.Currency))
 	}
+	if d.hasRevenue() {
+		out = append(out, d.T("col.currency"))
+	}
 	return out
+}
+
+func (d *Data) hasRevenue() bool {
+	for _, m := range d.Metrics {
+		if m == "revenue" {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Data) metricTitle(m, currency string) string {
@@ -30,13 +42,17 @@ func (d *Data) metricTitle(m, currency string) string {
 	return d.T("rpt.m."+m) + " (" + u + ")"
 }
 
-// values are a row's cells: nil where a figure cannot be computed.
+// values are a row's cells: nil where a figure cannot be computed, then the currency
+// when revenue is shown.
 func (d *Data) values(k analysis.KPIs) []any {
-	out := make([]any, len(d.Metrics))
+	out := make([]any, len(d.Metrics), len(d.Metrics)+1)
 	for i, m := range d.Metrics {
 		if v := analysis.Metric(k, m); v != nil {
 			out[i] = *v
 		}
+	}
+	if d.hasRevenue() {
+		out = append(out, k.Currency)
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/analysis"
 	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
@@ -24,6 +25,7 @@ import (
 	"github.com/helio-energy/helio/internal/monitor"
 	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/push"
+	"github.com/helio-energy/helio/internal/report"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -49,6 +51,7 @@ type Server struct {
 	Reader   *telemetry.Reader
 	Figures  *monitor.Figures
 	Analysis *analysis.Service
+	Reports  *report.Service
 	Ingest   *ingest.Service
 	Messages *message.Store
 	Alarms   *alarm.Engine
@@ -113,6 +116,12 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
+	// reports: rendered in the background, files in the blob store (issue 16)
+	records := &report.Records{DB: db}
+	s.Reports = &report.Service{DB: db, Records: records, Blobs: blob.NewDB(db), Worker: &report.Worker{Records: records,
+		Builder: &report.Builder{DB: db, Measure: s.Analysis.Measure, EmissionFactor: cfg.EmissionFactor},
+		Blobs:   blob.NewDB(db), Messages: s.Messages}}
+	s.Reports.Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	var bus push.Bus
@@ -260,6 +269,8 @@ func (s *Server) Run(ctx context.Context) error {
 
 	bgCtx, stopBg := context.WithCancel(ctx)
 	defer stopBg()
+	go s.Reports.Worker.Run(bgCtx)
+	go (&report.Scheduler{Service: s.Reports}).Run(bgCtx)
 	go func() {
 		if err := s.Bootstrap(bgCtx); err != nil {
 			slog.Error("start-up failed", "err", err)
