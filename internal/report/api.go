@@ -49,8 +49,8 @@ type TemplateInput struct {
 
 // RecordInput asks for a report now.
 type RecordInput struct {
-	TemplateID int64 `json:"templateId" doc:"the template it comes from (0: none)"`
-	Params
+	TemplateID int64  `json:"templateId" doc:"the template it comes from (0: none)"`
+	Params     Params `json:"params"`
 }
 
 // Choice is an id and a name.
@@ -276,7 +276,7 @@ func (s *Service) templateRun(r *http.Request) (any, error) {
 	}
 	cfg := t.Config
 	if cfg.Schedule.Frequency == "none" || cfg.Schedule.Frequency == "" {
-		if _, err := analysis.ParsePeriod(cfg.Period, cfg.Date, cfg.From, cfg.To); err != nil {
+		if _, err := analysis.ParsePeriod(cfg.Params.Period, cfg.Params.Date, cfg.Params.From, cfg.Params.To); err != nil {
 			return nil, err
 		}
 		rid, err := s.Records.Queue(r.Context(), p.OrgID, p.UserID, t.ID, t.Name, cfg.Params, true)
@@ -333,7 +333,7 @@ func (s *Service) recordAdd(r *http.Request) (any, error) {
 	if err := s.checkIDs(r.Context(), p, &in.Params); err != nil {
 		return nil, err
 	}
-	name := in.FileName
+	name := in.Params.FileName
 	if in.TemplateID != 0 {
 		t, err := s.templates.Get(r.Context(), p, in.TemplateID)
 		if err != nil {
@@ -347,8 +347,8 @@ func (s *Service) recordAdd(r *http.Request) (any, error) {
 		}
 	}
 	if name == "" {
-		per, _ := analysis.ParsePeriod(in.Period, in.Date, in.From, in.To)
-		name = strings.TrimSuffix(FileName(in.Params, per), "."+in.Format)
+		per, _ := analysis.ParsePeriod(in.Params.Period, in.Params.Date, in.Params.From, in.Params.To)
+		name = strings.TrimSuffix(FileName(in.Params, per), "."+in.Params.Format)
 	}
 	id, err := s.Records.Queue(r.Context(), p.OrgID, p.UserID, in.TemplateID, name, in.Params, false)
 	if err != nil {

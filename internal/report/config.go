@@ -54,7 +54,7 @@ type Schedule struct {
 
 // TemplateConfig is what a report template keeps.
 type TemplateConfig struct {
-	Params
+	Params   Params   `json:"params"`
 	Schedule Schedule `json:"schedule"`
 }
 

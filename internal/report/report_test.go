@@ -81,9 +81,9 @@ func (e *env) overview(t *testing.T, id int64) analysis.Overview {
 }
 
 func params(e *env, format, lang, layout string) string {
-	return fmt.Sprintf(`{"selectionMode":"stations","stationIds":[%d,%d],"template":%q,"period":"month","date":%q,"language":%q,
+	return fmt.Sprintf(`{"params":{"selectionMode":"stations","stationIds":[%d,%d],"template":%q,"period":"month","date":%q,"language":%q,
 		"format":%q,"fileName":"","stationInfo":true,"subsystemInfo":true,"deviceInfo":true,
-		"metrics":["yield","specificYield","pr","prTemp","availability","co2","revenue","expected","selfConsumption","autarky"]}`,
+		"metrics":["yield","specificYield","pr","prTemp","availability","co2","revenue","expected","selfConsumption","autarky"]}}`,
 		e.a, e.b, layout, e.month, lang, format)
 }
 

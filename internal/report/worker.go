@@ -224,25 +224,11 @@ func (s *Records) ByLink(ctx context.Context, token string) (*Record, error) {
 	if len(token) != 48 || strings.Trim(token, "0123456789abcdef") != "" {
 		return nil, errNoLink
 	}
-	return scanRecord(s.DB.QueryRow(ctx, "SELECT "+prefixed("r.")+` FROM report_records r JOIN report_links l ON l.record_id = r.id
-		WHERE l.token_hash = ? AND l.expires_at > ? AND r.status = ?`, hashToken(token), s.now().UnixMilli(), StatusDone))
+	return scanRecord(s.DB.QueryRow(ctx, "SELECT "+recCols+` FROM report_records WHERE status = ? AND id =
+		(SELECT record_id FROM report_links WHERE token_hash = ? AND expires_at > ?)`, StatusDone, hashToken(token), s.now().UnixMilli()))
 }
 
 var errNoLink = errors.New("report: no such link")
-
-func prefixed(p string) string {
-	cols := strings.Split(recCols, ",")
-	for i, c := range cols {
-		c = strings.TrimSpace(c)
-		if strings.HasPrefix(c, "COALESCE(") {
-			c = "COALESCE(" + p + strings.TrimPrefix(c, "COALESCE(")
-		} else {
-			c = p + c
-		}
-		cols[i] = c
-	}
-	return strings.Join(cols, ", ")
-}
 
 func hashToken(t string) string {
 	sum := sha256.Sum256([]byte(t))
