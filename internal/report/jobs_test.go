@@ -202,7 +202,7 @@ func TestReportRefusals(t *testing.T) {
 		{Name: "another organisation's record", Method: "GET", URL: fmt.Sprintf("/v2/report/record/download/%d", rec.ID), As: "other", Status: 404},
 		{Name: "not rendered yet", Method: "GET", URL: fmt.Sprintf("/v2/report/record/download/%d", rec.ID), As: "admin", Status: 409},
 		{Name: "bad schedule", Method: "POST", URL: "/v2/report/template/add", As: "admin", Status: 400, Contains: []string{`"schedule.timezone"`, `"schedule.hour"`},
-			Body: fmt.Sprintf(`{"name":"x","config":{"params":{"selectionMode":"all","template":"summary","language":"en-US","format":"pdf","metrics":["yield"]},
-				"schedule":{"frequency":"daily","hour":25,"timezone":"Mars/Olympus"}}}`)},
+			Body: `{"name":"x","config":{"params":{"selectionMode":"all","template":"summary","language":"en-US","format":"pdf","metrics":["yield"]},
+				"schedule":{"frequency":"daily","hour":25,"timezone":"Mars/Olympus"}}}`},
 	})
 }

@@ -106,7 +106,9 @@ func (f *fixture) reportTemplate() string {
 	return `{"name":"matrix","shared":false,"config":{"params":{` + f.reportParams() + `},"schedule":{"frequency":"none","hour":0,"weekday":0,"monthDay":0,"timezone":""}}}`
 }
 
-func (f *fixture) reportRecord() string { return `{"templateId":0,"params":{` + f.reportParams() + `}}` }
+func (f *fixture) reportRecord() string {
+	return `{"templateId":0,"params":{` + f.reportParams() + `}}`
+}
 
 // target returns the id a path parameter names, by the area the path belongs to.
 func (f *fixture) target(path, param string) string {
