@@ -86,6 +86,10 @@ func run(out string, n, runs int) error {
 				per                  analysis.Period
 			}{"year, daily buckets, summary + detail", "detail", f, daysPer})
 	}
+	overview, err := overviewP95(ctx, db, p, yearPer, year)
+	if err != nil {
+		return err
+	}
 	var rows []string
 	for _, c := range cases {
 		params := report.Params{SelectionMode: "stations", StationIDs: ids, Template: c.layout, Language: "ja-JP", Format: c.format, Metrics: metrics}
@@ -139,13 +143,58 @@ detail is the fleet's buckets, the XLSX's and CSV's every station's.
 |---|---|---|---|---|
 %s
 
+%s
+
 Measured by `+"`go run ./bench/reports -out docs/perf-analysis.md`"+` (part of `+"`make bench`"+`) at %s.
-`, n, year, runtime.NumCPU(), runtime.Version(), runs, strings.Join(rows, "\n"), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+`, n, year, runtime.NumCPU(), runtime.Version(), runs, strings.Join(rows, "\n"), overview, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	if out == "" {
 		fmt.Print(md)
 		return nil
 	}
 	return os.WriteFile(filepath.Clean(out), []byte(md), 0o644)
+}
+
+// overviewP95 times the data overview's work for the whole fleet (its stations read from the
+// roll-ups, combined and the KPIs computed per bucket), one call after another.
+func overviewP95(ctx context.Context, db *store.DB, p *httpapi.Principal, yearPer analysis.Period, year int) (string, error) {
+	m := &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: telemetry.NewReader(db, telemetry.Options{})}}
+	monthPer, _ := analysis.ParsePeriod(analysis.PeriodMonth, fmt.Sprintf("%d-06", year), "", "")
+	out := "| overview, whole fleet | p50 | p95 | goal |\n|---|---|---|---|\n"
+	for _, c := range []struct {
+		name string
+		per  analysis.Period
+	}{{"a month (daily buckets)", monthPer}, {"a year (monthly buckets)", yearPer}} {
+		var times []float64
+		for i := 0; i < 60; i++ {
+			start := time.Now()
+			sts, err := analysis.Stations(ctx, db, p, nil)
+			if err != nil {
+				return "", err
+			}
+			got, err := m.Stations(ctx, sts, c.per)
+			if err != nil {
+				return "", err
+			}
+			list := make([]*analysis.Measured, 0, len(sts))
+			for _, st := range sts {
+				list = append(list, got[st.ID])
+			}
+			ms := analysis.Combine(list)
+			site := analysis.FleetSite(sts)
+			for _, b := range ms.Buckets {
+				analysis.Compute(b, site, 0.475)
+			}
+			times = append(times, time.Since(start).Seconds()*1000)
+		}
+		p50 := median(times)
+		p95 := times[len(times)*95/100]
+		verdict := "met"
+		if p95 >= 20 {
+			verdict = "missed"
+		}
+		out += fmt.Sprintf("| %s | %.1f ms | %.1f ms | < 20 ms (read path): %s |\n", c.name, p50, p95, verdict)
+	}
+	return "The data overview's own work (no HTTP, no answer cache), 60 calls one after another:\n\n" + out, nil
 }
 
 type countWriter struct{ n int }
