@@ -38,6 +38,23 @@ type Totals struct {
 	// GridMeter and LoadMeter say whether the site measures its grid and its load.
 	GridMeter bool `json:"gridMeter"`
 	LoadMeter bool `json:"loadMeter"`
+	// Sites is set once each site's share figures are fixed (Sited), so that totals of
+	// several sites add them up rather than mixing one site's meters with another's flows:
+	// MeteredPVKWh is the PV of the sites with a grid meter, SiteLoadKWh their load.
+	Sites        bool    `json:"sites"`
+	MeteredPVKWh float64 `json:"meteredPvKwh"`
+	SiteLoadKWh  float64 `json:"siteLoadKwh"`
+}
+
+// Sited fixes a single site's shares: its PV counts towards self-consumption and its load
+// (metered, or the balance) towards autarky only when it has a grid meter.
+func (t Totals) Sited() Totals {
+	t.Sites = true
+	t.MeteredPVKWh, t.SiteLoadKWh = 0, 0
+	if t.GridMeter {
+		t.MeteredPVKWh, t.SiteLoadKWh = t.PVKWh, Load(t)
+	}
+	return t
 }
 
 // Add adds o into t.
@@ -55,6 +72,9 @@ func (t *Totals) Add(o Totals) {
 	t.FaultMin += o.FaultMin
 	t.GridMeter = t.GridMeter || o.GridMeter
 	t.LoadMeter = t.LoadMeter || o.LoadMeter
+	t.Sites = t.Sites || o.Sites
+	t.MeteredPVKWh += o.MeteredPVKWh
+	t.SiteLoadKWh += o.SiteLoadKWh
 }
 
 // Site is what the KPIs need to know about the thing measured.
@@ -137,8 +157,11 @@ func Compute(t Totals, s Site, emissionFactor float64) KPIs {
 		k.ActualVsExpect = ratio(t.PVKWh, e, 100)
 	}
 	if t.GridMeter {
-		k.SelfConsumption = bounded(ratio(t.PVKWh-t.ExportKWh, t.PVKWh, 100))
-		load := Load(t)
+		if !t.Sites {
+			t = t.Sited()
+		}
+		k.SelfConsumption = bounded(ratio(t.MeteredPVKWh-t.ExportKWh, t.MeteredPVKWh, 100))
+		load := t.SiteLoadKWh
 		k.LoadKWh = &load
 		k.Autarky = bounded(ratio(load-t.ImportKWh, load, 100))
 	}

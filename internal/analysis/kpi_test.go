@@ -94,6 +94,21 @@ func TestCompute(t *testing.T) {
 	}
 }
 
+// A fleet of a metered storage home and a plant without meters: the plant's PV neither
+// counts as self-consumed nor feeds the home's load balance.
+func TestSharesAcrossSites(t *testing.T) {
+	home := Totals{PVKWh: 40, ExportKWh: 12, ImportKWh: 5, ChargeKWh: 10, DischargeKWh: 9, GridMeter: true}.Sited()
+	plant := Totals{PVKWh: 1000}.Sited()
+	var fleet Totals
+	fleet.Add(home)
+	fleet.Add(plant)
+	k := Compute(fleet, Site{}, 0.5)
+	// as for the home alone: (40 − 12) ÷ 40 = 70 %, load 32, (32 − 5) ÷ 32 = 84.375 %
+	if *k.SelfConsumption != 70 || *k.LoadKWh != 32 || *k.Autarky != 84.375 {
+		t.Errorf("self-consumption %v load %v autarky %v", *k.SelfConsumption, *k.LoadKWh, *k.Autarky)
+	}
+}
+
 func TestSharesBounded(t *testing.T) {
 	// a battery discharging to the grid exports more than the PV made: no self-consumption,
 	// not a negative one

@@ -82,7 +82,7 @@ func (m *Measurer) fill(slots []Slot, buckets []Bucket, inverters int) *Measured
 	for i, sl := range slots {
 		ms.Labels[i] = sl.Label
 		if b, ok := at[sl.Start]; ok {
-			ms.Buckets[i] = b.Totals
+			ms.Buckets[i] = b.Totals.Sited()
 		}
 		if elapsed := min(sl.End, now) - sl.Start; elapsed > 0 {
 			ms.Buckets[i].InverterMin = float64(inverters) * float64(elapsed) / 60000

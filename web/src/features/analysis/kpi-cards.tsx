@@ -46,7 +46,7 @@ export function cards(o: Overview): Card[] {
   ];
   if (x.gridMeter) {
     list.push(
-      { key: 'selfConsumption', value: k.selfConsumption, unit: '%', formula: { pv: n(x.pvKwh), export: n(x.exportKwh) } },
+      { key: 'selfConsumption', value: k.selfConsumption, unit: '%', formula: { pv: n(x.meteredPvKwh), export: n(x.exportKwh) } },
       {
         key: 'autarky',
         value: k.autarky,
@@ -54,7 +54,7 @@ export function cards(o: Overview): Card[] {
         formula: {
           load: n(k.loadKwh),
           import: n(x.importKwh),
-          how: x.loadMeter ? 'measured' : 'balance',
+          how: o.scope === 'fleet' ? 'perSite' : x.loadMeter ? 'measured' : 'balance',
           charge: n(x.chargeKwh),
           discharge: n(x.dischargeKwh),
           export: n(x.exportKwh),

@@ -28,6 +28,9 @@ export interface Totals {
   faultMin: number;
   gridMeter: boolean;
   loadMeter: boolean;
+  /** PV and load of the sites with a grid meter (what self-consumption and autarky use). */
+  meteredPvKwh: number;
+  siteLoadKwh: number;
 }
 
 export interface Kpis {
