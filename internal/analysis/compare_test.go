@@ -31,8 +31,15 @@ func TestCompare(t *testing.T) {
 	if len(two.Series) != 2 || len(two.Labels) < 28 {
 		t.Fatalf("two stations: %+v", two)
 	}
-	for i, id := range []int64{a, b} {
+	for _, id := range []int64{a, b} {
 		o := overview(id)
+		i := 0 // series come in station-name order
+		if two.Series[1].Name == o.Name {
+			i = 1
+		}
+		if two.Series[i].Name != o.Name {
+			t.Fatalf("no series for %s in %v, %v", o.Name, two.Series[0].Name, two.Series[1].Name)
+		}
 		if two.Series[i].Total == nil || !near(*two.Series[i].Total, o.KPIs.YieldKWh) {
 			t.Errorf("station %d: compare %v, overview %v", id, two.Series[i].Total, o.KPIs.YieldKWh)
 		}
