@@ -170,7 +170,10 @@ func (b *Builder) info(ctx context.Context, p *httpapi.Principal, in Params, sts
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
 	where, args := station.Scope(p)
+	// translate maps coded columns (station type, system type, device type) to their names
+	var translate map[int]string
 	query := func(t Table, q string, qargs ...any) error {
+		defer func() { translate = nil }()
 		rows, err := b.DB.Query(ctx, q, qargs...)
 		if err != nil {
 			return fmt.Errorf("report: unable to read %s: %w", t.Title, err)
@@ -188,7 +191,11 @@ func (b *Builder) info(ctx context.Context, p *httpapi.Principal, in Params, sts
 			}
 			for i, v := range vals {
 				if bs, ok := v.([]byte); ok {
-					vals[i] = string(bs)
+					v = string(bs)
+					vals[i] = v
+				}
+				if prefix, ok := translate[i]; ok {
+					vals[i] = d.T(prefix + fmt.Sprint(v))
 				}
 			}
 			t.Rows = append(t.Rows, vals)
@@ -199,6 +206,7 @@ func (b *Builder) info(ctx context.Context, p *httpapi.Principal, in Params, sts
 	if in.StationInfo {
 		t := Table{Title: d.T("rpt.stationInfo"), Headers: []string{d.T("col.name"), d.T("col.location"), d.T("col.capacity"),
 			d.T("rpt.timezone"), d.T("col.stationType"), d.T("col.systemType"), d.T("col.currency"), d.T("col.gridDate")}}
+		translate = map[int]string{4: "stationType.", 5: "systemType."}
 		if err := query(t, `SELECT s.name, s.location, s.capacity_kwp, s.timezone, s.station_type, s.system_type, s.currency, s.grid_date
 			FROM stations s WHERE s.id IN (`+ph+`) AND `+where+` ORDER BY s.name`, append(append([]any{}, ids...), args...)...); err != nil {
 			return err
@@ -214,6 +222,7 @@ func (b *Builder) info(ctx context.Context, p *httpapi.Principal, in Params, sts
 	if in.DeviceInfo {
 		t := Table{Title: d.T("rpt.deviceInfo"), Headers: []string{d.T("col.name"), d.T("col.sn"), d.T("col.deviceType"),
 			d.T("col.station"), d.T("col.ratedKw"), d.T("col.capacity")}}
+		translate = map[int]string{2: "deviceType."}
 		if err := query(t, `SELECT d.name, d.sn, d.type, s.name, d.rated_power_kw, d.component_capacity_kwp FROM devices d
 			JOIN stations s ON s.id = d.station_id WHERE (s.id IN (`+ph+`) OR s.parent_id IN (`+ph+`)) AND `+where+` ORDER BY s.name, d.name`,
 			append(append(append([]any{}, ids...), ids...), args...)...); err != nil {
