@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -108,11 +109,7 @@ func addKind(t *Totals, kind string, s *telemetry.Stats) {
 }
 
 func sortBuckets(b []Bucket) {
-	for i := 1; i < len(b); i++ {
-		for j := i; j > 0 && b[j].Start.Before(b[j-1].Start); j-- {
-			b[j], b[j-1] = b[j-1], b[j]
-		}
-	}
+	sort.Slice(b, func(i, j int) bool { return b[i].Start.Before(b[j].Start) })
 }
 
 // Station is a top-level station as analysis sees it.

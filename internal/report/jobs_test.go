@@ -10,7 +10,9 @@ import (
 
 	"github.com/helio-energy/helio/internal/analysis"
 	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/report"
+	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
 func quickParams(e *env) string {
@@ -21,8 +23,19 @@ func quickParams(e *env) string {
 // A report whose renderer died (its lease ran out) is rendered by the next worker; a report
 // queued before any worker ran is rendered when one starts; of two workers racing for the
 // same report only one renders it.
-func TestJobsSurviveRestartAndRunOnce(t *testing.T) {
-	e := newEnv(t, 0)
+func TestJobsSurviveRestartAndRunOnce(t *testing.T) { jobsRunOnce(t, newEnv(t, 0)) }
+
+// The same on PostgreSQL, where replicas share the database.
+func TestJobsSurviveRestartAndRunOnceOnPostgres(t *testing.T) {
+	e := apitest.NewOn(t, storetest.Postgres(t))
+	e.Fleet = demo.Fleet()
+	if err := demo.SeedFleet(context.Background(), e.DB, e.Accounts, e.Fleet); err != nil {
+		t.Fatal(err)
+	}
+	jobsRunOnce(t, newEnvOn(t, e, 0))
+}
+
+func jobsRunOnce(t *testing.T, e *env) {
 	ctx := context.Background()
 	recs := e.Server.Reports.Records
 	add := func() int64 {

@@ -42,8 +42,9 @@ type env struct {
 	month string
 }
 
-func newEnv(t *testing.T, days int) *env {
-	e := apitest.NewWithFleet(t)
+func newEnv(t *testing.T, days int) *env { return newEnvOn(t, apitest.NewWithFleet(t), days) }
+
+func newEnvOn(t *testing.T, e *apitest.Env, days int) *env {
 	now := time.Now().UTC().Truncate(time.Minute)
 	if days > 0 {
 		e.Simulate(t, now.AddDate(0, 0, -days), now)
