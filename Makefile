@@ -12,7 +12,7 @@ DEMO_DATA ?= ./data/demo
 GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all demo build web deps chromium influxdb test test-go test-web test-e2e lint bench soak fuzz clean api
+.PHONY: all demo build web deps chromium fonts influxdb test test-go test-web test-e2e lint bench soak fuzz clean api
 
 all: build
 
@@ -29,6 +29,14 @@ chromium:
 	  echo "installing Debian's chromium and fonts-noto-cjk for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi
 
+## Fonts embedded in PDF reports (Latin, Hangul, CJK TrueType files) and poppler-utils, whose
+## pdftotext the report tests read PDFs back with.
+fonts:
+	@if ! [ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || ! [ -f /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || \
+	  ! [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || ! command -v pdftotext >/dev/null 2>&1; then \
+	  echo "installing Debian's fonts-droid-fallback, fonts-nanum, fonts-dejavu-core and poppler-utils for PDF reports"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-droid-fallback fonts-nanum fonts-dejavu-core poppler-utils >/dev/null; fi
+
 ## Debian's InfluxDB 1.x, the peer the benchmarks measure Helio against.
 influxdb:
 	@if ! command -v influxd >/dev/null 2>&1; then \
@@ -42,7 +50,7 @@ web: deps
 build: web
 	$(GO) build -tags embedui -trimpath -ldflags "$(LDFLAGS)" -o bin/helio ./cmd/helio
 
-demo: build
+demo: build fonts
 	./bin/helio serve --demo --data $(DEMO_DATA) --addr $(DEMO_ADDR)
 
 lint: deps
@@ -56,21 +64,22 @@ api: deps
 	HELIO_UPDATE_OPENAPI=1 $(GO) test -count=1 ./internal/sys -run TestOpenAPIFileIsFresh
 	cd web && $(NPM) run gen:api
 
-test-go:
+test-go: fonts
 	$(GO) test -count=1 $(GOPKGS)
 
 test-web: deps
 	cd web && $(NPM) run test
 
-test-e2e: build chromium
+test-e2e: build chromium fonts
 	cd web && HELIO_BIN=$(CURDIR)/bin/helio $(NPM) run e2e
 
 test: lint test-go test-web test-e2e
 
 ## The benchmark suite: every figure beside its goal and a floor or peer measured in the
 ## same run; writes docs/performance.md.
-bench: build chromium influxdb
+bench: build chromium fonts influxdb
 	$(GO) run ./bench -bin $(CURDIR)/bin/helio -out docs/performance.md
+	$(GO) run ./bench/reports -out docs/perf-analysis.md
 
 ## The demo fleet at 10x speed under dashboard load; memory, goroutines and open files
 ## at the start and the end.

@@ -31,6 +31,7 @@ type fixture struct {
 	grantedStation, grantedSub      int64
 	otherStation                    int64
 	cover                           string
+	compareTpl, reportTpl, record   int64 // the administrator's own (private) analysis items
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -74,7 +75,46 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f.document = doc.ID
+	f.analysisItems(t)
 	return f
+}
+
+// analysisItems makes the administrator's private compare template, report template and
+// report record that the analysis calls aim at.
+func (f *fixture) analysisItems(t *testing.T) {
+	for _, c := range []struct {
+		url, body string
+		id        *int64
+	}{
+		{"/v2/compare/template/add", `{"name":"matrix","config":` + f.compareConfig() + `}`, &f.compareTpl},
+		{"/v2/report/template/add", f.reportTemplate(), &f.reportTpl},
+		{"/v2/report/record/add", f.reportRecord(), &f.record},
+	} {
+		r := f.e.Do(t, apitest.Scenario{Method: "POST", URL: c.url, As: "admin", Body: c.body})
+		var out struct {
+			Data struct{ ID int64 } `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(r.Body), &out); err != nil || r.Status != 200 {
+			t.Fatalf("%s: %d %s", c.url, r.Status, r.Body)
+		}
+		*c.id = out.Data.ID
+	}
+}
+
+func (f *fixture) compareConfig() string {
+	return fmt.Sprintf(`{"mode":"stations","metric":"pr","stationIds":[%d,%d],"period":"month","date":"2026-01"}`, f.station, f.grantedStation)
+}
+
+func (f *fixture) reportParams() string {
+	return fmt.Sprintf(`"selectionMode":"stations","stationIds":[%d],"template":"summary","period":"month","date":"2026-01","language":"en-US","format":"csv","fileName":"matrix","stationInfo":true,"subsystemInfo":false,"deviceInfo":false,"metrics":["yield","pr"]`, f.station)
+}
+
+func (f *fixture) reportTemplate() string {
+	return `{"name":"matrix","shared":false,"config":{"params":{` + f.reportParams() + `},"schedule":{"frequency":"none","hour":0,"weekday":0,"monthDay":0,"timezone":""}}}`
+}
+
+func (f *fixture) reportRecord() string {
+	return `{"templateId":0,"params":{` + f.reportParams() + `}}`
 }
 
 // target returns the id a path parameter names, by the area the path belongs to.
@@ -94,6 +134,14 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.document)
 	case strings.HasPrefix(path, "/v2/site/"), strings.HasPrefix(path, "/v2/plan/"):
 		return fmt.Sprint(f.station)
+	case strings.HasPrefix(path, "/v2/compare/"):
+		return fmt.Sprint(f.compareTpl)
+	case strings.HasPrefix(path, "/v2/report/template/"):
+		return fmt.Sprint(f.reportTpl)
+	case strings.HasPrefix(path, "/v2/report/record/"):
+		return fmt.Sprint(f.record)
+	case param == "token":
+		return strings.Repeat("ab", 24)
 	}
 	return "1"
 }
@@ -130,6 +178,12 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /api/query/":                     `{"question":"Which station made the least yesterday?"}`,
 		"POST /v2/ingest/key/issue":            fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
 		"POST /v2/ingest/key/revoke":           fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
+		"POST /v2/compare/run":                 f.compareConfig(),
+		"POST /v2/compare/template/add":        `{"name":"matrix 2","shared":true,"config":` + f.compareConfig() + `}`,
+		"POST /v2/compare/template/edit/{uid}": `{"name":"matrix 3","shared":false,"config":` + f.compareConfig() + `}`,
+		"POST /v2/report/template/add":         f.reportTemplate(),
+		"POST /v2/report/template/edit/{uid}":  f.reportTemplate(),
+		"POST /v2/report/record/add":           f.reportRecord(),
 	}
 	b, ok := bodies[route]
 	return b, ok

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/alarm"
+	"github.com/helio-energy/helio/internal/analysis"
 	"github.com/helio-energy/helio/internal/assistant"
 	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
@@ -25,6 +27,7 @@ import (
 	"github.com/helio-energy/helio/internal/monitor"
 	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/push"
+	"github.com/helio-energy/helio/internal/report"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -51,6 +54,8 @@ type Server struct {
 	Figures  *monitor.Figures
 	// Fleet keeps the dashboards' live figures in memory (internal/fleet).
 	Fleet    *fleet.State
+	Analysis *analysis.Service
+	Reports  *report.Service
 	Ingest   *ingest.Service
 	Messages *message.Store
 	Alarms   *alarm.Engine
@@ -103,6 +108,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
+	// analysis: data overview and comparisons (issue 16)
+	s.Analysis = &analysis.Service{DB: db, EmissionFactor: cfg.EmissionFactor,
+		Measure: &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: s.Reader}}}
+	s.Analysis.Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Ingest.KeyRoutes(s.API) // issuing, listing, rotating, revoking ingest keys
@@ -117,6 +126,12 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
+	// reports: rendered in the background, files in the blob store (issue 16)
+	records := &report.Records{DB: db}
+	s.Reports = &report.Service{DB: db, Records: records, Blobs: blob.NewDB(db), Worker: &report.Worker{Records: records,
+		Builder: &report.Builder{DB: db, Measure: s.Analysis.Measure, EmissionFactor: cfg.EmissionFactor},
+		Blobs:   blob.NewDB(db), Messages: s.Messages}}
+	s.Reports.Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version,
 		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
@@ -287,6 +302,8 @@ func (s *Server) Run(ctx context.Context) error {
 
 	bgCtx, stopBg := context.WithCancel(ctx)
 	defer stopBg()
+	go s.Reports.Worker.Run(bgCtx)
+	go (&report.Scheduler{Service: s.Reports}).Run(bgCtx)
 	go func() {
 		if err := s.Bootstrap(bgCtx); err != nil {
 			slog.Error("start-up failed", "err", err)

@@ -1,0 +1,198 @@
+package analysis
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Scopes of the data overview.
+const (
+	ScopeFleet   = "fleet"
+	ScopeStation = "station"
+	ScopeDevice  = "device"
+)
+
+// OverviewQuery documents the overview's parameters.
+type OverviewQuery struct {
+	Scope  string `query:"scope" doc:"fleet, station or device"`
+	ID     int64  `query:"id" doc:"the station or device id (not for the fleet)"`
+	Period string `query:"period" doc:"day, month, year or custom"`
+	Date   string `query:"date" doc:"yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year)"`
+	From   string `query:"from" doc:"first date of a custom period, yyyy-MM-dd"`
+	To     string `query:"to" doc:"last date of a custom period, yyyy-MM-dd (at most 366 days)"`
+}
+
+// Point is one bucket of an overview or comparison.
+type Point struct {
+	Label  string `json:"label" doc:"local hour HH:mm, date yyyy-MM-dd or month yyyy-MM"`
+	Totals Totals `json:"totals"`
+	KPIs   KPIs   `json:"kpis"`
+}
+
+// Overview is the data overview of the fleet, a station or a device over a period.
+type Overview struct {
+	Scope  string `json:"scope"`
+	Name   string `json:"name"`
+	Period Period `json:"period"`
+	Site   Site   `json:"site"`
+	Totals Totals `json:"totals"`
+	KPIs   KPIs   `json:"kpis"`
+	// Revenue per currency (a fleet in several currencies is never summed).
+	Revenue []Money `json:"revenue"`
+	Series  []Point `json:"series"`
+	Model   Model   `json:"model"`
+}
+
+// Money is an amount in a currency.
+type Money struct {
+	Currency string  `json:"currency"`
+	Amount   float64 `json:"amount"`
+}
+
+// Model names the constants the formulas use, so the console can show them.
+type Model struct {
+	EmissionFactor float64 `json:"emissionFactorKgPerKwh"`
+	TempCoeff      float64 `json:"tempCoeffPerC"`
+	SystemLoss     float64 `json:"systemLoss"`
+	InverterEta    float64 `json:"inverterEta"`
+}
+
+// Service serves the analysis calls.
+type Service struct {
+	DB             *store.DB
+	Measure        *Measurer
+	EmissionFactor float64
+
+	compares *Templates[CompareConfig]
+}
+
+func (s *Service) model() Model {
+	return Model{EmissionFactor: s.EmissionFactor, TempCoeff: TempCoeff, SystemLoss: SystemLoss, InverterEta: InverterEta}
+}
+
+// Routes registers the overview and compare calls.
+func (s *Service) Routes(api *httpapi.API) {
+	s.CompareRoutes(api)
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/analysis/overview", Tag: "analysis",
+		Summary: "KPIs of the fleet, a station or a device over a day, month, year or custom range, in each station's time zone",
+		Access:  httpapi.Signed, Query: OverviewQuery{}, Resp: Overview{}, Handle: s.overview, Cache: true})
+}
+
+func (s *Service) overview(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	per, err := ParsePeriod(q.Get("period"), q.Get("date"), q.Get("from"), q.Get("to"))
+	if err != nil {
+		return nil, err
+	}
+	scope := q.Get("scope")
+	var id int64
+	if scope != ScopeFleet {
+		if id, err = strconv.ParseInt(q.Get("id"), 10, 64); err != nil || id <= 0 {
+			return nil, httpapi.InvalidField("id", "required")
+		}
+	}
+	ctx, p := r.Context(), httpapi.Caller(r)
+	switch scope {
+	case ScopeFleet, ScopeStation:
+		var ids []int64
+		if scope == ScopeStation {
+			ids = []int64{id}
+		}
+		sts, err := Stations(ctx, s.DB, p, ids)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, httpapi.NotFound()
+		}
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		return s.stationsOverview(r, scope, sts, per)
+	case ScopeDevice:
+		d, err := device.Get(ctx, s.DB, p, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, httpapi.NotFound()
+		}
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		st, err := station.Get(ctx, s.DB, p, d.StationID)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		kind := d.Type
+		if kind == "meter" {
+			kind = "meter:" + d.MeterPosition
+		}
+		ms, err := s.Measure.Device(ctx, d.ID, kind, st.Timezone, per)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		site := Site{CapacityKWp: d.ComponentCapacityKWp, PricePerKWh: st.PricePerKWh, SubsidyPerKWh: st.SubsidyPerKWh,
+			Currency: st.Currency, Storage: d.Type == "battery" || d.Type == "storage"}
+		return s.answer(ScopeDevice, d.Name, per, site, ms, []Money{{Currency: st.Currency, Amount: ms.Total.PVKWh * (st.PricePerKWh + st.SubsidyPerKWh)}}), nil
+	default:
+		return nil, httpapi.InvalidField("scope", "one_of", "fleet, station, device")
+	}
+}
+
+func (s *Service) stationsOverview(r *http.Request, scope string, sts []Station, per Period) (any, error) {
+	got, err := s.Measure.Stations(r.Context(), sts, per)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	list := make([]*Measured, 0, len(sts))
+	for _, st := range sts {
+		list = append(list, got[st.ID])
+	}
+	ms := Combine(list)
+	site, name := FleetSite(sts), ""
+	if scope == ScopeStation && len(sts) == 1 {
+		site, name = sts[0].Site, sts[0].Name
+	}
+	return s.answer(scope, name, per, site, ms, Revenues(sts, got)), nil
+}
+
+// Revenues sums each station's revenue per currency.
+func Revenues(sts []Station, got map[int64]*Measured) []Money {
+	var out []Money
+	for _, st := range sts {
+		m := got[st.ID]
+		if m == nil {
+			continue
+		}
+		amount := m.Total.PVKWh * (st.PricePerKWh + st.SubsidyPerKWh)
+		found := false
+		for i := range out {
+			if out[i].Currency == st.Currency {
+				out[i].Amount += amount
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, Money{Currency: st.Currency, Amount: amount})
+		}
+	}
+	return out
+}
+
+func (s *Service) answer(scope, name string, per Period, site Site, ms *Measured, revenue []Money) Overview {
+	o := Overview{Scope: scope, Name: name, Period: per, Site: site, Totals: ms.Total, Revenue: revenue, Model: s.model(),
+		Series: make([]Point, len(ms.Labels))}
+	o.KPIs = Compute(ms.Total, site, s.EmissionFactor)
+	if site.Currency == "" && len(revenue) == 1 {
+		v := revenue[0].Amount
+		o.KPIs.Revenue, o.KPIs.Currency = &v, revenue[0].Currency
+	}
+	for i, l := range ms.Labels {
+		o.Series[i] = Point{Label: l, Totals: ms.Buckets[i], KPIs: Compute(ms.Buckets[i], site, s.EmissionFactor)}
+	}
+	if o.Revenue == nil {
+		o.Revenue = []Money{}
+	}
+	return o
+}

@@ -1,0 +1,87 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export const PERIODS = ['day', 'month', 'year', 'custom'] as const;
+export type PeriodKind = (typeof PERIODS)[number];
+
+/** A period as the server reads it (internal/analysis/period.go), in each station's own zone. */
+export interface PeriodQuery {
+  period: PeriodKind;
+  /** yyyy-MM-dd (day), yyyy-MM (month), yyyy (year) */
+  date?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Roll-up quantities of a period (internal/analysis/kpi.go). */
+export interface Totals {
+  pvKwh: number;
+  dischargeKwh: number;
+  chargeKwh: number;
+  importKwh: number;
+  exportKwh: number;
+  loadKwh: number;
+  refEnergyKwh: number;
+  tempRefKwh: number;
+  inverterMin: number;
+  onlineMin: number;
+  faultMin: number;
+  gridMeter: boolean;
+  loadMeter: boolean;
+  /** PV and load of the sites with a grid meter (what self-consumption and autarky use). */
+  meteredPvKwh: number;
+  siteLoadKwh: number;
+}
+
+export interface Kpis {
+  yieldKwh: number;
+  specificYield: number | null;
+  equivalentHours: number | null;
+  pr: number | null;
+  prTemp: number | null;
+  availability: number | null;
+  co2Kg: number;
+  revenue: number | null;
+  currency: string;
+  expectedKwh: number | null;
+  actualVsExpected: number | null;
+  selfConsumption: number | null;
+  autarky: number | null;
+  loadKwh: number | null;
+}
+
+export interface Site {
+  capacityKwp: number;
+  pricePerKwh: number;
+  subsidyPerKwh: number;
+  currency: string;
+  storage: boolean;
+}
+
+export interface Overview {
+  scope: 'fleet' | 'station' | 'device';
+  name: string;
+  period: { kind: PeriodKind; first: string; last: string; resolution: string };
+  site: Site;
+  totals: Totals;
+  kpis: Kpis;
+  revenue: { currency: string; amount: number }[];
+  series: { label: string; totals: Totals; kpis: Kpis }[];
+  model: { emissionFactorKgPerKwh: number; tempCoeffPerC: number; systemLoss: number; inverterEta: number };
+}
+
+export interface OverviewQuery extends PeriodQuery {
+  scope: 'fleet' | 'station';
+  id?: number;
+}
+
+export const overviewQuery = (q: OverviewQuery) =>
+  queryOptions({
+    queryKey: ['analysis', 'overview', q],
+    queryFn: ({ signal }) => api.get<Overview>('/v2/analysis/overview', { signal, query: { ...q } }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useOverview(q: OverviewQuery, enabled = true) {
+  return useQuery({ ...overviewQuery(q), enabled });
+}

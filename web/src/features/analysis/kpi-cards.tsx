@@ -1,0 +1,91 @@
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/lib/format';
+import styles from './analysis.module.css';
+import type { Overview } from './api/overview';
+
+interface Card {
+  key: string;
+  value: number | null;
+  unit: string;
+  /** The formula with this period's numbers in it. */
+  formula: Record<string, string>;
+}
+
+const n = (v: number | null | undefined, digits = 2) => formatNumber(v ?? null, digits);
+
+/** Every KPI of the overview beside its formula, the formula filled in with the period's figures. */
+export function cards(o: Overview): Card[] {
+  const { totals: x, kpis: k, site, model } = o;
+  const revenue = o.revenue.map((r) => `${n(r.amount)} ${r.currency}`).join(' + ');
+  const list: Card[] = [
+    { key: 'yield', value: k.yieldKwh, unit: 'kWh', formula: { pv: n(x.pvKwh) } },
+    { key: 'specificYield', value: k.specificYield, unit: 'kWh/kWp', formula: { kwh: n(x.pvKwh), kwp: n(site.capacityKwp) } },
+    { key: 'equivalentHours', value: k.equivalentHours, unit: 'h', formula: { kwh: n(x.pvKwh), kwp: n(site.capacityKwp) } },
+    { key: 'pr', value: k.pr, unit: '%', formula: { kwh: n(x.pvKwh), ref: n(x.refEnergyKwh) } },
+    {
+      key: 'prTemp',
+      value: k.prTemp,
+      unit: '%',
+      formula: { kwh: n(x.pvKwh), tref: n(x.tempRefKwh), gamma: n(model.tempCoeffPerC * 100, 2) },
+    },
+    {
+      key: 'availability',
+      value: k.availability,
+      unit: '%',
+      formula: { online: n(x.onlineMin, 0), fault: n(x.faultMin, 0), total: n(x.inverterMin, 0) },
+    },
+    { key: 'co2', value: k.co2Kg, unit: 'kg', formula: { kwh: n(x.pvKwh), factor: n(model.emissionFactorKgPerKwh, 3) } },
+    { key: 'revenue', value: k.revenue, unit: k.currency, formula: { sum: revenue || '–' } },
+    {
+      key: 'expected',
+      value: k.expectedKwh,
+      unit: 'kWh',
+      formula: { tref: n(x.tempRefKwh), loss: n(model.systemLoss, 2), eta: n(model.inverterEta, 2) },
+    },
+    { key: 'actualVsExpected', value: k.actualVsExpected, unit: '%', formula: { kwh: n(x.pvKwh), expected: n(k.expectedKwh) } },
+  ];
+  if (x.gridMeter) {
+    list.push(
+      { key: 'selfConsumption', value: k.selfConsumption, unit: '%', formula: { pv: n(x.meteredPvKwh), export: n(x.exportKwh) } },
+      {
+        key: 'autarky',
+        value: k.autarky,
+        unit: '%',
+        formula: {
+          load: n(k.loadKwh),
+          import: n(x.importKwh),
+          how: o.scope === 'fleet' ? 'perSite' : x.loadMeter ? 'measured' : 'balance',
+          charge: n(x.chargeKwh),
+          discharge: n(x.dischargeKwh),
+          export: n(x.exportKwh),
+          pv: n(x.pvKwh),
+        },
+      },
+    );
+  }
+  return list;
+}
+
+export function KpiCards({ overview }: { overview: Overview }) {
+  const { t } = useTranslation();
+  return (
+    <ul className={styles.kpis} aria-label={t('analysis.kpis')}>
+      {cards(overview).map((c) => (
+        <li key={c.key} className={styles.kpi} data-kpi={c.key}>
+          <p className={styles.kpiLabel}>{t(`analysis.metric.${c.key}`)}</p>
+          <p className={styles.kpiValue}>
+            {n(c.value)}
+            <span className={styles.kpiUnit}>{c.unit}</span>
+          </p>
+          <p className={styles.formula}>
+            {t(`analysis.formula.${c.key}`, {
+              ...c.formula,
+              how: c.formula.how ? t(`analysis.formula.load.${c.formula.how}`, c.formula) : '',
+              interpolation: { escapeValue: false },
+            })}
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,76 @@
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Chart, type ChartSpec } from '@/components/chart/chart';
+import type { ChartTheme } from '@/components/chart/chart-theme';
+import { DataState } from '@/components/data-state';
+import { LabelledSelect, Option } from '@/components/select';
+import { formatNumber } from '@/lib/format';
+import styles from './analysis.module.css';
+import { type OverviewQuery, type PeriodQuery, useOverview } from './api/overview';
+import { useParameters } from './api/reports';
+import { KpiCards } from './kpi-cards';
+import { PeriodPicker, thisMonth } from './period-picker';
+
+/** The data overview: the fleet's or a station's KPIs over a period, each beside its formula, and the energy per bucket. */
+export function OverviewTab() {
+  const { t } = useTranslation();
+  const params = useParameters();
+  const [stationId, setStationId] = useState<number | 0>(0);
+  const [period, setPeriod] = useState<PeriodQuery>(thisMonth);
+  const query: OverviewQuery = { ...period, scope: stationId ? 'station' : 'fleet', ...(stationId ? { id: stationId } : {}) };
+  const overview = useOverview(query);
+  const o = overview.data;
+
+  const spec = useCallback(
+    (theme: ChartTheme): ChartSpec => ({
+      categories: o?.series.map((p) => p.label) ?? [],
+      legend: true,
+      axes: [{ name: 'kWh' }, { name: '%' }],
+      series: [
+        { name: t('analysis.metric.yield'), kind: 'bar', unit: 'kWh', color: theme.color('primary'), data: o?.series.map((p) => p.kpis.yieldKwh) ?? [] },
+        { name: t('analysis.metric.expected'), kind: 'bar', unit: 'kWh', color: theme.color('green'), data: o?.series.map((p) => p.kpis.expectedKwh) ?? [] },
+        { name: t('analysis.metric.pr'), kind: 'line', axis: 1, unit: '%', color: theme.color('orange'), data: o?.series.map((p) => p.kpis.pr) ?? [] },
+      ],
+    }),
+    [o, t],
+  );
+
+  return (
+    <div>
+      <div className={styles.controls}>
+        <LabelledSelect
+          label={t('analysis.scope')}
+          style={{ width: 260 }}
+          value={stationId}
+          onChange={(v: number) => setStationId(v)}
+          showSearch
+          filterOption={(input, option) => String((option as { props?: { children?: unknown } })?.props?.children ?? '').toLowerCase().includes(input.toLowerCase())}
+        >
+          <Option value={0}>{t('analysis.scope.fleet')}</Option>
+          {params.data?.stations.map((s) => (
+            <Option key={s.id} value={s.id}>
+              {s.name}
+            </Option>
+          ))}
+        </LabelledSelect>
+        <PeriodPicker value={period} onChange={setPeriod} />
+        {o && (
+          <span className={styles.muted}>
+            {t('analysis.range', { first: o.period.first, last: o.period.last, capacity: formatNumber(o.site.capacityKwp) })}
+          </span>
+        )}
+      </div>
+      <DataState loading={overview.isPending} error={overview.isError && !o} onRetry={() => void overview.refetch()} minHeight={320}>
+        {o && (
+          <>
+            <KpiCards overview={o} />
+            <h2 className={styles.section}>{t('analysis.chart.energy')}</h2>
+            <div className={styles.chart}>
+              <Chart spec={spec} label={t('analysis.chart.energy')} empty={o.series.length === 0} />
+            </div>
+          </>
+        )}
+      </DataState>
+    </div>
+  );
+}
