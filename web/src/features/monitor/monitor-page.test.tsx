@@ -40,7 +40,7 @@ const DATA: Record<string, unknown> = {
   '/v2/summary/topdevices': [
     { rank: 1, id: 45, name: 'INV-02', sn: 'SF1', stationId: 7, stationName: 'Kern Valley', type: 'inverter', todayKwh: 629.8, equivalentHours: 4.17, currentPowerKw: 72.1 },
   ],
-  '/v2/summary/projectranking': [{ rank: 1, stationId: 1, name: 'Golmud Desert PV Plant', faultToday: 3, faultProcessed: 1, faultProcessRatio: 33.3 }],
+  '/v2/summary/projectranking': [{ rank: 1, stationId: 1, name: 'Golmud Desert PV Plant', faultToday: 3, faultProcess: 1, faultProcessRatio: 33.3 }],
   '/v2/summary/maintenanceranking': [],
   '/v2/summary/powerdata/day': { period: 'day', timezone: 'UTC', unit: 'kWh', points: [] },
   '/v2/plan/list': { year: 2026, unit: 'kWh', months: [{ month: 1, planKwh: 10, actualKwh: 9, completion: 90 }], stations: [] },
