@@ -440,7 +440,7 @@ func (h *Hub) onEvent(data []byte) {
 			if c.ready {
 				if m.ID > c.counts.LastID && m.Status == message.Unread {
 					c.counts.Unread++
-					if m.Kind == message.KindAlarm && m.ProcessStatus == "pending" {
+					if m.Kind == message.KindAlarm && m.ProcessStatus == "pending" && !h.opt.Messages.CountsAlarms() {
 						c.counts.UnprocessedAlarm++
 					}
 				}

@@ -96,7 +96,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
-	s.Messages = &message.Store{DB: db}
+	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
+		return alarm.PendingByUser(ctx, db, ids)
+	}}
 	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages})
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
