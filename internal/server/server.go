@@ -217,10 +217,14 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 				slog.Info("back-fill", "progress", fmt.Sprintf("%.0f%%", done*100), "detail", detail)
 			}
 		}
+		s.Engine.Judge = s.Alarms.Replay
 		res, err := s.Engine.Backfill(ctx, from, now)
-		s.Engine.Progress = progress
+		s.Engine.Progress, s.Engine.Judge = progress, nil
 		if err != nil {
 			return fmt.Errorf("demo back-fill: %w", err)
+		}
+		if _, err := demo.DealHistory(ctx, s.DB, acc, now); err != nil {
+			return err
 		}
 		slog.Info("back-fill done", "samples", res.Samples, "seconds", time.Since(start).Seconds())
 	}
