@@ -15,7 +15,9 @@ import (
 // users' live connections are told when it moves.
 func TestPendingCounter(t *testing.T) {
 	r := newAPIRig(t, halfPast())
-	r.msgs.Pending = func(ctx context.Context, ids []int64) (map[int64]int, error) { return alarm.PendingByUser(ctx, r.db, ids) }
+	r.msgs.Pending = func(ctx context.Context, ids []int64) (map[int64]int, error) {
+		return alarm.PendingByUser(ctx, r.db, ids)
+	}
 	r.seedAlarms(t)
 	// the admin has read every message: the alarms still wait
 	if _, err := r.db.Exec(context.Background(), "UPDATE messages SET status = 1"); err != nil {
