@@ -7,7 +7,7 @@ import (
 
 // CountryFactor is a country's grid emission factor.
 type CountryFactor struct {
-	Country string  `json:"country" doc:"ISO 3166-1 alpha-2"`
+	Country  string  `json:"country" doc:"ISO 3166-1 alpha-2"`
 	KgPerKWh float64 `json:"kgPerKwh"`
 	Year     int     `json:"year" doc:"the year the factor describes"`
 }
