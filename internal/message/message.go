@@ -149,6 +149,9 @@ type Event struct {
 	// CountsOf lists users whose counters changed for another reason (messages read, an
 	// alarm processed).
 	CountsOf []int64 `json:"countsOf,omitempty"`
+	// Live lists organisations whose stations' live figures changed (samples committed):
+	// their connections get a "live" frame and read the figures again.
+	Live []int64 `json:"live,omitempty"`
 }
 
 // Publisher carries events to the live connections of every replica (push.Hub).

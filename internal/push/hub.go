@@ -81,10 +81,13 @@ type Hub struct {
 	countsPending map[int64]struct{}
 	countsWake    chan struct{}
 	wg            sync.WaitGroup
+
+	live liveState
 }
 
 type client struct {
 	userID   int64
+	orgID    int64
 	since    time.Time
 	locale   string
 	token    string
@@ -252,7 +255,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	locale := httpapi.Locale(r)
 	// Register before the handshake completes, so that no message committed after the
 	// client sees the upgrade is missed: frames wait in the queue until the writer starts.
-	c := &client{userID: p.UserID, since: since, locale: locale, token: token,
+	c := &client{userID: p.UserID, orgID: p.OrgID, since: since, locale: locale, token: token,
 		send: make(chan []byte, h.opt.QueueSize), kick: make(chan struct{})}
 	h.enqueue(c, frameBytes("hello", Hello{UserID: p.UserID, Since: since}))
 	if !h.add(c) {
@@ -404,8 +407,8 @@ func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 	for start := 0; start < len(ev.Messages); start += maxChunk {
 		send(message.Event{Messages: ev.Messages[start:min(start+maxChunk, len(ev.Messages))]})
 	}
-	if len(ev.CountsOf) > 0 {
-		send(message.Event{CountsOf: ev.CountsOf})
+	if len(ev.CountsOf) > 0 || len(ev.Live) > 0 {
+		send(message.Event{CountsOf: ev.CountsOf, Live: ev.Live})
 	}
 	return first
 }
@@ -469,6 +472,7 @@ func (h *Hub) onEvent(data []byte) {
 			recount = append(recount, u)
 		}
 	}
+	h.deliverLive(ev.Live)
 	h.mu.RUnlock()
 	h.wantCounts(recount...)
 }

@@ -105,6 +105,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)
 		}
+		if orgs, err := s.Writer.OrgsOf(ctx, accepted); err == nil && s.Hub != nil {
+			s.Hub.StationsChanged(orgs) // the real-time wall reads its figures again
+		}
 	})
 	s.Figures.Alarms = s.Alarms.ActiveByStation
 	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
