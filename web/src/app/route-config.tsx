@@ -224,6 +224,14 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/tools/tools-page'), (m) => m.ToolsPage),
   },
   {
+    name: 'realtimeMonitor',
+    path: '/realtime',
+    locale: 'menu.realtimeMonitor',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/realtime/realtime-page'), (m) => m.RealtimePage),
+  },
+  {
     name: 'userSettings',
     path: '/user/settings',
     locale: 'menu.user.settings',

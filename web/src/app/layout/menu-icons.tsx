@@ -1,6 +1,7 @@
 import {
   IconCode,
   IconDashboard,
+  IconDesktop,
   IconExclamationCircle,
   IconFile,
   IconHome,
@@ -24,4 +25,5 @@ export const MENU_ICONS: Record<string, ReactElement> = {
   operations: <IconSchedule />,
   permission: <IconUserGroup />,
   tools: <IconTool />,
+  realtimeMonitor: <IconDesktop />,
 };
