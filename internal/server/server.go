@@ -29,6 +29,7 @@ import (
 	"github.com/helio-energy/helio/internal/sys"
 	"github.com/helio-energy/helio/internal/telemetry"
 	"github.com/helio-energy/helio/internal/tools"
+	"github.com/helio-energy/helio/internal/workplace"
 	"github.com/helio-energy/helio/web"
 )
 
@@ -115,6 +116,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&tools.Service{DB: db, EmissionFactor: s.Figures.EmissionFactor, Climate: demo.Climate}).Routes(s.API)
+	(&workplace.Service{DB: db}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	var bus push.Bus
 	if cfg.NATSURL != "" {
