@@ -224,6 +224,14 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/tools/tools-page'), (m) => m.ToolsPage),
   },
   {
+    name: 'workplace',
+    path: '/dashboard/workplace',
+    locale: 'menu.dashboard.workplace',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/workplace/workplace-page'), (m) => m.WorkplacePage),
+  },
+  {
     name: 'realtimeMonitor',
     path: '/realtime',
     locale: 'menu.realtimeMonitor',

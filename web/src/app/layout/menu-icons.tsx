@@ -1,4 +1,5 @@
 import {
+  IconApps,
   IconCode,
   IconDashboard,
   IconDesktop,
@@ -26,4 +27,5 @@ export const MENU_ICONS: Record<string, ReactElement> = {
   permission: <IconUserGroup />,
   tools: <IconTool />,
   realtimeMonitor: <IconDesktop />,
+  workplace: <IconApps />,
 };
