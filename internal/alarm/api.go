@@ -457,6 +457,7 @@ func (s *Service) deal(r *http.Request) (any, error) {
 		if err := s.Engine.opt.Messages.AlarmProcessed(r.Context(), a.ID); err != nil {
 			return nil, httpapi.Internal(err)
 		}
+		s.Engine.pendingChanged(r.Context(), map[int64]bool{httpapi.Caller(r).OrgID: true})
 	}
 	if a, err = s.get(r); err != nil {
 		return nil, err

@@ -239,6 +239,7 @@ func (e *Engine) Observe(ctx context.Context, samples []telemetry.Sample) error 
 		return err
 	}
 	if len(opened) > 0 {
+		e.openedChanged(ctx, opened)
 		if e.opt.AsyncNotify {
 			e.notifyLater(opened, now)
 			return nil
@@ -383,7 +384,7 @@ func (e *Engine) Sweep(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	_ = opened // the pass below covers them
+	e.openedChanged(ctx, opened) // the notification pass below covers them
 	return e.notify(ctx, nil, now)
 }
 

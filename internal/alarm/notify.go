@@ -177,7 +177,7 @@ func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) error {
 	}
 	nowMs := now.UnixMilli()
 	q := `SELECT a.id, a.org_id, a.station_id, a.level, a.start_at, a.rule_key, a.device_name, a.device_sn, s.name,
-		a.msg_key, a.msg_args FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.status = 1`
+		a.msg_key, a.msg_args FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.status = 1 AND a.replayed = 0`
 	var args []any
 	if ids != nil {
 		if len(ids) == 0 {

@@ -29,6 +29,9 @@ type Engine struct {
 	Now      func() time.Time
 	// Progress is told how far the back-fill is (0..1).
 	Progress func(done float64, detail string)
+	// Judge, when set, judges the back-filled history's abnormal samples with the alarm
+	// engine without notifying anyone (alarm.Engine.Replay).
+	Judge func(ctx context.Context, samples []telemetry.Sample) (int, error)
 }
 
 func (e *Engine) now() time.Time {
@@ -75,6 +78,7 @@ func (e *Engine) Backfill(ctx context.Context, from, to time.Time) (telemetry.Ba
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(steppers)))
 	chunks := make(chan []telemetry.Sample, 2)
 	total := to.Sub(from)
+	tap := newFaultTap()
 	genCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -110,6 +114,9 @@ func (e *Engine) Backfill(ctx context.Context, from, to time.Time) (telemetry.Ba
 			for _, p := range parts {
 				batch = append(batch, p...)
 			}
+			if e.Judge != nil {
+				tap.add(batch)
+			}
 			select {
 			case chunks <- batch:
 			case <-genCtx.Done():
@@ -131,7 +138,17 @@ func (e *Engine) Backfill(ctx context.Context, from, to time.Time) (telemetry.Ba
 			}
 		}
 	})
-	return e.Writer.Backfill(ctx, seq)
+	res, err := e.Writer.Backfill(ctx, seq)
+	if err != nil || e.Judge == nil {
+		return res, err
+	}
+	start := time.Now()
+	n, err := e.Judge(ctx, tap.kept)
+	if err != nil {
+		return res, fmt.Errorf("demo: unable to judge the history: %w", err)
+	}
+	slog.Info("history judged by the alarm engine", "samples", len(tap.kept), "alarms", n, "seconds", time.Since(start).Seconds())
+	return res, nil
 }
 
 // StepNow steps the fleet to t and writes the samples through the normal write path.

@@ -203,3 +203,18 @@ func DeviceIDs(ctx context.Context, db *store.DB) (map[string]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// Climate returns the simulator's climate of a demo station (or sub-station) by its key.
+func Climate(key string) (sim.Climate, bool) {
+	for _, st := range Fleet().Stations {
+		if st.Key == key {
+			return st.Climate, true
+		}
+		for _, sub := range st.Children {
+			if sub.Key == key {
+				return st.Climate, true
+			}
+		}
+	}
+	return sim.Climate{}, false
+}

@@ -136,7 +136,7 @@ func (r *Record) Render(locale string) Message {
 // Counts are a user's message counters since the session began.
 type Counts struct {
 	Unread           int `json:"unread"`
-	UnprocessedAlarm int `json:"unprocessedAlarm" doc:"alarm messages whose alarm is not processed yet"`
+	UnprocessedAlarm int `json:"unprocessedAlarm" doc:"unprocessed alarms of the stations the user may see, whenever they began"`
 	// LastID is the newest message of the user when counted (live connections add the
 	// messages after it as they arrive).
 	LastID int64 `json:"-"`
@@ -149,6 +149,9 @@ type Event struct {
 	// CountsOf lists users whose counters changed for another reason (messages read, an
 	// alarm processed).
 	CountsOf []int64 `json:"countsOf,omitempty"`
+	// Live lists organisations whose stations' live figures changed (samples committed):
+	// their connections get a "live" frame and read the figures again.
+	Live []int64 `json:"live,omitempty"`
 }
 
 // Publisher carries events to the live connections of every replica (push.Hub).
@@ -163,6 +166,9 @@ type Store struct {
 	Now func() time.Time
 	// Pub is told about new messages and changed counters (nil: nobody is).
 	Pub Publisher
+	// Pending counts each user's unprocessed alarms in the user's station authority; when
+	// set it is the unprocessedAlarm counter (nil: alarm messages not yet processed).
+	Pending func(ctx context.Context, userIDs []int64) (map[int64]int, error)
 }
 
 func (s *Store) now() time.Time {
@@ -511,6 +517,16 @@ func (s *Store) CountsOf(ctx context.Context, readers []Reader) (map[Reader]Coun
 			return nil, err
 		}
 	}
+	if s.Pending != nil {
+		pending, err := s.Pending(ctx, users)
+		if err != nil {
+			return nil, err
+		}
+		for r, c := range out {
+			c.UnprocessedAlarm = pending[r.UserID]
+			out[r] = c
+		}
+	}
 	return out, nil
 }
 
@@ -608,3 +624,7 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// CountsAlarms reports whether the unprocessed-alarm counter counts alarms (Pending set)
+// rather than alarm messages: then a new alarm message does not move it by itself.
+func (s *Store) CountsAlarms() bool { return s.Pending != nil }

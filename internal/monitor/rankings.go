@@ -77,7 +77,7 @@ type ProjectRank struct {
 	StationID         int64   `json:"stationId"`
 	Name              string  `json:"name"`
 	FaultToday        int     `json:"faultToday"`
-	FaultProcessed    int     `json:"faultProcessed"`
+	FaultProcessed    int     `json:"faultProcess" doc:"alarms of today already processed (SPEC.md section 3 names the field faultProcess)"`
 	FaultProcessRatio float64 `json:"faultProcessRatio" doc:"%"`
 }
 

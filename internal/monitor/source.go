@@ -31,32 +31,6 @@ func (f *Figures) latest(ctx context.Context, ids []int64) (map[int64]telemetry.
 	return f.Reader.Latest(ctx, ids)
 }
 
-// previousPeriods returns, per station, the PV energy of yesterday, last month and last
-// year.
-func (f *Figures) previousPeriods(ctx context.Context, ids []int64) (day, month, year map[int64]float64, err error) {
-	if f.Fleet != nil {
-		prev, err := f.Fleet.Previous(ctx, ids)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		day, month, year = make(map[int64]float64, len(prev)), make(map[int64]float64, len(prev)), make(map[int64]float64, len(prev))
-		for id, p := range prev {
-			day[id], month[id], year[id] = p.DayPV, p.MonthPV, p.YearPV
-		}
-		return day, month, year, nil
-	}
-	if day, err = f.previous(ctx, ids, telemetry.Day, 3*24*time.Hour); err != nil {
-		return nil, nil, nil, err
-	}
-	if month, err = f.previous(ctx, ids, telemetry.Month, 64*24*time.Hour); err != nil {
-		return nil, nil, nil, err
-	}
-	if year, err = f.previous(ctx, ids, telemetry.Year, 733*24*time.Hour); err != nil {
-		return nil, nil, nil, err
-	}
-	return day, month, year, nil
-}
-
 // yesterday returns a station's PV and reference energy of its previous local day.
 func (f *Figures) yesterday(ctx context.Context, id int64, loc *time.Location) (pv, ref float64, err error) {
 	if f.Fleet != nil {

@@ -15,8 +15,11 @@ import (
 // Period is a figure for the current period beside the previous one.
 type Period struct {
 	Value    float64 `json:"value"`
-	Previous float64 `json:"previous" doc:"the whole previous period (yesterday, last month, last year)"`
-	Change   float64 `json:"change" doc:"(value − previous) ÷ previous, in %; 0 when there is no previous value"`
+	Previous float64 `json:"previous" doc:"the same stretch of the previous period (docs/kpi.md): yesterday up to the same local time, last month or last year up to the same day and time; 0 when not compared"`
+	Change   float64 `json:"change" doc:"(value − previous) ÷ previous over the stations compared, in %; 0 when there is no previous value"`
+	Compare  string  `json:"compare,omitempty" doc:"what is compared: sameTimeYesterday, sameDaysLastMonth or sameDaysLastYear"`
+	// compared is the current value of the stations that have a previous stretch.
+	compared float64
 }
 
 // Periods holds a figure by day, month, year and in total.
@@ -114,26 +117,6 @@ func change(v, prev float64) float64 {
 	return r3((v - prev) / prev * 100)
 }
 
-// previous returns, per station, the PV energy of the bucket before the one holding now.
-func (f *Figures) previous(ctx context.Context, ids []int64, res telemetry.Resolution, span time.Duration) (map[int64]float64, error) {
-	now := f.now()
-	pts, err := f.Reader.StationEnergy(ctx, ids, res, now.Add(-span), now)
-	if err != nil {
-		return nil, err
-	}
-	out := map[int64]float64{}
-	for id, list := range pts {
-		for i := len(list) - 1; i >= 0; i-- {
-			if list[i].End.After(now) {
-				continue
-			}
-			out[id] = list[i].PVKWh
-			break
-		}
-	}
-	return out, nil
-}
-
 func (s *Summary) all(r *http.Request) (any, error) {
 	ctx := r.Context()
 	f := s.Figures
@@ -158,7 +141,15 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	prevDay, prevMonth, prevYear, err := f.previousPeriods(ctx, ids)
+	prevDay, err := f.likeEnergy(ctx, rs, telemetry.Day)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	prevMonth, err := f.likeEnergy(ctx, rs, telemetry.Month)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	prevYear, err := f.likeEnergy(ctx, rs, telemetry.Year)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
@@ -170,9 +161,9 @@ func (s *Summary) all(r *http.Request) (any, error) {
 		e.Month.Value += t.Month.PVKWh
 		e.Year.Value += t.Year.PVKWh
 		e.Total.Value += t.Total.PVKWh
-		e.Day.Previous += prevDay[st.ID]
-		e.Month.Previous += prevMonth[st.ID]
-		e.Year.Previous += prevYear[st.ID]
+		e.Day.addPrevious(t.Today.PVKWh, prevDay, st.ID)
+		e.Month.addPrevious(t.Month.PVKWh, prevMonth, st.ID)
+		e.Year.addPrevious(t.Year.PVKWh, prevYear, st.ID)
 		m := money[st.Currency]
 		if m == nil {
 			m = &Money{Currency: st.Currency}
@@ -183,8 +174,9 @@ func (s *Summary) all(r *http.Request) (any, error) {
 		m.Year += Profit(t.Year.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
 		m.Total += Profit(t.Total.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
 	}
+	e.Day.Compare, e.Month.Compare, e.Year.Compare = CompareDay, CompareMonth, CompareYear
 	finish := func(p *Period, scale float64) Period {
-		return Period{Value: r3(p.Value * scale), Previous: r3(p.Previous * scale), Change: change(p.Value, p.Previous)}
+		return Period{Value: r3(p.Value * scale), Previous: r3(p.Previous * scale), Change: change(p.compared, p.Previous), Compare: p.Compare}
 	}
 	out.EnergyKWh = Periods{Day: finish(&e.Day, 1), Month: finish(&e.Month, 1), Year: finish(&e.Year, 1), Total: finish(&e.Total, 1)}
 	k := f.factor()

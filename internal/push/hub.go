@@ -81,10 +81,13 @@ type Hub struct {
 	countsPending map[int64]struct{}
 	countsWake    chan struct{}
 	wg            sync.WaitGroup
+
+	live liveState
 }
 
 type client struct {
 	userID int64
+	orgID  int64
 	since  time.Time
 	locale string
 	token  string
@@ -255,7 +258,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	locale := httpapi.Locale(r)
 	// Register before the handshake completes, so that no message committed after the
 	// client sees the upgrade is missed: frames wait in the queue until the writer starts.
-	c := &client{userID: p.UserID, since: since, locale: locale, token: token, tokenHash: tokenHash(token),
+	c := &client{userID: p.UserID, orgID: p.OrgID, since: since, locale: locale, token: token, tokenHash: tokenHash(token),
 		send: make(chan []byte, h.opt.QueueSize), kick: make(chan struct{})}
 	h.enqueue(c, frameBytes("hello", Hello{UserID: p.UserID, Since: since}))
 	if !h.add(c) {
@@ -414,8 +417,8 @@ func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 	for start := 0; start < len(ev.Messages); start += maxChunk {
 		send(message.Event{Messages: ev.Messages[start:min(start+maxChunk, len(ev.Messages))]})
 	}
-	if len(ev.CountsOf) > 0 {
-		send(message.Event{CountsOf: ev.CountsOf})
+	if len(ev.CountsOf) > 0 || len(ev.Live) > 0 {
+		send(message.Event{CountsOf: ev.CountsOf, Live: ev.Live})
 	}
 	return first
 }
@@ -453,7 +456,7 @@ func (h *Hub) onEvent(data []byte) {
 			if c.ready {
 				if m.ID > c.counts.LastID && m.Status == message.Unread {
 					c.counts.Unread++
-					if m.Kind == message.KindAlarm && m.ProcessStatus == "pending" {
+					if m.Kind == message.KindAlarm && m.ProcessStatus == "pending" && !h.opt.Messages.CountsAlarms() {
 						c.counts.UnprocessedAlarm++
 					}
 				}
@@ -482,6 +485,7 @@ func (h *Hub) onEvent(data []byte) {
 			recount = append(recount, u)
 		}
 	}
+	h.deliverLive(ev.Live)
 	h.mu.RUnlock()
 	h.wantCounts(recount...)
 }

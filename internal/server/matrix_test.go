@@ -184,6 +184,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/report/template/add":         f.reportTemplate(),
 		"POST /v2/report/template/edit/{uid}":  f.reportTemplate(),
 		"POST /v2/report/record/add":           f.reportRecord(),
+		"POST /v2/tools/yield":                 fmt.Sprintf(`{"lat":36.4,"lng":94.9,"altitudeM":2800,"capacityKwp":100,"tiltDeg":30,"azimuthDeg":180,"lossesPct":3,"stationId":%d}`, f.station),
+		"POST /v2/user/shortcuts":              `{"shortcuts":["alarm","station"]}`,
+		"POST /v2/tools/strings":               `{"modulesPerString":18,"moduleVocV":49.5,"moduleVmpV":41.6,"vocCoeffPctPerC":-0.27,"vmpCoeffPctPerC":-0.35,"inverterMaxDcV":1100,"mpptMinV":200,"mpptMaxV":1000,"siteMinAirC":-25,"siteMaxAirC":38}`,
 	}
 	b, ok := bodies[route]
 	return b, ok

@@ -33,6 +33,8 @@ import (
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/sys"
 	"github.com/helio-energy/helio/internal/telemetry"
+	"github.com/helio-energy/helio/internal/tools"
+	"github.com/helio-energy/helio/internal/workplace"
 	"github.com/helio-energy/helio/web"
 )
 
@@ -115,11 +117,16 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Ingest.KeyRoutes(s.API) // issuing, listing, rotating, revoking ingest keys
-	s.Messages = &message.Store{DB: db}
+	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
+		return alarm.PendingByUser(ctx, db, ids)
+	}}
 	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true}) // notifications off the ingest path
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)
+		}
+		if orgs, err := s.Writer.OrgsOf(ctx, accepted); err == nil && s.Hub != nil {
+			s.Hub.StationsChanged(orgs) // the real-time wall reads its figures again
 		}
 	})
 	s.Figures.Alarms = s.Alarms.ActiveByStation
@@ -133,6 +140,8 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		Blobs:   blob.NewDB(db), Messages: s.Messages}}
 	s.Reports.Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
+	(&tools.Service{DB: db, EmissionFactor: s.Figures.EmissionFactor, Climate: demo.Climate}).Routes(s.API)
+	(&workplace.Service{DB: db}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version,
 		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
 	s.assistantRoutes(cfg, db)
@@ -256,10 +265,14 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 				slog.Info("back-fill", "progress", fmt.Sprintf("%.0f%%", done*100), "detail", detail)
 			}
 		}
+		s.Engine.Judge = s.Alarms.Replay
 		res, err := s.Engine.Backfill(ctx, from, now)
-		s.Engine.Progress = progress
+		s.Engine.Progress, s.Engine.Judge = progress, nil
 		if err != nil {
 			return fmt.Errorf("demo back-fill: %w", err)
+		}
+		if _, err := demo.DealHistory(ctx, s.DB, acc, now); err != nil {
+			return err
 		}
 		slog.Info("back-fill done", "samples", res.Samples, "seconds", time.Since(start).Seconds())
 	}

@@ -38,6 +38,7 @@ var menu = []MenuItem{
 		}},
 	{Path: "/permission", Name: "permission", Meta: MenuMeta{Locale: "menu.permission", RequiresAuth: true, Icon: "icon-lock", Order: 9, Roles: []string{"admin"}}},
 	{Path: "/tools", Name: "tools", Meta: MenuMeta{Locale: "menu.tools", RequiresAuth: true, Icon: "icon-tool", Order: 10, Roles: all}},
+	{Path: "/dashboard/workplace", Name: "workplace", Meta: MenuMeta{Locale: "menu.dashboard.workplace", RequiresAuth: true, Icon: "icon-apps", Order: 12, Roles: all}},
 	{Path: "/realtime", Name: "realtimeMonitor", Meta: MenuMeta{Locale: "menu.realtimeMonitor", RequiresAuth: true, Icon: "icon-desktop", Order: 11, Roles: all, External: true}},
 }
 

@@ -245,6 +245,22 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/assistant/documents-page'), (m) => m.DocumentsPage),
   },
   {
+    name: 'workplace',
+    path: '/dashboard/workplace',
+    locale: 'menu.dashboard.workplace',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/workplace/workplace-page'), (m) => m.WorkplacePage),
+  },
+  {
+    name: 'realtimeMonitor',
+    path: '/realtime',
+    locale: 'menu.realtimeMonitor',
+    requiresAuth: true,
+    roles: ALL,
+    page: page(() => import('@/features/realtime/realtime-page'), (m) => m.RealtimePage),
+  },
+  {
     name: 'userSettings',
     path: '/user/settings',
     locale: 'menu.user.settings',

@@ -48,6 +48,8 @@ export type PushEvent =
   | { type: 'hello'; userId: number; since: string; reconnected: boolean }
   | { type: 'counts'; counts: MessageCounts }
   | { type: 'message'; message: PushMessage; counts?: MessageCounts }
+  /** Samples of the organisation's devices were committed: live figures changed. */
+  | { type: 'live'; at: string }
   | { type: 'status'; status: PushStatus };
 
 export type PushListener = (event: PushEvent) => void;
@@ -123,6 +125,8 @@ export function parseFrame(data: unknown, reconnected: boolean): PushEvent | nul
         message: body as unknown as PushMessage,
         counts: frame.counts ? countsOf(frame.counts as Record<string, unknown>) : undefined,
       };
+    case 'live':
+      return { type: 'live', at: String(body.at ?? '') };
     default:
       return null;
   }

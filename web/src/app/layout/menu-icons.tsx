@@ -1,6 +1,8 @@
 import {
+  IconApps,
   IconCode,
   IconDashboard,
+  IconDesktop,
   IconExclamationCircle,
   IconFile,
   IconHome,
@@ -24,4 +26,6 @@ export const MENU_ICONS: Record<string, ReactElement> = {
   operations: <IconSchedule />,
   permission: <IconUserGroup />,
   tools: <IconTool />,
+  realtimeMonitor: <IconDesktop />,
+  workplace: <IconApps />,
 };

@@ -88,7 +88,7 @@ function fromServer(
         : serverKey && i18n.exists(serverKey)
           ? t(serverKey)
           : item.name;
-      if (item.meta?.external && !EXTERNAL.test(path)) {
+      if (item.meta?.external && !EXTERNAL.test(path) && !local) {
         const realtime: Entry = {
           key: REALTIME_MONITOR_KEY,
           label: t('menu.realtimeMonitor'),

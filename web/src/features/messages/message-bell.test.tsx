@@ -92,7 +92,7 @@ describe('MessageBell', () => {
         <Where />
       </>,
     );
-    const bell = await screen.findByRole('button', { name: '消息中心，1 条未读' });
+    const bell = await screen.findByRole('button', { name: '消息中心，1 条未读，1 条告警待处理' });
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     expect(FakeSocket.all[0]!.url).toMatch(/\/v2\/webpush\/message\?token=t&lang=zh-CN$/);
 
@@ -102,7 +102,10 @@ describe('MessageBell', () => {
     server.list = [alarmMessage(2, '电池故障'), ...server.list];
     server.counts = { unread: 2, unprocessedAlarm: 2 };
     socket.send({ type: 'message', data: server.list[0], counts: server.counts });
-    expect(await screen.findByRole('button', { name: '消息中心，2 条未读' })).toBe(bell);
+    expect(await screen.findByRole('button', { name: '消息中心，2 条未读，2 条告警待处理' })).toBe(bell);
+    // both counters show on the bell
+    expect(bell).toHaveAttribute('data-unprocessed', '2');
+    expect(screen.getByTitle('待处理告警')).toHaveTextContent('2');
 
     await user.click(bell);
     const centre = await screen.findByRole('dialog', { name: '消息中心' });
@@ -118,15 +121,16 @@ describe('MessageBell', () => {
     expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent('/alarm?detail=502');
     const read = fetchMock.mock.calls.find(([url]) => String(url) === '/v2/message/read');
     expect(JSON.parse(String(read?.[1]?.body))).toEqual({ ids: [2] });
-    await waitFor(() => expect(bell).toHaveAccessibleName('消息中心，1 条未读'));
+    await waitFor(() => expect(bell).toHaveAccessibleName('消息中心，1 条未读，2 条告警待处理'));
   });
 
   it('follows the counters the push sends when an alarm is dealt elsewhere', async () => {
     renderWithProviders(<MessageBell />);
-    await screen.findByRole('button', { name: '消息中心，1 条未读' });
+    await screen.findByRole('button', { name: '消息中心，1 条未读，1 条告警待处理' });
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     server.counts = { unread: 0, unprocessedAlarm: 0 };
     FakeSocket.all[0]!.send({ type: 'counts', data: server.counts });
-    expect(await screen.findByRole('button', { name: '消息中心，0 条未读' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: '消息中心，0 条未读，0 条告警待处理' })).toBeInTheDocument();
+    expect(screen.queryByTitle('待处理告警')).not.toBeInTheDocument();
   });
 });

@@ -238,6 +238,7 @@ export function MessageBell() {
   const ready = messageTexts.useReady();
   const signedIn = Boolean(useToken());
   const unread = useMessageStore(selectUnreadCount);
+  const unprocessed = useMessageStore(selectUnprocessedAlarmCount);
   const [visible, setVisible] = useState(false);
   const bell = useRef<HTMLButtonElement>(null);
   useMessagePush();
@@ -250,37 +251,46 @@ export function MessageBell() {
       void queryClient.invalidateQueries({ queryKey: [MESSAGES_KEY] });
     }
   };
-  const label = ready ? t('messages.bellLabel', { count: unread }) : t('navbar.messages');
+  const label = ready ? t('messages.bellLabel', { count: unread, alarms: unprocessed }) : t('navbar.messages');
 
   return (
-    <Popover
-      trigger="click"
-      position="br"
-      popupVisible={visible}
-      onVisibleChange={onVisibleChange}
-      style={{ maxWidth: 'none' }}
-      content={
-        <MessageBox
-          onClose={() => {
-            setVisible(false);
-            bell.current?.focus();
-          }}
-        />
-      }
-    >
-      <Badge count={unread} maxCount={99} dot={false} offset={[2, -2]}>
-        <Button
-          ref={bell}
-          shape="circle"
-          type="secondary"
-          icon={<IconNotification />}
-          aria-label={label}
-          title={label}
-          aria-haspopup="dialog"
-          aria-expanded={visible}
-          data-unread={unread}
-        />
-      </Badge>
-    </Popover>
+    <span className={styles.bellWrap}>
+      <Popover
+        trigger="click"
+        position="br"
+        popupVisible={visible}
+        onVisibleChange={onVisibleChange}
+        style={{ maxWidth: 'none' }}
+        content={
+          <MessageBox
+            onClose={() => {
+              setVisible(false);
+              bell.current?.focus();
+            }}
+          />
+        }
+      >
+        <Badge count={unread} maxCount={99} dot={false} offset={[2, -2]}>
+          <Button
+            ref={bell}
+            shape="circle"
+            type="secondary"
+            icon={<IconNotification />}
+            aria-label={label}
+            title={label}
+            aria-haspopup="dialog"
+            aria-expanded={visible}
+            data-unread={unread}
+            data-unprocessed={unprocessed}
+          />
+        </Badge>
+      </Popover>
+      {/* the second counter: alarms waiting to be processed, whoever was told of them */}
+      {unprocessed > 0 && (
+        <span className={styles.alarmBadge} title={ready ? t('messages.alarmBadge') : undefined} aria-hidden>
+          {unprocessed > 99 ? '99+' : unprocessed}
+        </span>
+      )}
+    </span>
   );
 }

@@ -5,7 +5,7 @@ import { queryClient } from '@/lib/query-client';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 import { MonitorPage } from './monitor-page';
 
-const period = (value: number, previous: number, change: number) => ({ value, previous, change });
+const period = (value: number, previous: number, change: number, compare?: string) => ({ value, previous, change, compare });
 
 const DATA: Record<string, unknown> = {
   '/v2/summary/all': {
@@ -18,7 +18,7 @@ const DATA: Record<string, unknown> = {
     faultRatio: 1.03,
     currentPowerKw: 1758.1,
     powerNormalization: 11.98,
-    energyKwh: { day: period(21135.8, 56421.6, -62.5), month: period(1184663, 2086291, -43.2), year: period(2e7, 2e6, 900), total: period(2.4e7, 0, 0) },
+    energyKwh: { day: period(21135.8, 56421.6, -62.5, 'sameTimeYesterday'), month: period(1184663, 2086291, -43.2), year: period(2e7, 2e6, 900), total: period(2.4e7, 0, 0) },
     co2ReductionKg: { day: period(10039.5, 26800, -62.5), month: period(562715, 990988, -43.2), year: period(9.5e6, 9.5e5, 900), total: period(1.1e7, 0, 0) },
     profit: [{ currency: 'CNY', day: 120.5, month: 121117, year: 2024958, total: 2251659 }],
     emissionFactorKgPerKwh: 0.475,
@@ -40,7 +40,7 @@ const DATA: Record<string, unknown> = {
   '/v2/summary/topdevices': [
     { rank: 1, id: 45, name: 'INV-02', sn: 'SF1', stationId: 7, stationName: 'Kern Valley', type: 'inverter', todayKwh: 629.8, equivalentHours: 4.17, currentPowerKw: 72.1 },
   ],
-  '/v2/summary/projectranking': [{ rank: 1, stationId: 1, name: 'Golmud Desert PV Plant', faultToday: 3, faultProcessed: 1, faultProcessRatio: 33.3 }],
+  '/v2/summary/projectranking': [{ rank: 1, stationId: 1, name: 'Golmud Desert PV Plant', faultToday: 3, faultProcess: 1, faultProcessRatio: 33.3 }],
   '/v2/summary/maintenanceranking': [],
   '/v2/summary/powerdata/day': { period: 'day', timezone: 'UTC', unit: 'kWh', points: [] },
   '/v2/plan/list': { year: 2026, unit: 'kWh', months: [{ month: 1, planKwh: 10, actualKwh: 9, completion: 90 }], stations: [] },
@@ -77,6 +77,13 @@ describe('monitor page', () => {
     expect(within(generation).getByText('MW')).toBeInTheDocument();
     expect(within(generation).getByText('21.14')).toBeInTheDocument();
     expect(within(generation).getAllByText(/-62.5%/)).toHaveLength(2);
+    // the tooltip says what is compared
+    await vi.waitFor(() =>
+      expect(within(generation).getAllByText(/-62.5%/)[0]).toHaveAttribute(
+        'title',
+        "Today until now against yesterday until the same local time, in each station's time zone",
+      ),
+    );
     expect(within(generation).getByText('CN¥120.50')).toBeInTheDocument();
     const devices = screen.getByRole('region', { name: 'Devices' });
     expect(within(devices).getByText('188 / 195')).toBeInTheDocument();

@@ -10,6 +10,7 @@ import { useDailyAlarms } from './api/alarms';
 import { type PeriodFigure, type PeriodKey, useFleetSummary } from './api/summary';
 import styles from './monitor.module.css';
 import { PeriodSwitch } from './period-switch';
+import { monitorTexts } from './texts';
 
 const PERIODS: readonly PeriodKey[] = ['day', 'month', 'year', 'total'];
 
@@ -26,13 +27,15 @@ function Big({ value, unit }: { value: number; unit: string }) {
 
 function Change({ figure, period }: { figure: PeriodFigure; period: PeriodKey }) {
   const { t } = useTranslation();
+  monitorTexts.useReady();
   if (period === 'total' || figure.previous === 0) {
     return null;
   }
   const direction = figure.change > 0 ? styles.up : figure.change < 0 ? styles.down : styles.flat;
   const arrow = figure.change > 0 ? '↑' : figure.change < 0 ? '↓' : '';
+  const rule = figure.compare ? t(`monitor.compare.${figure.compare}`) : t(`monitor.change.${period}`);
   return (
-    <span className={`${styles.change} ${direction}`} title={t(`monitor.change.${period}`)}>
+    <span className={`${styles.change} ${direction}`} title={rule} tabIndex={0} aria-description={rule}>
       {arrow} {formatChange(figure.change)} <span className={styles.muted}>{t(`monitor.change.${period}`)}</span>
     </span>
   );

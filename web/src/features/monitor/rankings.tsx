@@ -145,7 +145,7 @@ export function ProjectRanking() {
               ),
             },
             { header: t('monitor.project.faults'), num: true, cell: (station) => formatNumber(station.faultToday, 0) },
-            { header: t('monitor.project.processed'), num: true, cell: (station) => formatNumber(station.faultProcessed, 0) },
+            { header: t('monitor.project.processed'), num: true, cell: (station) => formatNumber(station.faultProcess, 0) },
             { header: t('monitor.project.ratio'), num: true, cell: (station) => formatQuantity(station.faultProcessRatio, '%', { digits: 1 }) },
           ]}
         />

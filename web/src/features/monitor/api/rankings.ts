@@ -22,7 +22,7 @@ export interface ProjectRank {
   stationId: number;
   name: string;
   faultToday: number;
-  faultProcessed: number;
+  faultProcess: number;
   faultProcessRatio: number;
 }
 

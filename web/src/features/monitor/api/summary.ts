@@ -2,11 +2,18 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { LIVE_QUERY } from '@/lib/query-client';
 
-/** A figure for the current period beside the whole previous one; change in %. */
+/** What a period's change is measured against (docs/kpi.md). */
+export type CompareRule = 'sameTimeYesterday' | 'sameDaysLastMonth' | 'sameDaysLastYear';
+
+/**
+ * A figure for the current period beside the same stretch of the previous one (yesterday up to the
+ * same local time, last month or year up to the same day); change in %, 0 when not compared.
+ */
 export interface PeriodFigure {
   value: number;
   previous: number;
   change: number;
+  compare?: CompareRule;
 }
 
 export type PeriodKey = 'day' | 'month' | 'year' | 'total';

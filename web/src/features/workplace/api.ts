@@ -1,0 +1,63 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+
+/** GET/POST /v2/user/shortcuts: the areas in the user's "my menu", in order. */
+export interface Shortcuts {
+  shortcuts: string[];
+  available: string[];
+}
+
+const KEY = ['user', 'shortcuts'] as const;
+
+export const shortcutsQuery = queryOptions({
+  queryKey: KEY,
+  queryFn: ({ signal }) => api.get<Shortcuts>('/v2/user/shortcuts', { signal }),
+});
+
+export function useShortcuts() {
+  return useQuery(shortcutsQuery);
+}
+
+/** Replaces the list; the answer becomes the cached list. */
+export function useSaveShortcuts() {
+  return useMutation({
+    mutationFn: (shortcuts: string[]) => api.post<Shortcuts>('/v2/user/shortcuts', { shortcuts }),
+    onSuccess: (data) => queryClient.setQueryData(KEY, data),
+  });
+}
+
+/** GET /v2/message/counts: the alarms waiting to be processed. */
+export const countsQuery = queryOptions({
+  queryKey: ['workplace', 'counts'],
+  queryFn: ({ signal }) => api.get<{ unread: number; unprocessedAlarm: number }>('/v2/message/counts', { signal }),
+});
+
+export function usePendingAlarms() {
+  return useQuery(countsQuery);
+}
+
+/** Where each area is and its menu label (the console's route names). */
+export const AREAS: Record<string, { path: string; label: string }> = {
+  monitor: { path: '/monitor', label: 'menu.monitor' },
+  realtimeMonitor: { path: '/realtime', label: 'menu.realtimeMonitor' },
+  station: { path: '/station', label: 'menu.station' },
+  stationTags: { path: '/station/tags', label: 'menu.station.tags' },
+  device: { path: '/device', label: 'menu.device' },
+  alarm: { path: '/alarm', label: 'menu.alarm' },
+  analysis: { path: '/analysis', label: 'menu.analysis' },
+  debug: { path: '/debug', label: 'menu.debug' },
+  workOrder: { path: '/operations/workorder', label: 'menu.operations.workorder' },
+  plan: { path: '/operations/plan', label: 'menu.operations.plan' },
+  tools: { path: '/tools', label: 'menu.tools' },
+  permission: { path: '/permission', label: 'menu.permission' },
+};
+
+/** A list with the item at index moved by delta (kept within bounds). */
+export function moved<T>(list: readonly T[], index: number, delta: number): T[] {
+  const to = Math.max(0, Math.min(list.length - 1, index + delta));
+  const out = [...list];
+  const [item] = out.splice(index, 1);
+  out.splice(to, 0, item as T);
+  return out;
+}
