@@ -45,10 +45,12 @@ func IsException(err error) bool {
 
 // Discover finds the marker and walks the model chain up to the end marker (0xFFFF).
 func Discover(r Reader) (*Layout, error) {
+	var refused error
 	for _, base := range Bases {
 		regs, err := r.ReadHolding(base, 2)
 		if err != nil {
 			if IsException(err) {
+				refused = err
 				continue
 			}
 			return nil, err
@@ -57,6 +59,9 @@ func Discover(r Reader) (*Layout, error) {
 			continue
 		}
 		return walk(r, base)
+	}
+	if refused != nil {
+		return nil, fmt.Errorf("%w (the device answered %w)", ErrNotSunSpec, refused)
 	}
 	return nil, ErrNotSunSpec
 }
