@@ -44,8 +44,8 @@ const (
 // DataTypes and their width in registers.
 var DataTypes = map[string]int{"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "int64": 4, "uint64": 4, "float64": 4}
 
-// Targets are the sample fields a register may feed.
-var Targets = []string{"", "power", "energy", "energy2", "dcVoltage", "dcCurrent", "acVoltage", "frequency", "temperature", "soc", "irradiance", "status", "stringsActive"}
+// SampleFields are the sample fields a register may feed.
+var SampleFields = []string{"", "power", "energy", "energy2", "dcVoltage", "dcCurrent", "acVoltage", "frequency", "temperature", "soc", "irradiance", "status", "stringsActive"}
 
 var nameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
@@ -100,7 +100,7 @@ func (in *MapInput) Validate() error {
 			v.Add(f("scale"), "scada_scale")
 		}
 		v.MaxLen(f("unit"), r.Unit, 16)
-		v.OneOf(f("target"), r.Target, Targets...)
+		v.OneOf(f("target"), r.Target, SampleFields...)
 		if r.Target != "" {
 			if other, dup := targets[r.Target]; dup {
 				v.Add(f("target"), "scada_duplicate_target", r.Target, other)

@@ -118,6 +118,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/warn/rules":                  `{"rules":[{"key":"offline","enabled":true,"level":1}]}`,
 		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
 	}
+	for k, v := range scadaBodies(f) {
+		bodies[k] = v
+	}
 	b, ok := bodies[route]
 	return b, ok
 }
@@ -353,6 +356,9 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 		"GET /v2/plan/buildlist/get": fmt.Sprintf("stationId=%d", f.station),
 	}
 	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true}
+	for k := range scadaBodies(f) {
+		bodyIDs[k] = k != "POST /v1/scada/project/get" && k != "POST /v1/scada/register/config/add"
+	}
 	checked := 0
 	for _, rt := range e.Server.API.Routes() {
 		key := rt.Method + " " + rt.Path

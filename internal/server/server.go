@@ -23,6 +23,7 @@ import (
 	"github.com/helio-energy/helio/internal/monitor"
 	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/push"
+	"github.com/helio-energy/helio/internal/scada"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -51,6 +52,8 @@ type Server struct {
 	Messages *message.Store
 	Alarms   *alarm.Engine
 	Hub      *push.Hub
+	// Scada polls field devices over Modbus TCP and serves /v1/scada.
+	Scada *scada.Service
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
@@ -108,6 +111,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
+	s.Scada = &scada.Service{DB: db, Poller: scada.NewPoller(scada.Options{Sink: s.writeField})}
+	s.Scada.Routes(s.API)
+	s.Figures.Comm = s.Scada.Poller.Comm
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	var bus push.Bus
 	if cfg.NATSURL != "" {
@@ -278,6 +284,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.pruneSessions(bgCtx)
 		go s.Writer.RunPruner(bgCtx, time.Hour)
 		go s.Alarms.RunSweeper(bgCtx, time.Minute)
+		go s.Scada.Run(bgCtx, 30*time.Second)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
 			go s.Engine.Run(bgCtx)
@@ -300,8 +307,16 @@ func (s *Server) Run(ctx context.Context) error {
 		m.Stop() // writes and acknowledges what is pending; the broker keeps the rest
 	}
 	s.Ingest.Close()
+	s.Scada.Poller.Close()
 	_ = s.Hub.Close()
 	return s.DB.Close()
+}
+
+// writeField hands polled samples to the write path.
+func (s *Server) writeField(ctx context.Context, samples []telemetry.Sample) {
+	if _, err := s.Writer.Write(ctx, "modbus", samples); err != nil && ctx.Err() == nil {
+		slog.Error("polled samples not written", "err", err)
+	}
 }
 
 func shutdown(srv *http.Server) {
