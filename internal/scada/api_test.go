@@ -44,11 +44,11 @@ func TestRegisterMapsLinksAndDebugging(t *testing.T) {
 	}
 
 	im := sunspectest.NewImage()
-	im.Set(100, 0, 5500)    // 5.5 kW
-	im.Set(102, 34464, 1)   // 100000 → 10000 kWh, low word first
-	im.Set(104, 1)          // running
-	im.Set(10, 2301)        // 230.1 V (input register)
-	im.Set(200, 100)        // limit 100 %
+	im.Set(100, 0, 5500)  // 5.5 kW
+	im.Set(102, 34464, 1) // 100000 → 10000 kWh, low word first
+	im.Set(104, 1)        // running
+	im.Set(10, 2301)      // 230.1 V (input register)
+	im.Set(200, 100)      // limit 100 %
 	plain := sunspectest.Serve(t, map[uint8]*sunspectest.Unit{5: {Image: im}})
 	ss := sunspectest.NewImage()
 	ss.PutSunSpec(40000, sunspectest.Load(t, 1).Block(nil, nil, nil), sunspectest.Load(t, 103).Block(
@@ -119,7 +119,10 @@ func TestRegisterMapsLinksAndDebugging(t *testing.T) {
 			}
 		}
 	}
-	waitFor("map device sample stored", func() bool { p, en, v, ok := latest(devA); return ok && near(p, 5.5) && near(en, 10000) && near(v, 230.1) })
+	waitFor("map device sample stored", func() bool {
+		p, en, v, ok := latest(devA)
+		return ok && near(p, 5.5) && near(en, 10000) && near(v, 230.1)
+	})
 	waitFor("SunSpec device sample stored", func() bool { p, en, _, ok := latest(devB); return ok && near(p, 4.2) && near(en, 7000) })
 
 	// Live registers, raw and decoded.
