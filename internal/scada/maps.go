@@ -126,7 +126,7 @@ func (s *Service) export(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := unsafeFile.ReplaceAllString(d.Name, "_")
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", "application/vnd.helio.regmap+json")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.v%d.regmap.json"`, name, d.Version))
 	_, _ = w.Write(append(b, '\n'))
 }
