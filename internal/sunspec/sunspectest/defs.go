@@ -69,15 +69,27 @@ type Def struct {
 // Load reads model id's definition.
 func Load(tb testing.TB, id int) *Def {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join(Dir(tb), fmt.Sprintf("model_%d.json", id)))
+	d, err := LoadFrom(Dir(tb), id)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return d
+}
+
+// Find locates the definitions folder as Dir does, without a test.
+func Find() (string, error) { return find() }
+
+// LoadFrom reads model id's definition from a folder.
+func LoadFrom(dir string, id int) (*Def, error) {
+	b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("model_%d.json", id)))
+	if err != nil {
+		return nil, err
+	}
 	var d Def
 	if err := json.Unmarshal(b, &d); err != nil {
-		tb.Fatalf("model %d: %v", id, err)
+		return nil, fmt.Errorf("model %d: %w", id, err)
 	}
-	return &d
+	return &d, nil
 }
 
 // Offsets returns each point's offset in a group and the group's size.

@@ -87,25 +87,37 @@ func FreeAddr(tb testing.TB) string {
 // Serve starts a server for units; it stops with the test.
 func Serve(tb testing.TB, units map[uint8]*Unit) *Server {
 	tb.Helper()
-	s := &Server{units: units, clients: map[string]bool{}}
+	var s *Server
+	var err error
 	for range 5 {
-		s.Addr = FreeAddr(tb)
-		srv, err := modbus.NewServer(&modbus.ServerConfiguration{URL: "tcp://" + s.Addr, Timeout: time.Minute,
-			MaxClients: 64, Logger: log.New(io.Discard, "", 0)}, s)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err = srv.Start(); err == nil {
-			s.srv = srv
+		if s, err = Start(FreeAddr(tb), units); err == nil {
 			break
 		}
 	}
-	if s.srv == nil {
-		tb.Fatal("no free port for a Modbus server")
+	if err != nil {
+		tb.Fatalf("no Modbus server: %v", err)
 	}
-	tb.Cleanup(func() { _ = s.srv.Stop() })
+	tb.Cleanup(s.Stop)
 	return s
 }
+
+// Start serves units at addr (host:port) until Stop.
+func Start(addr string, units map[uint8]*Unit) (*Server, error) {
+	s := &Server{Addr: addr, units: units, clients: map[string]bool{}}
+	srv, err := modbus.NewServer(&modbus.ServerConfiguration{URL: "tcp://" + addr, Timeout: time.Minute,
+		MaxClients: 64, Logger: log.New(io.Discard, "", 0)}, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.Start(); err != nil {
+		return nil, err
+	}
+	s.srv = srv
+	return s, nil
+}
+
+// Stop closes the server.
+func (s *Server) Stop() { _ = s.srv.Stop() }
 
 // Clients is the number of distinct client connections seen.
 func (s *Server) Clients() int {
