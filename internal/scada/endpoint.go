@@ -19,6 +19,7 @@ type tstate struct {
 	layout *sunspec.Layout
 	acc    sunspec.Accumulators
 	ident  [3]string
+	named  bool // the common model was read
 }
 
 // endpoint owns one address's connection and polls its targets in turn.
@@ -216,18 +217,19 @@ func (e *endpoint) read(t *tstate, tg Target, at time.Time) (telemetry.Sample, e
 		return s, nil
 	}
 	r := unitReader{e.link, tg.Unit}
-	withCommon := false
 	if t.layout == nil {
 		l, err := sunspec.Discover(r)
 		if err != nil {
 			return telemetry.Sample{}, err
 		}
-		t.layout, withCommon = l, true
+		t.layout, t.named = l, false
 	}
+	withCommon := !t.named
 	blocks, err := sunspec.Read(r, t.layout, withCommon)
 	if err != nil {
 		return telemetry.Sample{}, err
 	}
+	t.named = true
 	for _, b := range blocks {
 		if b.ID == 1 {
 			t.ident = [3]string{b.Text("Mn"), b.Text("Md"), b.Text("SN")}

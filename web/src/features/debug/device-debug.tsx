@@ -28,7 +28,11 @@ export function DeviceDebug({ deviceId, isAdmin, onPick }: { deviceId?: number; 
   return (
     <div className={styles.stack}>
       <div className={styles.toolbar}>
-        <DevicePicker value={deviceId} onChange={onPick} />
+        <DevicePicker
+          value={deviceId}
+          label={data ? `${data.name} · ${data.sn} · ${data.stationName}` : undefined}
+          onChange={onPick}
+        />
       </div>
       {deviceId === undefined ? (
         <DataState empty emptyText={t('debug.pickHint')} minHeight={200} />

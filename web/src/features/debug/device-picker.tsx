@@ -6,7 +6,16 @@ import { useTranslation } from 'react-i18next';
 import { deviceOptionsQuery } from './api/scada';
 
 /** A searchable device choice (name or serial number), fed by the device list. */
-export function DevicePicker({ value, onChange }: { value?: number; onChange: (id?: number) => void }) {
+export function DevicePicker({
+  value,
+  label,
+  onChange,
+}: {
+  value?: number;
+  /** The chosen device's label, when the search results do not hold it. */
+  label?: string;
+  onChange: (id?: number) => void;
+}) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
@@ -28,10 +37,10 @@ export function DevicePicker({ value, onChange }: { value?: number; onChange: (i
       onChange={(id?: number) => onChange(id)}
       style={{ width: 420 }}
       notFoundContent={options.isError ? t('state.error') : t('state.empty')}
-      options={(options.data ?? []).map((d) => ({
-        value: d.id,
-        label: `${d.name} · ${d.sn} · ${d.stationName}`,
-      }))}
+      options={[
+        ...(value !== undefined && label && !(options.data ?? []).some((d) => d.id === value) ? [{ value, label }] : []),
+        ...(options.data ?? []).map((d) => ({ value: d.id, label: `${d.name} · ${d.sn} · ${d.stationName}` })),
+      ]}
     />
   );
 }

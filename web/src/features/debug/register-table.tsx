@@ -30,8 +30,8 @@ export function RegisterTable({ deviceId, isAdmin }: { deviceId: number; isAdmin
       render: (_: string, r) =>
         r.model ? `${r.model}${r.group ? ` #${r.group}` : ''} · ${r.name}` : r.name,
     },
-    { title: t('debug.registerAddress'), dataIndex: 'address', width: 100 },
-    { title: t('debug.function'), dataIndex: 'function', width: 100, render: (v: string) => t(`debug.functions.${v}`) },
+    { title: t('debug.registerAddress'), dataIndex: 'address', width: 110 },
+    { title: t('debug.function'), dataIndex: 'function', width: 150, render: (v: string) => t(`debug.functions.${v}`) },
     { title: t('debug.dataType'), dataIndex: 'dataType', width: 100 },
     { title: t('debug.raw'), dataIndex: 'raw', render: (v: number[] | null) => <code className={styles.raw}>{hexWords(v)}</code> },
     { title: t('debug.value'), dataIndex: 'value', align: 'right', render: (_: unknown, r) => formatValue(r) },
