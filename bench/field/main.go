@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -40,6 +41,10 @@ func main() {
 		return
 	}
 	runtime.GOMAXPROCS(2)
+	load := "unknown"
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
 	addrs, stop, err := startChild(*devices)
 	if err != nil {
 		log.Fatal(err)
@@ -55,10 +60,10 @@ func main() {
 	report := fmt.Sprintf(`## Field devices (Modbus TCP poller)
 
 Measured by `+"`go run ./bench/field`"+` on %s, %d CPUs, poller limited to GOMAXPROCS=2. %d devices
-(a mix of SunSpec 103 + 160, 113, 203 and 802 maps, two to three reads per poll) behind %d
+(a mix of SunSpec 103 + 160, 113, 203 and 802 maps, one or two reads per poll) behind %d
 addresses with %d unit ids each, served over loopback by real Modbus TCP servers in a child
 process on the same cores; samples handed to a counting sink (the write path's own cost is
-in the ingest figures).
+in the ingest figures). Load average when the run started: %s (the machine is shared).
 
 | figure | value |
 |---|---|
@@ -66,7 +71,7 @@ in the ingest figures).
 | poller CPU while doing so | %.0f %% of one core |
 | polls per second at a 6 s interval | %.0f |
 | poller CPU per 1,000 devices at a 60 s interval | %.2f %% of one core |
-`, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), *devices, len(addrs), perGateway, rate, rateCPU*100, paced, per1000*100)
+`, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), *devices, len(addrs), perGateway, load, rate, rateCPU*100, paced, per1000*100)
 	fmt.Print(report)
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
