@@ -37,6 +37,9 @@ type Figures struct {
 	Weather WeatherSource
 	// Fleet keeps the live figures in memory (nil: read from the roll-ups every time).
 	Fleet *fleet.State
+	// Comm is the field poller's communication state of a device it reads ("connecting",
+	// "online", "offline"; "" for devices it does not read). Nil: samples alone decide.
+	Comm func(deviceID int64) string
 }
 
 func (f *Figures) now() time.Time {
@@ -183,15 +186,19 @@ func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[in
 			accs[d.topID] = a
 		}
 		a.total++
+		comm := ""
+		if f.Comm != nil {
+			comm = f.Comm(d.id)
+		}
 		l, ok := latest[d.id]
-		if !ok {
+		if !ok || comm == "connecting" {
 			continue
 		}
 		a.reported++
 		if l.Time.After(a.lastSeen) {
 			a.lastSeen = l.Time
 		}
-		if device.State(&l, now) != device.StateOffline {
+		if device.State(&l, now) != device.StateOffline && comm != "offline" {
 			a.online++
 			if d.typ == "inverter" {
 				a.powerKW += l.PowerKW

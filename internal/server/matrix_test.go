@@ -188,6 +188,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/user/shortcuts":              `{"shortcuts":["alarm","station"]}`,
 		"POST /v2/tools/strings":               `{"modulesPerString":18,"moduleVocV":49.5,"moduleVmpV":41.6,"vocCoeffPctPerC":-0.27,"vmpCoeffPctPerC":-0.35,"inverterMaxDcV":1100,"mpptMinV":200,"mpptMaxV":1000,"siteMinAirC":-25,"siteMaxAirC":38}`,
 	}
+	for k, v := range scadaBodies(f) {
+		bodies[k] = v
+	}
 	b, ok := bodies[route]
 	return b, ok
 }
@@ -426,6 +429,9 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 	// Calls on things of the whole organisation (not of a station): its members may make
 	// them, so only another organisation is refused.
 	orgWide := map[string]bool{"GET /api/vectorstore/documents/{id}": true, "GET /api/vectorstore/documents/{id}/file": true}
+	for k := range scadaBodies(f) {
+		bodyIDs[k] = k != "POST /v1/scada/project/get" && k != "POST /v1/scada/register/config/add"
+	}
 	checked := 0
 	for _, rt := range e.Server.API.Routes() {
 		key := rt.Method + " " + rt.Path

@@ -28,6 +28,7 @@ import (
 	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/push"
 	"github.com/helio-energy/helio/internal/report"
+	"github.com/helio-energy/helio/internal/scada"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -64,6 +65,8 @@ type Server struct {
 	Hub      *push.Hub
 	// Library indexes the assistant's documents.
 	Library *assistant.Library
+	// Scada polls field devices over Modbus TCP and serves /v1/scada.
+	Scada *scada.Service
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
@@ -146,6 +149,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
 	s.assistantRoutes(cfg, db)
 	httpapi.TrustProxy(cfg.TrustProxy)
+	s.Scada = &scada.Service{DB: db, Poller: scada.NewPoller(scada.Options{Sink: s.writeField})}
+	s.Scada.Routes(s.API)
+	s.Figures.Comm = s.Scada.Poller.Comm
 	var bus push.Bus
 	if cfg.NATSURL != "" {
 		nb, err := push.DialNATS(cfg.NATSURL, "")
@@ -350,6 +356,9 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.DB.RunExclusive(bgCtx, "retention", func(ctx context.Context) { s.Writer.RunPruner(ctx, time.Hour) })
 		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)
+		go s.Writer.RunPruner(bgCtx, time.Hour)
+		go s.Alarms.RunSweeper(bgCtx, time.Minute)
+		go s.Scada.Run(bgCtx, 30*time.Second)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
 			go s.DB.RunExclusive(bgCtx, "simulator", s.Engine.Run)
@@ -373,8 +382,16 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	s.Ingest.Close()
 	s.Alarms.Settle() // notifications of alarms already opened
+	s.Scada.Poller.Close()
 	_ = s.Hub.Close()
 	return s.DB.Close()
+}
+
+// writeField hands polled samples to the write path.
+func (s *Server) writeField(ctx context.Context, samples []telemetry.Sample) {
+	if _, err := s.Writer.Write(ctx, "modbus", samples); err != nil && ctx.Err() == nil {
+		slog.Error("polled samples not written", "err", err)
+	}
 }
 
 func shutdown(srv *http.Server) {

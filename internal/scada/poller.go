@@ -1,0 +1,198 @@
+package scada
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/helio-energy/helio/internal/sunspec"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Target is one device the poller reads.
+type Target struct {
+	DeviceID   int64
+	OrgID      int64
+	DeviceType string
+	Addr       string // host:port; devices sharing it share one connection (a gateway)
+	Unit       uint8
+	Interval   time.Duration
+	Timeout    time.Duration
+	MapID      int64
+	MapVersion int
+	Registers  []Register // nil: SunSpec discovery
+}
+
+// Options configure a Poller.
+type Options struct {
+	// Sink takes each polled sample (the telemetry write path). It must not block long.
+	Sink func(ctx context.Context, samples []telemetry.Sample)
+	// MinBackoff and MaxBackoff bound the wait before reconnecting to an endpoint that
+	// keeps failing (defaults 500 ms and 60 s); the wait doubles per failure.
+	MinBackoff, MaxBackoff time.Duration
+}
+
+// Poller polls every target on one goroutine per endpoint (host:port): requests to the
+// units behind one gateway go one after another over one connection.
+type Poller struct {
+	opt       Options
+	ctx       context.Context
+	cancel    context.CancelFunc
+	mu        sync.Mutex
+	endpoints map[string]*endpoint
+	status    map[int64]*Status
+	wg        sync.WaitGroup
+}
+
+// NewPoller returns a running poller with no targets.
+func NewPoller(opt Options) *Poller {
+	if opt.MinBackoff <= 0 {
+		opt.MinBackoff = 500 * time.Millisecond
+	}
+	if opt.MaxBackoff <= 0 {
+		opt.MaxBackoff = time.Minute
+	}
+	if opt.Sink == nil {
+		opt.Sink = func(context.Context, []telemetry.Sample) {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Poller{opt: opt, ctx: ctx, cancel: cancel, endpoints: map[string]*endpoint{}, status: map[int64]*Status{}}
+}
+
+// Close stops every endpoint and closes its connection.
+func (p *Poller) Close() {
+	p.cancel()
+	p.wg.Wait()
+}
+
+// Apply makes targets the poller's whole work: new devices start, removed ones stop,
+// changed ones take their new settings at their next poll. No restart needed.
+func (p *Poller) Apply(targets []Target) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	byAddr := map[string][]Target{}
+	keep := map[int64]bool{}
+	for _, t := range targets {
+		byAddr[t.Addr] = append(byAddr[t.Addr], t)
+		keep[t.DeviceID] = true
+		if p.status[t.DeviceID] == nil {
+			p.status[t.DeviceID] = &Status{State: StateConnecting}
+		}
+	}
+	for id := range p.status {
+		if !keep[id] {
+			delete(p.status, id)
+		}
+	}
+	for addr, e := range p.endpoints {
+		if _, ok := byAddr[addr]; !ok {
+			e.stop()
+			delete(p.endpoints, addr)
+		}
+	}
+	for addr, ts := range byAddr {
+		e := p.endpoints[addr]
+		if e == nil {
+			e = newEndpoint(p, addr)
+			p.endpoints[addr] = e
+			p.wg.Add(1)
+			go func() {
+				defer p.wg.Done()
+				e.run()
+			}()
+		}
+		e.set(ts)
+	}
+}
+
+// Devices is the number of devices being polled.
+func (p *Poller) Devices() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.status)
+}
+
+// ErrNotPolled means the device has no field connection on this poller.
+var ErrNotPolled = errors.New("scada: device not polled")
+
+// Do runs fn on the device's connection between two polls (debug reads and writes), so
+// it never overlaps another request on that connection.
+func (p *Poller) Do(ctx context.Context, deviceID int64, fn func(s *Session) error) error {
+	p.mu.Lock()
+	var e *endpoint
+	for _, x := range p.endpoints {
+		if x.has(deviceID) {
+			e = x
+		}
+	}
+	p.mu.Unlock()
+	if e == nil {
+		return ErrNotPolled
+	}
+	j := &job{device: deviceID, fn: fn, done: make(chan error, 1)}
+	select {
+	case e.jobs <- j:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-p.ctx.Done():
+		return ErrNotPolled
+	}
+	select {
+	case err := <-j.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Session is a device's connection lent to a debug call.
+type Session struct {
+	Target Target
+	l      *link
+	state  *tstate
+}
+
+// Read reads registers of the device.
+func (s *Session) Read(function string, addr, count uint16) ([]uint16, error) {
+	s.l.setUnit(s.Target.Unit)
+	return s.l.read(function, addr, count)
+}
+
+// Write writes holding registers of the device.
+func (s *Session) Write(addr uint16, words []uint16) error {
+	s.l.setUnit(s.Target.Unit)
+	return s.l.write(addr, words)
+}
+
+// Layout discovers (or returns the known) SunSpec layout of the device.
+func (s *Session) Layout() (*sunspec.Layout, error) {
+	if s.state.layout != nil {
+		return s.state.layout, nil
+	}
+	l, err := sunspec.Discover(unitReader{s.l, s.Target.Unit})
+	if err == nil {
+		s.state.layout = l
+	}
+	return l, err
+}
+
+// Reader is the device as a sunspec.Reader.
+func (s *Session) Reader() sunspec.Reader { return unitReader{s.l, s.Target.Unit} }
+
+type job struct {
+	device int64
+	fn     func(s *Session) error
+	done   chan error
+}
+
+// backoff is the wait after n consecutive connection failures (n >= 1), ±20 %.
+func (p *Poller) backoff(n int) time.Duration {
+	d := p.opt.MinBackoff
+	for i := 1; i < n && d < p.opt.MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, p.opt.MaxBackoff)
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}

@@ -1,0 +1,108 @@
+package scada
+
+import (
+	"time"
+
+	"github.com/helio-energy/helio/internal/sunspec"
+)
+
+// Communication states of a polled device.
+const (
+	StateConnecting = "connecting" // not read successfully yet
+	StateOnline     = "online"
+	StateOffline    = "offline" // the last polls failed
+)
+
+// offlineAfter consecutive failed polls turn an online device offline (one lost answer is
+// not an outage); a device never read goes offline after as many.
+const offlineAfter = 2
+
+// maxErrors is how many recent errors a device's status keeps.
+const maxErrors = 10
+
+// PollError is one failed poll.
+type PollError struct {
+	Time    time.Time `json:"time"`
+	Message string    `json:"message"`
+	Kind    string    `json:"kind" doc:"connect (no connection), link (connection broken, timed out or garbled), device (Modbus exception), decode"`
+}
+
+// Status is what the poller knows of a device.
+type Status struct {
+	State               string          `json:"state" doc:"connecting, online or offline"`
+	LastPoll            *time.Time      `json:"lastPoll"`
+	LastSuccess         *time.Time      `json:"lastSuccess"`
+	LatencyMs           float64         `json:"latencyMs" doc:"duration of the last successful poll"`
+	Polls               int64           `json:"polls"`
+	Failures            int64           `json:"failures"`
+	ConsecutiveFailures int             `json:"consecutiveFailures"`
+	Errors              []PollError     `json:"errors" doc:"most recent first, at most 10"`
+	Layout              *sunspec.Layout `json:"layout" doc:"SunSpec base and model chain (null for a register map)"`
+	Manufacturer        string          `json:"manufacturer"`
+	Model               string          `json:"model"`
+	Serial              string          `json:"serial"`
+}
+
+// Status returns a copy of a device's poll status (ok false when it is not polled).
+func (p *Poller) Status(deviceID int64) (Status, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st, ok := p.status[deviceID]
+	if !ok {
+		return Status{}, false
+	}
+	c := *st
+	c.Errors = append([]PollError(nil), st.Errors...)
+	return c, true
+}
+
+// Comm reports a device's communication state ("" when the poller does not read it).
+func (p *Poller) Comm(deviceID int64) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st, ok := p.status[deviceID]; ok {
+		return st.State
+	}
+	return ""
+}
+
+func (p *Poller) succeeded(id int64, at time.Time, latency time.Duration, layout *sunspec.Layout, ident [3]string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.status[id]
+	if st == nil {
+		return
+	}
+	t := at.UTC()
+	st.LastPoll, st.LastSuccess = &t, &t
+	st.LatencyMs = float64(latency.Microseconds()) / 1000
+	st.Polls++
+	st.ConsecutiveFailures = 0
+	st.State = StateOnline
+	st.Layout = layout
+	if ident[0] != "" || ident[1] != "" || ident[2] != "" {
+		st.Manufacturer, st.Model, st.Serial = ident[0], ident[1], ident[2]
+	}
+}
+
+func (p *Poller) failed(id int64, at time.Time, kind string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.status[id]
+	if st == nil {
+		return
+	}
+	t := at.UTC()
+	st.LastPoll = &t
+	st.Polls++
+	st.Failures++
+	st.ConsecutiveFailures++
+	if st.ConsecutiveFailures >= offlineAfter {
+		st.State = StateOffline
+	}
+	e := PollError{Time: t, Message: err.Error(), Kind: kind}
+	st.Errors = append([]PollError{e}, st.Errors...)
+	if len(st.Errors) > maxErrors {
+		st.Errors = st.Errors[:maxErrors]
+	}
+}
