@@ -271,12 +271,6 @@ func (s *Server) Run(ctx context.Context) error {
 			errc <- err
 			return
 		}
-		s.Ready.Ready()
-		if s.Cfg.Demo {
-			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
-		} else {
-			fmt.Printf("\nHelio is ready: open %s\n\n", url)
-		}
 		if s.Cfg.MQTTURL != "" {
 			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID})
 			if err != nil {
@@ -284,7 +278,22 @@ func (s *Server) Run(ctx context.Context) error {
 				return
 			}
 			s.mqtt.Store(m)
-			slog.Info("taking device samples over MQTT", "broker", s.Cfg.MQTTURL)
+			// ready means subscribed: on a first start the broker keeps nothing for this
+			// client before its first subscription
+			select {
+			case <-m.Ready():
+				slog.Info("taking device samples over MQTT", "broker", s.Cfg.MQTTURL)
+			case <-time.After(15 * time.Second):
+				slog.Warn("MQTT broker not reached yet; ready without it, still retrying", "broker", s.Cfg.MQTTURL)
+			case <-bgCtx.Done():
+				return
+			}
+		}
+		s.Ready.Ready()
+		if s.Cfg.Demo {
+			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
+		} else {
+			fmt.Printf("\nHelio is ready: open %s\n\n", url)
 		}
 		go s.pruneSessions(bgCtx)
 		go s.Writer.RunPruner(bgCtx, time.Hour)
