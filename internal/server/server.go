@@ -335,12 +335,6 @@ func (s *Server) Run(ctx context.Context) error {
 			return
 		}
 		go s.Fleet.Run(bgCtx, time.Minute)
-		s.Ready.Ready()
-		if s.Cfg.Demo {
-			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
-		} else {
-			fmt.Printf("\nHelio is ready: open %s\n\n", url)
-		}
 		if s.Cfg.MQTTURL != "" {
 			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID,
 				SharedGroup: s.Cfg.MQTTShareGroup})
@@ -349,15 +343,28 @@ func (s *Server) Run(ctx context.Context) error {
 				return
 			}
 			s.mqtt.Store(m)
-			slog.Info("taking device samples over MQTT", "broker", s.Cfg.MQTTURL)
+			// ready means subscribed: on a first start the broker keeps nothing for this
+			// client before its first subscription
+			select {
+			case <-m.Ready():
+				slog.Info("taking device samples over MQTT", "broker", s.Cfg.MQTTURL)
+			case <-time.After(15 * time.Second):
+				slog.Warn("MQTT broker not reached yet; ready without it, still retrying", "broker", s.Cfg.MQTTURL)
+			case <-bgCtx.Done():
+				return
+			}
+		}
+		s.Ready.Ready()
+		if s.Cfg.Demo {
+			fmt.Printf("\nHelio is ready: open %s and sign in as admin / %s (or operator / %s)\n\n", url, demo.Password, demo.Password)
+		} else {
+			fmt.Printf("\nHelio is ready: open %s\n\n", url)
 		}
 		go s.pruneSessions(bgCtx)
 		// jobs that must run once across replicas take a lock (PostgreSQL advisory lock)
 		go s.DB.RunExclusive(bgCtx, "retention", func(ctx context.Context) { s.Writer.RunPruner(ctx, time.Hour) })
 		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)
-		go s.Writer.RunPruner(bgCtx, time.Hour)
-		go s.Alarms.RunSweeper(bgCtx, time.Minute)
 		go s.Scada.Run(bgCtx, 30*time.Second)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
