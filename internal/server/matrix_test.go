@@ -26,6 +26,7 @@ type fixture struct {
 	e                               *apitest.Env
 	station, sub, device, tag, user int64
 	alarm, message                  int64
+	workOrder                       int64
 	grantedStation, grantedSub      int64
 	otherStation                    int64
 	cover                           string
@@ -67,6 +68,9 @@ func newFixture(t *testing.T) *fixture {
 	f.alarm = one("SELECT MIN(id) FROM alarms WHERE station_id = ?", f.sub)
 	f.message = one("SELECT COALESCE(MIN(id), 0) FROM messages")
 	f.cover = "0123456789abcdef0123456789abcdef.png"
+	f.workOrder = one(`INSERT INTO work_orders (org_id, station_id, number, title, status, priority, submitter_id, planned_start,
+		planned_end, created_at, updated_at) VALUES (?, ?, 'WO-MATRIX', 'Matrix order', 1, 2, ?, 0, 3600000, 0, 0) RETURNING id`,
+		e.Accounts.OrgID, f.sub, e.Accounts.AdminID)
 	return f
 }
 
@@ -79,6 +83,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.tag)
 	case strings.HasPrefix(path, "/v2/dev/"):
 		return fmt.Sprint(f.device)
+	case strings.HasPrefix(path, "/v2/workorder/"):
+		return fmt.Sprint(f.workOrder)
 	case strings.HasPrefix(path, "/v2/warn/"):
 		return fmt.Sprint(f.alarm)
 	case strings.HasPrefix(path, "/v2/org/user/"):
@@ -117,6 +123,11 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/demo/fault":                  fmt.Sprintf(`{"deviceId":%d,"kind":"inverter_trip","minutes":30}`, f.device),
 		"POST /v2/warn/rules":                  `{"rules":[{"key":"offline","enabled":true,"level":1}]}`,
 		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
+		"POST /v2/workorder/add":               fmt.Sprintf(`{"title":"Matrix order","stationId":%d,"priority":2,"plannedStart":"2026-03-01T08:00:00Z","plannedEnd":"2026-03-01T12:00:00Z"}`, f.sub),
+		"POST /v2/workorder/transition/{uid}":  `{"action":"accept","comment":"matrix"}`,
+		"POST /v2/workorder/assign/{uid}":      fmt.Sprintf(`{"assigneeUserId":%d,"assigneeDeptId":0,"comment":"matrix"}`, f.user),
+		"POST /v2/workorder/comment/{uid}":     `{"body":"matrix comment"}`,
+		"POST /v2/workorder/attachment/{uid}":  `{"name":"photo.png","data":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}`,
 	}
 	b, ok := bodies[route]
 	return b, ok
@@ -351,8 +362,12 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 		"GET /v2/dev/export":         fmt.Sprintf("stationId=%d", f.station),
 		"GET /v2/plan/list":          fmt.Sprintf("stationId=%d", f.station),
 		"GET /v2/plan/buildlist/get": fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/list":     fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/summary":  fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/export":   fmt.Sprintf("stationId=%d", f.station),
 	}
-	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true}
+	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true,
+		"POST /v2/workorder/add": true}
 	checked := 0
 	for _, rt := range e.Server.API.Routes() {
 		key := rt.Method + " " + rt.Path

@@ -14,6 +14,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
@@ -28,6 +29,7 @@ import (
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/sys"
 	"github.com/helio-energy/helio/internal/telemetry"
+	"github.com/helio-energy/helio/internal/workorder"
 	"github.com/helio-energy/helio/web"
 )
 
@@ -107,6 +109,8 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
+	// Work orders: attachments in the database blob store, events to the message centre.
+	(&workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	var bus push.Bus
