@@ -60,4 +60,15 @@ var workOrderMessages = map[string]map[string]string{
 	"wo_msg_start":  m5("Work on order %v has begun", "工单 %v 已开始执行", "工單 %v 已開始執行", "작업 지시 %v 작업이 시작되었습니다", "作業指示 %v の作業が始まりました"),
 	"wo_msg_finish": m5("Work order %v is finished", "工单 %v 已完成", "工單 %v 已完成", "작업 지시 %v가 완료되었습니다", "作業指示 %v が完了しました"),
 	"wo_msg_close":  m5("Work order %v was closed: its alarm recovered", "工单 %v 已关闭：告警已恢复", "工單 %v 已關閉：告警已恢復", "작업 지시 %v 종료: 경보가 복구되었습니다", "作業指示 %v を終了しました（アラーム復旧）"),
+
+	"plan_twelve_months":   m5("Give twelve months, January first", "请填写 12 个月（从一月开始）", "請填寫 12 個月（從一月開始）", "1월부터 12개월을 입력하세요", "1 月から 12 か月分を入力してください"),
+	"plan_in_approval":     m5("The plan is in approval and cannot change now", "计划审批中，暂不能修改", "計畫審批中，暫不能修改", "계획이 승인 중이라 지금은 바꿀 수 없습니다", "計画は承認中のため変更できません"),
+	"plan_approver":        m5("Choose an administrator other than yourself", "请选择除您以外的管理员", "請選擇除您以外的管理員", "본인이 아닌 관리자를 선택하세요", "自分以外の管理者を選んでください"),
+	"plan_not_draft":       m5("Only a draft or refused plan can be submitted", "只有草稿或被驳回的计划可以提交", "只有草稿或被駁回的計畫可以提交", "초안이나 반려된 계획만 제출할 수 있습니다", "下書きか却下された計画のみ提出できます"),
+	"plan_not_approver":    m5("Only the chosen approver may decide", "只有指定的审批人可以审批", "只有指定的審批人可以審批", "지정된 승인자만 결정할 수 있습니다", "指定された承認者のみ判断できます"),
+	"plan_not_in_approval": m5("The plan is not in approval", "该计划不在审批中", "該計畫不在審批中", "계획이 승인 중이 아닙니다", "計画は承認中ではありません"),
+	"plan_msg_submitted":   m5("Plan of %v for %v awaits your approval", "%v 的 %v 年计划待您审批", "%v 的 %v 年計畫待您審批", "%v의 %v년 계획이 승인을 기다립니다", "%v の %v 年計画が承認待ちです"),
+	"plan_msg_approved":    m5("Plan of %v for %v was approved", "%v 的 %v 年计划已批准", "%v 的 %v 年計畫已核准", "%v의 %v년 계획이 승인되었습니다", "%v の %v 年計画が承認されました"),
+	"plan_msg_refused":     m5("Plan of %v for %v was refused", "%v 的 %v 年计划被驳回", "%v 的 %v 年計畫被駁回", "%v의 %v년 계획이 반려되었습니다", "%v の %v 年計画が却下されました"),
+	"plan_msg_content":     m5("%v kWh planned for the year", "全年计划 %v kWh", "全年計畫 %v kWh", "연간 계획 %v kWh", "年間計画 %v kWh"),
 }

@@ -26,7 +26,7 @@ type fixture struct {
 	e                               *apitest.Env
 	station, sub, device, tag, user int64
 	alarm, message                  int64
-	workOrder                       int64
+	workOrder, proposal             int64
 	grantedStation, grantedSub      int64
 	otherStation                    int64
 	cover                           string
@@ -71,6 +71,8 @@ func newFixture(t *testing.T) *fixture {
 	f.workOrder = one(`INSERT INTO work_orders (org_id, station_id, number, title, status, priority, submitter_id, planned_start,
 		planned_end, created_at, updated_at) VALUES (?, ?, 'WO-MATRIX', 'Matrix order', 1, 2, ?, 0, 3600000, 0, 0) RETURNING id`,
 		e.Accounts.OrgID, f.sub, e.Accounts.AdminID)
+	f.proposal = one(`INSERT INTO plan_proposals (org_id, station_id, year, months, status, submitter_id, created_at, updated_at)
+		VALUES (?, ?, 2025, '[1,1,1,1,1,1,1,1,1,1,1,1]', 1, ?, 0, 0) RETURNING id`, e.Accounts.OrgID, f.station, e.Accounts.AdminID)
 	return f
 }
 
@@ -83,6 +85,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.tag)
 	case strings.HasPrefix(path, "/v2/dev/"):
 		return fmt.Sprint(f.device)
+	case strings.HasPrefix(path, "/v2/plan/proposal/"):
+		return fmt.Sprint(f.proposal)
 	case strings.HasPrefix(path, "/v2/workorder/"):
 		return fmt.Sprint(f.workOrder)
 	case strings.HasPrefix(path, "/v2/warn/"):
@@ -123,6 +127,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/demo/fault":                  fmt.Sprintf(`{"deviceId":%d,"kind":"inverter_trip","minutes":30}`, f.device),
 		"POST /v2/warn/rules":                  `{"rules":[{"key":"offline","enabled":true,"level":1}]}`,
 		"POST /v2/message/read":                fmt.Sprintf(`{"ids":[%d],"all":false}`, f.message),
+		"POST /v2/plan/proposal/save":          fmt.Sprintf(`{"stationId":%d,"year":%d,"months":[1,2,3,4,5,6,7,8,9,10,11,12]}`, f.station, time.Now().Year()),
+		"POST /v2/plan/proposal/submit/{uid}":  fmt.Sprintf(`{"approverId":%d}`, f.user),
+		"POST /v2/plan/proposal/decide/{uid}":  `{"decision":"refuse","reason":"matrix"}`,
 		"POST /v2/workorder/add":               fmt.Sprintf(`{"title":"Matrix order","stationId":%d,"priority":2,"plannedStart":"2026-03-01T08:00:00Z","plannedEnd":"2026-03-01T12:00:00Z"}`, f.sub),
 		"POST /v2/workorder/transition/{uid}":  `{"action":"accept","comment":"matrix"}`,
 		"POST /v2/workorder/assign/{uid}":      fmt.Sprintf(`{"assigneeUserId":%d,"assigneeDeptId":0,"comment":"matrix"}`, f.user),
@@ -358,16 +365,18 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 	e := f.e
 	// Calls whose id arrives in the query or the body.
 	indirect := map[string]string{
-		"GET /v2/dev/listbytype":     fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/dev/export":         fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/plan/list":          fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/plan/buildlist/get": fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/workorder/list":     fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/workorder/summary":  fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/workorder/export":   fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/dev/listbytype":       fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/dev/export":           fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/list":            fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/buildlist/get":   fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/list":       fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/proposal/list":   fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/proposal/spread": fmt.Sprintf("stationId=%d&totalKwh=1000", f.station),
+		"GET /v2/workorder/summary":    fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/export":     fmt.Sprintf("stationId=%d", f.station),
 	}
 	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true,
-		"POST /v2/workorder/add": true}
+		"POST /v2/workorder/add": true, "POST /v2/plan/proposal/save": true}
 	checked := 0
 	for _, rt := range e.Server.API.Routes() {
 		key := rt.Method + " " + rt.Path

@@ -95,7 +95,6 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&station.Service{DB: db, Telemetry: s.Figures, UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
-	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Messages = &message.Store{DB: db}
@@ -109,8 +108,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Figures.AlarmStats = monitor.SQLAlarmStats{DB: db}
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
-	// Work orders: attachments in the database blob store, events to the message centre.
+	// Work orders and plans: attachments in the database blob store, events to the message centre.
 	(&workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}).Routes(s.API)
+	(&plan.Service{DB: db, Reader: s.Reader, Messages: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)
 	var bus push.Bus

@@ -35,6 +35,7 @@ type Person struct {
 	ID     int64  `json:"id"`
 	Name   string `json:"name"`
 	DeptID int64  `json:"deptId"`
+	Admin  bool   `json:"admin" doc:"an administrator (may approve plans)"`
 }
 
 // Dept is a department an order can be given to.
@@ -55,17 +56,19 @@ const maxPeople = 2000
 func (s *Service) people(r *http.Request) (any, error) {
 	ctx, p := r.Context(), httpapi.Caller(r)
 	out := People{Users: []Person{}, Depts: []Dept{}}
-	rows, err := s.DB.Query(ctx, `SELECT id, COALESCE(NULLIF(name, ''), username), COALESCE(dept_id, 0) FROM users
+	rows, err := s.DB.Query(ctx, `SELECT id, COALESCE(NULLIF(name, ''), username), COALESCE(dept_id, 0), role FROM users
 		WHERE org_id = ? AND status = 1 ORDER BY username LIMIT ?`, p.OrgID, maxPeople)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	for rows.Next() {
 		var u Person
-		if err := rows.Scan(&u.ID, &u.Name, &u.DeptID); err != nil {
+		var role string
+		if err := rows.Scan(&u.ID, &u.Name, &u.DeptID, &role); err != nil {
 			rows.Close()
 			return nil, httpapi.Internal(err)
 		}
+		u.Admin = role == "admin"
 		out.Users = append(out.Users, u)
 	}
 	rows.Close()

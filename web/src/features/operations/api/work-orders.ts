@@ -97,7 +97,7 @@ export interface WorkOrderSummary {
 }
 
 export interface People {
-  users: { id: number; name: string; deptId: number }[];
+  users: { id: number; name: string; deptId: number; admin: boolean }[];
   depts: { id: number; name: string }[];
 }
 
