@@ -229,6 +229,9 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	if err := <-plans; err != nil {
 		return err
 	}
+	if err := demo.SeedOperations(ctx, s.DB, acc, s.Cfg.Seed, time.Now()); err != nil {
+		return err
+	}
 	if _, err := s.Engine.StepNow(ctx, time.Now().Truncate(time.Second)); err != nil {
 		return err
 	}
