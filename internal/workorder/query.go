@@ -183,9 +183,11 @@ type Summary struct {
 func Summarise(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, now time.Time) (Summary, error) {
 	where, args := f.where(p, now, false).SQL()
 	sum := Summary{ByStatus: map[int]int{1: 0, 2: 0, 3: 0, 4: 0, 5: 0}}
-	rows, err := db.Query(ctx, `SELECT o.status, CASE WHEN `+timedOut+` THEN 1 ELSE 0 END, COUNT(*)`+countFrom+
-		` WHERE `+where+` GROUP BY o.status, CASE WHEN `+timedOut+` THEN 1 ELSE 0 END`,
-		append(append([]any{now.UnixMilli()}, args...), now.UnixMilli())...)
+	// grouped over a derived table: PostgreSQL would not match a parameterised CASE in
+	// GROUP BY with the same CASE in the select list
+	rows, err := db.Query(ctx, `SELECT status, late, COUNT(*) FROM (SELECT o.status AS status, CASE WHEN `+timedOut+
+		` THEN 1 ELSE 0 END AS late`+countFrom+` WHERE `+where+`) t GROUP BY status, late`,
+		append([]any{now.UnixMilli()}, args...)...)
 	if err != nil {
 		return sum, fmt.Errorf("workorder: unable to count: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
@@ -222,7 +223,7 @@ func Create(ctx context.Context, db *store.DB, p *httpapi.Principal, in Input, n
 		id, e = tx.Insert(ctx, `INSERT INTO work_orders (org_id, station_id, number, title, description, status, priority,
 			alarm_id, open_alarm_id, submitter_id, assignee_user_id, assignee_dept_id, planned_start, planned_end, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			p.OrgID, in.StationID, "pending-"+fmt.Sprint(at), in.Title, in.Description, in.Priority, nullID(in.AlarmID), nullID(in.AlarmID),
+			p.OrgID, in.StationID, "pending-"+blob.NewID(), in.Title, in.Description, in.Priority, nullID(in.AlarmID), nullID(in.AlarmID),
 			p.UserID, nullID(in.AssigneeUserID), nullID(in.AssigneeDeptID), in.start.UnixMilli(), in.end.UnixMilli(), at, at)
 		if e != nil {
 			return e
