@@ -98,7 +98,8 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Messages = &message.Store{DB: db}
-	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages})
+	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, OnRecovered: orders.AlarmsRecovered})
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)
@@ -109,7 +110,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	// Work orders and plans: attachments in the database blob store, events to the message centre.
-	(&workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}).Routes(s.API)
+	orders.Routes(s.API)
 	(&plan.Service{DB: db, Reader: s.Reader, Messages: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version}).Routes(s.API)

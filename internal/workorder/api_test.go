@@ -31,6 +31,7 @@ type rig struct {
 	granted, hidden  int64 // a station the operator sees, one they do not
 	grantedDev       int64
 	opsDept, otherSt int64
+	service          *workorder.Service
 	alarmSt          int64 // the station of grantedDev (the granted station or a sub-station)
 }
 
@@ -41,10 +42,11 @@ func newRig(t *testing.T) *rig {
 	msgs := &message.Store{DB: e.DB, Now: c.Now}
 	api := httpapi.New(e.Server.Sessions.Authenticate)
 	e.Server.Auth.Routes(api)
-	(&workorder.Service{DB: e.DB, Blobs: blob.NewDB(e.DB), Messages: msgs, Now: c.Now}).Routes(api)
+	svc := &workorder.Service{DB: e.DB, Blobs: blob.NewDB(e.DB), Messages: msgs, Now: c.Now}
+	svc.Routes(api)
 	(&message.Service{Store: msgs}).Routes(api)
 	*e.Server.API = *api
-	r := &rig{e: e, clock: c, opsDept: e.Accounts.OpsDeptID}
+	r := &rig{e: e, clock: c, opsDept: e.Accounts.OpsDeptID, service: svc}
 	one := func(q string, args ...any) int64 {
 		var id int64
 		if err := e.DB.QueryRow(context.Background(), q, args...).Scan(&id); err != nil {
@@ -144,6 +146,11 @@ func TestAlarmOrderRecoveryClose(t *testing.T) {
 	r.do(t, "admin", "POST", url, `{"action":"close"}`, 409)
 	r.clock.Add(2 * time.Hour)
 	r.recover(t, alarm)
+	operatorBefore := r.unread(t, "operator")
+	r.service.AlarmsRecovered(context.Background(), []int64{alarm})
+	if r.unread(t, "operator") != operatorBefore+1 {
+		t.Fatalf("the processor was not told of the recovery")
+	}
 	d = detailOf(t, r.do(t, "admin", "GET", fmt.Sprintf("/v2/workorder/detail/%d", d.ID), "", 200))
 	if d.AlarmStatus != 2 || d.AlarmRecovered == nil || !strings.Contains(fmt.Sprint(d.Actions), "close") {
 		t.Fatalf("after recovery: %+v %v", d.Order, d.Actions)
@@ -153,7 +160,7 @@ func TestAlarmOrderRecoveryClose(t *testing.T) {
 	if d.Status != 4 || d.ActualHours != 2 || len(d.Events) != 4 || d.Events[3].Action != "close" || d.Events[3].UserName == "" {
 		t.Fatalf("closed: %+v %+v", d.Order, d.Events)
 	}
-	if r.unread(t, "admin") != submitterBefore || r.unread(t, "operator") != before+2 {
+	if r.unread(t, "admin") != submitterBefore || r.unread(t, "operator") != before+3 { // opened, recovered, closed
 		t.Fatalf("close message: the actor is not told, the processor is")
 	}
 	// Finished orders are done: no more moves, and the alarm may get a new order.

@@ -1,10 +1,12 @@
 package workorder
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/message"
 )
 
@@ -75,5 +77,49 @@ func (s *Service) announce(r *http.Request, id int64, action string) {
 	}
 	if _, err := s.Messages.Create(ctx, news...); err != nil {
 		slog.Warn("work order message not sent", "order", id, "err", err)
+	}
+}
+
+// AlarmsRecovered tells the processor and the submitter of each open order opened from
+// one of these alarms that its alarm recovered (the order offers to close).
+func (s *Service) AlarmsRecovered(ctx context.Context, alarmIDs []int64) {
+	if s.Messages == nil || len(alarmIDs) == 0 {
+		return
+	}
+	var w listing.Where
+	w.In("o.open_alarm_id", alarmIDs)
+	where, args := w.SQL()
+	rows, err := s.DB.Query(ctx, `SELECT o.id, o.org_id, o.number, o.title, s.name, o.priority, o.status,
+		COALESCE(o.submitter_id, 0), COALESCE(o.assignee_user_id, 0) FROM work_orders o JOIN stations s ON s.id = o.station_id WHERE `+where, args...)
+	if err != nil {
+		slog.Warn("work order recovery messages not sent", "err", err)
+		return
+	}
+	var news []message.New
+	for rows.Next() {
+		var id, orgID, submitter, assignee int64
+		var number, title, stationName string
+		var priority, status int
+		if err := rows.Scan(&id, &orgID, &number, &title, &stationName, &priority, &status, &submitter, &assignee); err != nil {
+			break
+		}
+		users := []int64{assignee}
+		if submitter != assignee {
+			users = append(users, submitter)
+		}
+		for _, u := range users {
+			if u == 0 {
+				continue
+			}
+			news = append(news, message.New{UserID: u, OrgID: orgID, Kind: message.KindWorkOrder, Type: message.TypeNotice,
+				Title: message.Text{Key: "wo_msg_recovered", Args: []any{number}}, SubTitle: message.Plain(stationName),
+				Content: message.Plain(title), Priority: priority, ProcessStatus: ProcessStatus(status), RefID: id})
+		}
+	}
+	rows.Close()
+	if len(news) > 0 {
+		if _, err := s.Messages.Create(ctx, news...); err != nil {
+			slog.Warn("work order recovery messages not sent", "err", err)
+		}
 	}
 }
