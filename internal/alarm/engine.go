@@ -51,6 +51,9 @@ type Options struct {
 	// own goroutine instead of the caller's (the write path's): Observe returns once the
 	// alarms are stored. Settle waits for it.
 	AsyncNotify bool
+	// OnRecovered is told the alarms that recovered in one evaluation (optional; work
+	// orders opened from them say so).
+	OnRecovered func(ctx context.Context, alarmIDs []int64)
 }
 
 // Engine raises and recovers alarms. Its methods are safe for concurrent use.
@@ -268,7 +271,12 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 		list[i].seq = i
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].at < list[j].at })
-	var opened []int64
+	var opened, recovered []int64
+	defer func() {
+		if len(recovered) > 0 && e.opt.OnRecovered != nil {
+			e.opt.OnRecovered(ctx, recovered)
+		}
+	}()
 	nowMs := now.UnixMilli()
 	for i := range list {
 		o := &list[i]
@@ -319,6 +327,7 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 			}
 			delete(e.open, o.key)
 			recoveredTotal.Inc(o.rule)
+			recovered = append(recovered, a.id)
 		}
 	}
 	for _, a := range e.open {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -25,6 +26,8 @@ type Service struct {
 	DB     *store.DB
 	Reader *telemetry.Reader
 	Now    func() time.Time
+	// Messages receives the plan workflow's messages (nil: none are sent).
+	Messages *message.Store
 }
 
 // MonthPlan is one month's plan.
@@ -84,6 +87,7 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: BuildList{}, Handle: s.buildGet})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/plan/buildlist/put", Tag: "plan", Summary: "Set a station's monthly plan for a year (admin)",
 		Access: httpapi.Admin, Body: BuildList{}, Resp: BuildList{}, Handle: s.buildPut})
+	s.proposalRoutes(api)
 }
 
 func (s *Service) now() time.Time {
@@ -349,20 +353,22 @@ func (s *Service) buildPut(r *http.Request) (any, error) {
 
 // Put stores a station's monthly plans for a year (replacing the months given).
 func Put(ctx context.Context, db *store.DB, b BuildList, userID int64) error {
+	return db.InTx(ctx, func(tx *store.Tx) error { return putTx(ctx, tx, b, userID, time.Now().UnixMilli()) })
+}
+
+func putTx(ctx context.Context, tx *store.Tx, b BuildList, userID, at int64) error {
 	var by any
 	if userID != 0 {
 		by = userID
 	}
-	return db.InTx(ctx, func(tx *store.Tx) error {
-		for _, m := range b.Months {
-			_, err := tx.Exec(ctx, `INSERT INTO plans (station_id, year, month, plan_kwh, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-				ON CONFLICT (station_id, year, month) DO UPDATE SET plan_kwh = excluded.plan_kwh,
-				updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-				b.StationID, b.Year, m.Month, m.PlanKWh, by, time.Now().UnixMilli())
-			if err != nil {
-				return fmt.Errorf("plan: unable to store: %w", err)
-			}
+	for _, m := range b.Months {
+		_, err := tx.Exec(ctx, `INSERT INTO plans (station_id, year, month, plan_kwh, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (station_id, year, month) DO UPDATE SET plan_kwh = excluded.plan_kwh,
+			updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+			b.StationID, b.Year, m.Month, m.PlanKWh, by, at)
+		if err != nil {
+			return fmt.Errorf("plan: unable to store: %w", err)
 		}
-		return nil
-	})
+	}
+	return nil
 }

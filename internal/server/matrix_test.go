@@ -28,6 +28,7 @@ type fixture struct {
 	station, sub, device, tag, user int64
 	alarm, message                  int64
 	document                        int64
+	workOrder, proposal             int64
 	grantedStation, grantedSub      int64
 	otherStation                    int64
 	cover                           string
@@ -76,6 +77,11 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f.document = doc.ID
 	f.analysisItems(t)
+	f.workOrder = one(`INSERT INTO work_orders (org_id, station_id, number, title, status, priority, submitter_id, planned_start,
+		planned_end, created_at, updated_at) VALUES (?, ?, 'WO-MATRIX', 'Matrix order', 1, 2, ?, 0, 3600000, 0, 0) RETURNING id`,
+		e.Accounts.OrgID, f.sub, e.Accounts.AdminID)
+	f.proposal = one(`INSERT INTO plan_proposals (org_id, station_id, year, months, status, submitter_id, created_at, updated_at)
+		VALUES (?, ?, 2025, '[1,1,1,1,1,1,1,1,1,1,1,1]', 1, ?, 0, 0) RETURNING id`, e.Accounts.OrgID, f.station, e.Accounts.AdminID)
 	return f
 }
 
@@ -126,6 +132,10 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.tag)
 	case strings.HasPrefix(path, "/v2/dev/"):
 		return fmt.Sprint(f.device)
+	case strings.HasPrefix(path, "/v2/plan/proposal/"):
+		return fmt.Sprint(f.proposal)
+	case strings.HasPrefix(path, "/v2/workorder/"):
+		return fmt.Sprint(f.workOrder)
 	case strings.HasPrefix(path, "/v2/warn/"):
 		return fmt.Sprint(f.alarm)
 	case strings.HasPrefix(path, "/v2/org/user/"):
@@ -187,6 +197,14 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/tools/yield":                 fmt.Sprintf(`{"lat":36.4,"lng":94.9,"altitudeM":2800,"capacityKwp":100,"tiltDeg":30,"azimuthDeg":180,"lossesPct":3,"stationId":%d}`, f.station),
 		"POST /v2/user/shortcuts":              `{"shortcuts":["alarm","station"]}`,
 		"POST /v2/tools/strings":               `{"modulesPerString":18,"moduleVocV":49.5,"moduleVmpV":41.6,"vocCoeffPctPerC":-0.27,"vmpCoeffPctPerC":-0.35,"inverterMaxDcV":1100,"mpptMinV":200,"mpptMaxV":1000,"siteMinAirC":-25,"siteMaxAirC":38}`,
+		"POST /v2/plan/proposal/save":          fmt.Sprintf(`{"stationId":%d,"year":%d,"months":[1,2,3,4,5,6,7,8,9,10,11,12]}`, f.station, time.Now().Year()),
+		"POST /v2/plan/proposal/submit/{uid}":  fmt.Sprintf(`{"approverId":%d}`, f.user),
+		"POST /v2/plan/proposal/decide/{uid}":  `{"decision":"refuse","reason":"matrix"}`,
+		"POST /v2/workorder/add":               fmt.Sprintf(`{"title":"Matrix order","stationId":%d,"priority":2,"plannedStart":"2026-03-01T08:00:00Z","plannedEnd":"2026-03-01T12:00:00Z"}`, f.sub),
+		"POST /v2/workorder/transition/{uid}":  `{"action":"accept","comment":"matrix"}`,
+		"POST /v2/workorder/assign/{uid}":      fmt.Sprintf(`{"assigneeUserId":%d,"assigneeDeptId":0,"comment":"matrix"}`, f.user),
+		"POST /v2/workorder/comment/{uid}":     `{"body":"matrix comment"}`,
+		"POST /v2/workorder/attachment/{uid}":  `{"name":"photo.png","data":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}`,
 	}
 	for k, v := range scadaBodies(f) {
 		bodies[k] = v
@@ -420,12 +438,18 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 	e := f.e
 	// Calls whose id arrives in the query or the body.
 	indirect := map[string]string{
-		"GET /v2/dev/listbytype":     fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/dev/export":         fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/plan/list":          fmt.Sprintf("stationId=%d", f.station),
-		"GET /v2/plan/buildlist/get": fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/dev/listbytype":       fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/dev/export":           fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/list":            fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/buildlist/get":   fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/list":       fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/proposal/list":   fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/plan/proposal/spread": fmt.Sprintf("stationId=%d&totalKwh=1000", f.station),
+		"GET /v2/workorder/summary":    fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/workorder/export":     fmt.Sprintf("stationId=%d", f.station),
 	}
-	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true}
+	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true,
+		"POST /v2/workorder/add": true, "POST /v2/plan/proposal/save": true}
 	// Calls on things of the whole organisation (not of a station): its members may make
 	// them, so only another organisation is refused.
 	orgWide := map[string]bool{"GET /api/vectorstore/documents/{id}": true, "GET /api/vectorstore/documents/{id}/file": true}

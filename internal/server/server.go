@@ -35,6 +35,7 @@ import (
 	"github.com/helio-energy/helio/internal/sys"
 	"github.com/helio-energy/helio/internal/telemetry"
 	"github.com/helio-energy/helio/internal/tools"
+	"github.com/helio-energy/helio/internal/workorder"
 	"github.com/helio-energy/helio/internal/workplace"
 	"github.com/helio-energy/helio/web"
 )
@@ -112,7 +113,6 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&station.Service{DB: db, Telemetry: s.Figures, UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
-	(&plan.Service{DB: db, Reader: s.Reader}).Routes(s.API)
 	// analysis: data overview and comparisons (issue 16)
 	s.Analysis = &analysis.Service{DB: db, EmissionFactor: cfg.EmissionFactor,
 		Measure: &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: s.Reader}}}
@@ -123,7 +123,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
 		return alarm.PendingByUser(ctx, db, ids)
 	}}
-	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true}) // notifications off the ingest path
+	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}
+	// notifications off the ingest path; open work orders hear of their alarm's recovery
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered})
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)
@@ -142,6 +144,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		Builder: &report.Builder{DB: db, Measure: s.Analysis.Measure, EmissionFactor: cfg.EmissionFactor},
 		Blobs:   blob.NewDB(db), Messages: s.Messages}}
 	s.Reports.Routes(s.API)
+	// Work orders and plans: attachments in the database blob store, events to the message centre.
+	orders.Routes(s.API)
+	(&plan.Service{DB: db, Reader: s.Reader, Messages: s.Messages}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
 	(&tools.Service{DB: db, EmissionFactor: s.Figures.EmissionFactor, Climate: demo.Climate}).Routes(s.API)
 	(&workplace.Service{DB: db}).Routes(s.API)
@@ -283,6 +288,9 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 		slog.Info("back-fill done", "samples", res.Samples, "seconds", time.Since(start).Seconds())
 	}
 	if err := <-plans; err != nil {
+		return err
+	}
+	if err := demo.SeedOperations(ctx, s.DB, acc, s.Cfg.Seed, time.Now()); err != nil {
 		return err
 	}
 	if _, err := s.Engine.StepNow(ctx, time.Now().Truncate(time.Second)); err != nil {

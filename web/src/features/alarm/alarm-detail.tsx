@@ -5,6 +5,7 @@ import '@arco-design/web-react/es/Drawer/style/css.js';
 import { IconClose } from '@arco-design/web-react/icon';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { AlarmLevelTag, AlarmStatusTag, DealStatusText } from './alarm-tags';
 import styles from './alarm.module.css';
@@ -43,6 +44,7 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
 function DetailBody({ alarm, onDeal }: { alarm: AlarmDetail; onDeal: () => void }) {
   const { t } = useTranslation();
   const duration = useDurationText();
+  const navigate = useNavigate();
   const time = (value: string | null) => formatInZone(value, alarm.timezone);
   return (
     <>
@@ -76,9 +78,14 @@ function DetailBody({ alarm, onDeal }: { alarm: AlarmDetail; onDeal: () => void 
       />
       <div className={styles.historyHead}>
         <h3 className={styles.subTitle}>{t('alarm.detail.history')}</h3>
-        <Button type={alarm.dealStatus === 0 ? 'primary' : 'secondary'} size="small" onClick={onDeal}>
-          {alarm.dealStatus === 0 ? t('alarm.action.deal') : t('alarm.action.dealAgain')}
-        </Button>
+        <span className={styles.actions}>
+          <Button size="small" onClick={() => navigate(`/operations/workorder?new=1&alarmId=${alarm.id}`)}>
+            {t('alarm.action.workOrder')}
+          </Button>
+          <Button type={alarm.dealStatus === 0 ? 'primary' : 'secondary'} size="small" onClick={onDeal}>
+            {alarm.dealStatus === 0 ? t('alarm.action.deal') : t('alarm.action.dealAgain')}
+          </Button>
+        </span>
       </div>
       {alarm.deals.length === 0 ? (
         <p className={styles.muted}>{t('alarm.detail.noHistory')}</p>

@@ -1,6 +1,195 @@
-import { AreaPlaceholder } from '@/components/area-placeholder';
+import Button from '@arco-design/web-react/es/Button';
+import '@arco-design/web-react/es/Button/style/css.js';
+import type { ColumnProps } from '@arco-design/web-react/es/Table';
+import { IconPlus, IconRefresh } from '@arco-design/web-react/icon';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataState } from '@/components/data-state';
+import { ExportButtons } from '@/components/export-buttons';
+import { ListTable, ListToolbar } from '@/components/list/list-table';
+import { useListFilters } from '@/components/list/use-list-filters';
+import { PageHeader } from '@/components/panel';
+import { formatDateTime, formatNumber } from '@/lib/format';
+import {
+  exportWorkOrders,
+  FILTER_KEYS,
+  liveTimeout,
+  parseWorkOrderFilters,
+  useWorkOrderList,
+  type WorkOrder,
+} from './api/work-orders';
+import styles from './operations.module.css';
+import { opsTexts } from './texts';
+import { useNow } from './use-now';
+import { useWorkOrderPush } from './use-work-order-push';
+import { WorkOrderDrawer } from './work-order-drawer';
+import { WorkOrderFilterBar } from './work-order-filters';
+import { WorkOrderForm } from './work-order-form';
+import { WorkOrderSummary } from './work-order-summary';
+import { PriorityTag, TimeoutTag, WorkOrderStatusTag } from './work-order-tags';
 
-/** Work order list. Not built yet: shows the honest empty state. */
+/** Starts loading the screen's texts as soon as the page's code arrives. */
+export function prefetch(): void {
+  void opsTexts.ready().catch(() => undefined);
+}
+
+function positive(value: string | null): number | undefined {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * Work orders: totals, filters (kept in the address), the list with live timeouts, export, the
+ * detail drawer (?detail=id) with its transitions, and the form (?new=1, &alarmId= from an alarm).
+ */
 export function WorkOrderPage() {
-  return <AreaPlaceholder titleKey="menu.operations.workorder" />;
+  const { t } = useTranslation();
+  const ready = opsTexts.useReady();
+  const { params, setParams, filters, update, reset } = useListFilters(parseWorkOrderFilters, FILTER_KEYS);
+  const list = useWorkOrderList(filters);
+  const now = useNow();
+  useWorkOrderPush();
+  const detailId = positive(params.get('detail'));
+  const creating = params.get('new') === '1';
+  const alarmId = positive(params.get('alarmId'));
+
+  const change = useCallback(
+    (edit: (next: URLSearchParams) => void) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        edit(next);
+        return next;
+      }),
+    [setParams],
+  );
+  const open = (id: number) => change((next) => next.set('detail', String(id)));
+
+  const columns: ColumnProps<WorkOrder>[] = [
+    {
+      title: t('ops.wo.field.title'),
+      dataIndex: 'title',
+      fixed: 'left',
+      width: 240,
+      render: (_: string, order) => (
+        <span className={styles.stack}>
+          <button type="button" className={styles.link} onClick={() => open(order.id)}>
+            {order.title}
+          </button>
+          <span className={styles.muted}>{order.number}</span>
+        </span>
+      ),
+    },
+    { title: t('ops.wo.field.status'), dataIndex: 'status', width: 130, render: (s: number) => <WorkOrderStatusTag status={s} /> },
+    {
+      title: t('ops.wo.field.timeout'),
+      dataIndex: 'timeoutStatus',
+      width: 110,
+      render: (_: number, order) => <TimeoutTag timeout={liveTimeout(order, now).timeout} />,
+    },
+    { title: t('ops.wo.field.priority'), dataIndex: 'priority', width: 120, render: (p: number) => <PriorityTag priority={p} /> },
+    {
+      title: t('ops.wo.field.overtime'),
+      dataIndex: 'overtimeHours',
+      width: 110,
+      align: 'right',
+      render: (_: number, order) => {
+        const h = liveTimeout(order, now).overtimeHours;
+        return h > 0 ? <span className={styles.late}>{t('ops.wo.hours', { hours: formatNumber(h, 1) })}</span> : '-';
+      },
+    },
+    { title: t('ops.wo.field.station'), dataIndex: 'stationName', width: 180, ellipsis: true, tooltip: true },
+    { title: t('ops.wo.field.submitTime'), dataIndex: 'submitTime', width: 170, render: (v: string) => formatDateTime(v) },
+    { title: t('ops.wo.field.submitter'), dataIndex: 'submitter', width: 120 },
+    {
+      title: t('ops.wo.field.processor'),
+      dataIndex: 'processor',
+      width: 140,
+      render: (_: string, order) => order.processor || order.assigneeDept || '-',
+    },
+    { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 170, render: (v: string) => formatDateTime(v) },
+    {
+      title: t('ops.wo.field.hours'),
+      dataIndex: 'plannedHours',
+      width: 150,
+      align: 'right',
+      render: (_: number, order) => `${formatNumber(order.actualHours, 1)} / ${formatNumber(order.plannedHours, 1)}`,
+    },
+    {
+      title: t('ops.wo.field.deviation'),
+      dataIndex: 'deviationPercent',
+      width: 110,
+      align: 'right',
+      render: (v: number, order) => (order.actualStart ? `${formatNumber(v, 1)}%` : '-'),
+    },
+    {
+      title: t('common.actions'),
+      dataIndex: 'id',
+      width: 90,
+      fixed: 'right',
+      render: (id: number, order) => (
+        <Button type="text" size="mini" onClick={() => open(id)} aria-label={t('ops.wo.openNamed', { number: order.number })}>
+          {t('ops.wo.open')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={t('menu.operations.workorder')}
+        extra={
+          ready && (
+            <>
+              <ExportButtons onExport={(format) => exportWorkOrders(format, filters)} />
+              <Button type="primary" icon={<IconPlus />} onClick={() => change((next) => next.set('new', '1'))}>
+                {t('ops.wo.new')}
+              </Button>
+            </>
+          )
+        }
+      />
+      {!ready ? (
+        <DataState loading minHeight={320} />
+      ) : (
+        <div className={styles.page}>
+          <WorkOrderSummary filters={filters} />
+          <WorkOrderFilterBar value={filters} onChange={update} onReset={reset} />
+          <ListToolbar note={list.data ? t('ops.wo.total', { total: list.data.total }) : ''}>
+            <Button
+              icon={<IconRefresh />}
+              aria-label={t('ops.wo.refresh')}
+              title={t('ops.wo.refresh')}
+              loading={list.isFetching && !list.isPending}
+              onClick={() => void list.refetch()}
+            />
+          </ListToolbar>
+          <ListTable
+            label={t('ops.wo.list')}
+            query={list}
+            columns={columns}
+            page={filters.page}
+            pageSize={filters.pageSize}
+            onPage={(page, pageSize) => update({ page, pageSize })}
+            emptyText={t('ops.wo.empty')}
+            width={1900}
+          />
+          <WorkOrderDrawer id={detailId} now={now} onClose={() => change((next) => next.delete('detail'))} />
+          <WorkOrderForm
+            visible={creating}
+            alarmId={alarmId}
+            onClose={(id) =>
+              change((next) => {
+                next.delete('new');
+                next.delete('alarmId');
+                if (id) {
+                  next.set('detail', String(id));
+                }
+              })
+            }
+          />
+        </div>
+      )}
+    </>
+  );
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { liveTimeout, parseWorkOrderFilters, toWorkOrderQuery, type WorkOrder } from './work-orders';
+
+describe('work-order filters', () => {
+  it('reads the address and drops unknown values', () => {
+    const f = parseWorkOrderFilters(new URLSearchParams('status=3&priority=9&mine=copied&timeoutStatus=1&q=fence&page=2&pageSize=500'));
+    expect(f).toMatchObject({ status: 3, priority: undefined, mine: 'copied', timeoutStatus: 1, q: 'fence', page: 2, pageSize: 10 });
+    expect(parseWorkOrderFilters(new URLSearchParams('mine=all&timeoutStatus=0')).mine).toBeUndefined();
+    expect(parseWorkOrderFilters(new URLSearchParams('timeoutStatus=0')).timeoutStatus).toBe(0);
+  });
+
+  it('leaves "all" and paging out of the export query', () => {
+    const q = toWorkOrderQuery(parseWorkOrderFilters(new URLSearchParams('status=2&page=3')), false);
+    expect(q).toEqual({ status: 2 });
+  });
+});
+
+describe('liveTimeout', () => {
+  const order = { status: 2, plannedEnd: '2026-03-01T12:00:00Z', timeoutStatus: 0, overtimeHours: 0 } as WorkOrder;
+  it('turns an open order late as the clock passes its planned end', () => {
+    expect(liveTimeout(order, Date.parse('2026-03-01T11:59:00Z'))).toEqual({ timeout: 0, overtimeHours: 0 });
+    expect(liveTimeout(order, Date.parse('2026-03-01T13:30:00Z'))).toEqual({ timeout: 1, overtimeHours: 1.5 });
+  });
+  it('keeps the server figures of a finished order', () => {
+    const done = { ...order, status: 4, timeoutStatus: 1, overtimeHours: 2 };
+    expect(liveTimeout(done, Date.parse('2026-09-01T00:00:00Z'))).toEqual({ timeout: 1, overtimeHours: 2 });
+  });
+});

@@ -1,0 +1,285 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { ExportFormat } from '@/components/export-buttons';
+import type { Page } from '@/components/list/list-table';
+import { api, type QueryValue } from '@/lib/api-client';
+import { downloadFile } from '@/lib/download';
+import { queryClient } from '@/lib/query-client';
+
+/** Every work-order query's key starts with this; the push invalidates it. */
+export const WORK_ORDER_KEY = 'workorder';
+
+export const WO_STATUSES = [1, 2, 3, 4, 5] as const;
+export const WO_PRIORITIES = [1, 2, 3, 4] as const;
+export const WO_MINE = ['started', 'copied', 'assigned'] as const;
+export type WorkOrderAction = 'accept' | 'reject' | 'start' | 'finish' | 'close';
+/** Actions whose comment is required (the server says so too). */
+export const COMMENT_REQUIRED: readonly WorkOrderAction[] = ['reject', 'finish'];
+
+/** A work order (internal/workorder/query.go). */
+export interface WorkOrder {
+  id: number;
+  number: string;
+  title: string;
+  description: string;
+  stationId: number;
+  stationName: string;
+  timezone: string;
+  status: number;
+  processStatus: string;
+  priority: number;
+  alarmId: number;
+  /** 0 without an alarm, 1 occurring, 2 recovered */
+  alarmStatus: number;
+  alarmRecoveredAt: string | null;
+  submitterId: number;
+  submitter: string;
+  assigneeUserId: number;
+  processor: string;
+  assigneeDeptId: number;
+  assigneeDept: string;
+  submitTime: string;
+  updateTime: string;
+  plannedStart: string;
+  plannedEnd: string;
+  plannedHours: number;
+  actualStart: string | null;
+  actualEnd: string | null;
+  actualHours: number;
+  deviationPercent: number;
+  /** 0 not timed out, 1 timed out */
+  timeoutStatus: number;
+  overtimeHours: number;
+}
+
+export interface WorkOrderEvent {
+  id: number;
+  action: string;
+  fromStatus: number;
+  toStatus: number;
+  userId: number;
+  userName: string;
+  comment: string;
+  time: string;
+}
+
+export interface WorkOrderComment {
+  id: number;
+  userId: number;
+  userName: string;
+  body: string;
+  time: string;
+}
+
+export interface WorkOrderAttachment {
+  id: number;
+  name: string;
+  contentType: string;
+  size: number;
+  userName: string;
+  time: string;
+}
+
+export interface WorkOrderDetail extends WorkOrder {
+  actions: WorkOrderAction[];
+  canAssign: boolean;
+  ccUserIds: number[];
+  events: WorkOrderEvent[];
+  comments: WorkOrderComment[];
+  attachments: WorkOrderAttachment[];
+}
+
+export interface WorkOrderSummary {
+  total: number;
+  byStatus: Record<string, number>;
+  timedOut: number;
+  open: number;
+  processRatio: number;
+}
+
+export interface People {
+  users: { id: number; name: string; deptId: number; admin: boolean }[];
+  depts: { id: number; name: string }[];
+}
+
+/** The list's filters as the address holds them; absent means "all". */
+export interface WorkOrderFilters {
+  stationId?: number;
+  status?: number;
+  priority?: number;
+  timeoutStatus?: number;
+  mine?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+  page: number;
+  pageSize: number;
+}
+
+export const FILTER_KEYS = ['stationId', 'status', 'priority', 'timeoutStatus', 'mine', 'q', 'from', 'to', 'page', 'pageSize'];
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Reads the filters from the address; unknown values fall back to "all". */
+export function parseWorkOrderFilters(params: URLSearchParams): WorkOrderFilters {
+  const int = (key: string, allowed?: readonly number[]) => {
+    const raw = params.get(key);
+    const n = Number(raw);
+    if (raw === null || raw === '' || !Number.isInteger(n)) {
+      return undefined;
+    }
+    if (allowed) {
+      return allowed.includes(n) ? n : undefined;
+    }
+    return n > 0 ? n : undefined;
+  };
+  const day = (key: string) => {
+    const value = params.get(key);
+    return value && DAY.test(value) ? value : undefined;
+  };
+  const mine = params.get('mine');
+  const pageSize = int('pageSize');
+  return {
+    stationId: int('stationId'),
+    status: int('status', WO_STATUSES),
+    priority: int('priority', WO_PRIORITIES),
+    timeoutStatus: int('timeoutStatus', [0, 1]),
+    mine: mine && (WO_MINE as readonly string[]).includes(mine) ? mine : undefined,
+    q: params.get('q')?.slice(0, 100) || undefined,
+    from: day('from'),
+    to: day('to'),
+    page: int('page') ?? 1,
+    pageSize: pageSize && pageSize <= 200 ? pageSize : 10,
+  };
+}
+
+/** The filters as the calls take them: local days become instants, "to" exclusive. */
+export function toWorkOrderQuery(filters: WorkOrderFilters, paged = true): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {
+    stationId: filters.stationId,
+    status: filters.status,
+    priority: filters.priority,
+    timeoutStatus: filters.timeoutStatus,
+    mine: filters.mine,
+    q: filters.q,
+  };
+  if (filters.from) {
+    const [y, m, d] = filters.from.split('-').map(Number) as [number, number, number];
+    query.from = new Date(y, m - 1, d).toISOString();
+  }
+  if (filters.to) {
+    const [y, m, d] = filters.to.split('-').map(Number) as [number, number, number];
+    query.to = new Date(y, m - 1, d + 1).toISOString();
+  }
+  if (paged) {
+    query.page = filters.page;
+    query.pageSize = filters.pageSize;
+  }
+  for (const key of Object.keys(query)) {
+    if (query[key] === undefined) {
+      delete query[key];
+    }
+  }
+  return query;
+}
+
+export function useWorkOrderList(filters: WorkOrderFilters) {
+  const query = toWorkOrderQuery(filters);
+  return useQuery({
+    queryKey: [WORK_ORDER_KEY, 'list', query],
+    queryFn: ({ signal }) => api.get<Page<WorkOrder>>('/v2/workorder/list', { signal, query }),
+    placeholderData: keepPreviousData,
+    // Timeouts move with the clock; the screen also recomputes them every half minute.
+    refetchInterval: 60_000,
+  });
+}
+
+export function useWorkOrderSummary(filters: WorkOrderFilters) {
+  const query = toWorkOrderQuery(filters, false);
+  return useQuery({
+    queryKey: [WORK_ORDER_KEY, 'summary', query],
+    queryFn: ({ signal }) => api.get<WorkOrderSummary>('/v2/workorder/summary', { signal, query }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+  });
+}
+
+export const workOrderDetailQuery = (id: number) =>
+  queryOptions({
+    queryKey: [WORK_ORDER_KEY, 'detail', id],
+    queryFn: ({ signal }) => api.get<WorkOrderDetail>(`/v2/workorder/detail/${id}`, { signal }),
+    staleTime: 0,
+  });
+
+export function useWorkOrderDetail(id: number | undefined) {
+  return useQuery({ ...workOrderDetailQuery(id ?? 0), enabled: id !== undefined && id > 0 });
+}
+
+export function usePeople() {
+  return useQuery({
+    queryKey: [WORK_ORDER_KEY, 'people'],
+    queryFn: ({ signal }) => api.get<People>('/v2/workorder/people', { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export interface WorkOrderInput {
+  title: string;
+  description?: string;
+  stationId?: number;
+  alarmId?: number;
+  priority: number;
+  assigneeUserId?: number;
+  assigneeDeptId?: number;
+  ccUserIds?: number[];
+  plannedStart: string;
+  plannedEnd: string;
+}
+
+/** A write that answers the order's detail: keep it and refresh the lists. */
+function useDetailWrite<I>(call: (input: I) => Promise<WorkOrderDetail>) {
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (detail) => {
+      queryClient.setQueryData(workOrderDetailQuery(detail.id).queryKey, detail);
+      void queryClient.invalidateQueries({ queryKey: [WORK_ORDER_KEY] });
+    },
+  });
+}
+
+export const useCreateWorkOrder = () =>
+  useDetailWrite((input: WorkOrderInput) => api.post<WorkOrderDetail>('/v2/workorder/add', input));
+
+export const useMoveWorkOrder = (id: number) =>
+  useDetailWrite((input: { action: WorkOrderAction; comment: string }) =>
+    api.post<WorkOrderDetail>(`/v2/workorder/transition/${id}`, input),
+  );
+
+export const useAssignWorkOrder = (id: number) =>
+  useDetailWrite((input: { assigneeUserId?: number; assigneeDeptId?: number; comment?: string }) =>
+    api.post<WorkOrderDetail>(`/v2/workorder/assign/${id}`, input),
+  );
+
+export const useCommentWorkOrder = (id: number) =>
+  useDetailWrite((body: string) => api.post<WorkOrderDetail>(`/v2/workorder/comment/${id}`, { body }));
+
+export const useAttachToWorkOrder = (id: number) =>
+  useDetailWrite((input: { name: string; data: string }) => api.post<WorkOrderDetail>(`/v2/workorder/attachment/${id}`, input));
+
+export function downloadAttachment(orderId: number, file: WorkOrderAttachment): Promise<string> {
+  return downloadFile(`/v2/workorder/attachment/${orderId}/${file.id}`, {}, file.name);
+}
+
+export function exportWorkOrders(format: ExportFormat, filters: WorkOrderFilters): Promise<string> {
+  const stamp = new Date().toISOString().slice(0, 10);
+  return downloadFile('/v2/workorder/export', { ...toWorkOrderQuery(filters, false), format }, `workorders-${stamp}.${format}`);
+}
+
+/** The timeout of an open order at now (kept live on screen; the server agrees at each read). */
+export function liveTimeout(order: WorkOrder, now: number): { timeout: number; overtimeHours: number } {
+  const open = order.status >= 1 && order.status <= 3;
+  if (!open) {
+    return { timeout: order.timeoutStatus, overtimeHours: order.overtimeHours };
+  }
+  const late = now - new Date(order.plannedEnd).getTime();
+  return late > 0 ? { timeout: 1, overtimeHours: Math.round(late / 36_000) / 100 } : { timeout: 0, overtimeHours: 0 };
+}
