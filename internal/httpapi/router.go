@@ -44,10 +44,11 @@ type Authenticator func(r *http.Request) (*Principal, error)
 
 // API is the router: a ServeMux plus the list of routes it serves.
 type API struct {
-	mux     *http.ServeMux
-	routes  []Route
-	authn   Authenticator
-	answers *AnswerCache
+	mux      *http.ServeMux
+	routes   []Route
+	authn    Authenticator
+	answers  *AnswerCache
+	writeLog WriteLogger
 }
 
 // UseAnswerCache serves the routes marked Cache through c (nil: always computed).
@@ -111,15 +112,23 @@ func (a *API) wrap(rt Route) http.Handler {
 				return
 			}
 			if rt.Access == Admin && !p.IsAdmin() {
-				Fail(w, r, Forbidden())
+				e, tee, lr := a.startWrite(&rt, r, p)
+				Fail(w, lr, Forbidden())
+				a.finishWrite(lr, e, tee, http.StatusForbidden)
 				return
 			}
 			r = r.WithContext(WithPrincipal(r.Context(), p))
 		}
+		entry, tee, r := a.startWrite(&rt, r, p)
 		// whatever a member writes drops the organisation's kept answers, before the
 		// writer hears back (a key computed earlier holds the old generation)
 		writes := a.answers != nil && p != nil && rt.Method != http.MethodGet
 		if rt.Raw != nil {
+			if entry != nil {
+				lw := &logStatus{ResponseWriter: w}
+				defer func() { a.finishWrite(r, entry, tee, lw.status) }()
+				w = lw
+			}
 			if writes {
 				rt.Raw(&invalidating{ResponseWriter: w, drop: func() { a.answers.Invalidate(p.OrgID) }}, r)
 				return
@@ -139,9 +148,11 @@ func (a *API) wrap(rt Route) http.Handler {
 		}
 		if err != nil {
 			Fail(w, r, err)
+			a.finishWrite(r, entry, tee, AsError(err).Status)
 			return
 		}
 		OK(w, r, data)
+		a.finishWrite(r, entry, tee, http.StatusOK)
 	})
 }
 

@@ -265,7 +265,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(4096)
+	h.mu.Lock() // EndSessions reads conn under the lock
 	c.conn = conn
+	h.mu.Unlock()
 	// The server never expects data frames; CloseRead answers pings and closes.
 	readCtx := conn.CloseRead(context.WithoutCancel(ctx))
 	h.wantCounts(p.UserID)
@@ -546,5 +548,23 @@ func (h *Hub) countsLoop() {
 			}
 			h.enqueue(t.c, b)
 		}
+	}
+}
+
+// EndSessions closes, on this replica, every connection of a user whose sessions were
+// all just ended (disabled, deleted, password reset), with StatusSessionEnded: the
+// console then asks the API, hears 50012 and shows "Confirm logout" at once instead of
+// at the next recheck.
+func (h *Hub) EndSessions(userID int64) {
+	h.mu.RLock()
+	var conns []*websocket.Conn
+	for c := range h.byUser[userID] {
+		if c.conn != nil {
+			conns = append(conns, c.conn)
+		}
+	}
+	h.mu.RUnlock()
+	for _, conn := range conns {
+		go func() { _ = conn.Close(StatusSessionEnded, "session ended") }()
 	}
 }

@@ -12,8 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/helio-energy/helio/internal/account"
 	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
@@ -27,6 +29,7 @@ import (
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/sys"
+	"github.com/helio-energy/helio/internal/syslog"
 	"github.com/helio-energy/helio/internal/telemetry"
 	"github.com/helio-energy/helio/web"
 )
@@ -51,6 +54,9 @@ type Server struct {
 	Messages *message.Store
 	Alarms   *alarm.Engine
 	Hub      *push.Hub
+	// Accounts serves the organisation and account calls; SysLog keeps every API write.
+	Accounts *account.Service
+	SysLog   *syslog.Log
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
@@ -86,6 +92,11 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		s.API.UseAnswerCache(s.Answers)
 	}
 	s.Auth.Routes(s.API)
+	s.SysLog = &syslog.Log{DB: db, Retention: cfg.SyslogRetention}
+	s.API.UseWriteLog(s.SysLog.Record)
+	s.SysLog.Routes(s.API)
+	s.Accounts = &account.Service{DB: db, Auth: s.Auth, Blobs: blob.NewDB(db)}
+	s.Accounts.Routes(s.API)
 	topt := telemetry.Options{RawRetention: cfg.RawRetention}
 	s.Writer = telemetry.NewWriter(db, topt)
 	s.Reader = telemetry.NewReader(db, topt)
@@ -125,6 +136,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Hub = hub
 	s.Messages.Pub = hub
 	hub.Routes(s.API)
+	s.Accounts.Revoked = func(_ context.Context, userID int64) { hub.EndSessions(userID) }
 	if dist, ok := web.Dist(); ok {
 		h, err := sys.Console(dist)
 		if err != nil {
@@ -277,6 +289,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		go s.pruneSessions(bgCtx)
 		go s.Writer.RunPruner(bgCtx, time.Hour)
+		go s.SysLog.RunPruner(bgCtx, time.Hour)
 		go s.Alarms.RunSweeper(bgCtx, time.Minute)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
