@@ -189,6 +189,11 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	if err := demo.SeedFleet(ctx, s.DB, acc, fleet); err != nil {
 		return err
 	}
+	if created {
+		if err := demo.SeedOrganisation(ctx, s.DB, acc, fleet); err != nil {
+			return err
+		}
+	}
 	ids, err := demo.DeviceIDs(ctx, s.DB)
 	if err != nil {
 		return err
