@@ -29,7 +29,6 @@ var orgMessages = map[string]map[string]string{
 	"cert_open":          m5("A certification is already being audited", "已有认证正在审核中", "已有認證正在審核中", "이미 심사 중인 인증이 있습니다", "審査中の認証がすでにあります"),
 	"cert_transition":    m5("This record can no longer be changed (%v)", "该记录已不能变更（%v）", "該記錄已不能變更（%v）", "이 기록은 더 이상 변경할 수 없습니다(%v)", "この記録はもう変更できません（%v）"),
 	"settings_json":      m5("The settings must be a JSON object of at most 8 KB", "配置须为不超过 8 KB 的 JSON 对象", "設定須為不超過 8 KB 的 JSON 物件", "설정은 8KB 이하의 JSON 객체여야 합니다", "設定は 8 KB 以下の JSON オブジェクトである必要があります"),
-	"time_range":         m5("The start is after the end", "开始时间晚于结束时间", "開始時間晚於結束時間", "시작이 끝보다 늦습니다", "開始が終了より後です"),
 	"col.time":           m5("Time (UTC)", "时间 (UTC)", "時間 (UTC)", "시간 (UTC)", "時刻 (UTC)"),
 	"col.user":           m5("User", "用户", "使用者", "사용자", "ユーザー"),
 	"col.action":         m5("Action", "操作", "操作", "작업", "操作"),

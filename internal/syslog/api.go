@@ -3,12 +3,12 @@ package syslog
 import (
 	"database/sql"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/export"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 )
 
 // Entry is one system-log entry as the list shows it.
@@ -29,7 +29,7 @@ type Entry struct {
 }
 
 // Query filters the list: user, object and action are parts of the text; from and to are
-// RFC 3339 instants.
+// RFC 3339 instants or yyyy-MM-dd days.
 type Query struct {
 	User     string `query:"user"`
 	Object   string `query:"object"`
@@ -50,98 +50,67 @@ func (l *Log) Routes(api *httpapi.API) {
 		Access: httpapi.Admin, Query: Query{}, RawType: "text/csv", Raw: l.export})
 }
 
-// condition builds the WHERE clause of the caller's filters.
-func condition(r *http.Request) (string, []any, error) {
-	q := r.URL.Query()
-	where := []string{"org_id = ?"}
-	args := []any{httpapi.Caller(r).OrgID}
-	var v httpapi.Validator
+// filters reads the caller's filters into the list's condition: the caller's organisation
+// first, then the text filters (parts of the user name, object and action), the time range
+// and "failed only".
+func filters(r *http.Request) (*listing.Params, *listing.Where, error) {
+	p := listing.Read(r)
+	w := &listing.Where{}
+	w.Add("org_id = ?", httpapi.Caller(r).OrgID)
 	like := func(field, col string) {
-		s := strings.TrimSpace(q.Get(field))
-		v.MaxLen(field, s, 100)
-		if s == "" {
-			return
+		if s := p.Text(field, 100); s != "" {
+			w.Add("LOWER("+col+`) LIKE ? ESCAPE '\'`, "%"+strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(s))+"%")
 		}
-		where = append(where, "LOWER("+col+`) LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(s))+"%")
 	}
 	like("user", "username")
 	like("object", "target")
 	like("action", "action")
-	var from, to time.Time
-	for _, f := range []struct {
-		name string
-		dst  *time.Time
-		op   string
-	}{{"from", &from, ">="}, {"to", &to, "<="}} {
-		s := q.Get(f.name)
-		if s == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			v.Add(f.name, "invalid_format")
-			continue
-		}
-		*f.dst = t
-		where = append(where, "created_at "+f.op+" ?")
-		args = append(args, t.UnixMilli())
-	}
-	if !from.IsZero() && !to.IsZero() && from.After(to) {
-		v.Add("from", "time_range")
-	}
-	switch q.Get("failed") {
-	case "", "0":
-	case "1":
-		where = append(where, "status >= 400")
-	default:
-		v.Add("failed", "one_of", "0, 1")
-	}
-	return " WHERE " + strings.Join(where, " AND "), args, v.Err()
+	from, to := p.Range("from", "to", 3660)
+	w.If(!from.IsZero(), "created_at >= ?", from.UnixMilli())
+	w.If(!to.IsZero(), "created_at < ?", to.UnixMilli())
+	w.If(p.OneOf("failed", 0, 0, 1) == 1, "status >= 400")
+	return p, w, p.Err()
 }
 
-func (l *Log) query(r *http.Request, cond string, args []any, limit, offset int) ([]Entry, error) {
-	rows, err := l.DB.Query(r.Context(), `SELECT id, created_at, COALESCE(user_id, 0), username, action, target, detail,
-		method, route, status, client_addr, before_json, after_json FROM audit_log`+cond+
-		" ORDER BY created_at DESC, id DESC LIMIT "+strconv.Itoa(limit)+" OFFSET "+strconv.Itoa(offset), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Entry{}
-	for rows.Next() {
-		var e Entry
-		var at int64
-		var uid sql.NullInt64
-		if err := rows.Scan(&e.ID, &at, &uid, &e.Username, &e.Action, &e.Object, &e.Detail, &e.Method, &e.Route,
-			&e.Status, &e.Address, &e.Before, &e.After); err != nil {
-			return nil, err
-		}
-		e.UserID = uid.Int64
-		e.Time = time.UnixMilli(at).UTC()
-		out = append(out, e)
-	}
-	return out, rows.Err()
+var logQuery = listing.Query{
+	Columns: `id, created_at, COALESCE(user_id, 0), username, action, target, detail, method, route, status,
+		client_addr, before_json, after_json`,
+	From:  " FROM audit_log",
+	Order: "created_at DESC, id DESC",
+}
+
+func scanEntry(rows *sql.Rows) (Entry, error) {
+	var e Entry
+	var at int64
+	err := rows.Scan(&e.ID, &at, &e.UserID, &e.Username, &e.Action, &e.Object, &e.Detail, &e.Method, &e.Route,
+		&e.Status, &e.Address, &e.Before, &e.After)
+	e.Time = time.UnixMilli(at).UTC()
+	return e, err
 }
 
 func (l *Log) list(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
+	p, w, err := filters(r)
 	if err != nil {
 		return nil, err
 	}
-	cond, args, err := condition(r)
-	if err != nil {
-		return nil, err
-	}
-	var total int64
-	if err := l.DB.QueryRow(r.Context(), "SELECT COUNT(*) FROM audit_log"+cond, args...).Scan(&total); err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	list, err := l.query(r, cond, args, size, (page-1)*size)
+	list, total, err := listing.Run(r.Context(), l.DB, logQuery, w, p.Page, p.Size, scanEntry)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return httpapi.Page[Entry]{List: list, Total: total, Page: page, PageSize: size}, nil
+	return httpapi.Page[Entry]{List: list, Total: total, Page: p.Page, PageSize: p.Size}, nil
+}
+
+var exportColumns = []export.Column[Entry]{
+	{Key: "col.time", Cell: func(e *Entry, _ string) any { return e.Time.Format("2006-01-02 15:04:05") }},
+	{Key: "col.user", Cell: func(e *Entry, _ string) any { return e.Username }},
+	{Key: "col.action", Cell: func(e *Entry, _ string) any { return e.Action }},
+	{Key: "col.object", Cell: func(e *Entry, _ string) any { return e.Object }},
+	{Key: "col.detail", Cell: func(e *Entry, _ string) any { return e.Detail }},
+	{Key: "col.route", Cell: func(e *Entry, _ string) any { return e.Route }},
+	{Key: "col.status", Cell: func(e *Entry, _ string) any { return e.Status }},
+	{Key: "col.address", Cell: func(e *Entry, _ string) any { return e.Address }},
+	{Key: "col.before", Cell: func(e *Entry, _ string) any { return e.Before }},
+	{Key: "col.after", Cell: func(e *Entry, _ string) any { return e.After }},
 }
 
 func (l *Log) export(w http.ResponseWriter, r *http.Request) {
@@ -150,24 +119,15 @@ func (l *Log) export(w http.ResponseWriter, r *http.Request) {
 		httpapi.Fail(w, r, err)
 		return
 	}
-	cond, args, err := condition(r)
+	_, where, err := filters(r)
 	if err != nil {
 		httpapi.Fail(w, r, err)
 		return
 	}
-	list, err := l.query(r, cond, args, export.MaxRows, 0)
+	list, _, err := listing.Run(r.Context(), l.DB, logQuery, where, 1, export.MaxRows, scanEntry)
 	if err != nil {
 		httpapi.Fail(w, r, httpapi.Internal(err))
 		return
 	}
-	loc := httpapi.Locale(r)
-	t := func(k string) string { return httpapi.T(loc, k) }
-	headers := []string{t("col.time"), t("col.user"), t("col.action"), t("col.object"), t("col.detail"), t("col.route"),
-		t("col.status"), t("col.address"), t("col.before"), t("col.after")}
-	rows := make([][]any, 0, len(list))
-	for _, e := range list {
-		rows = append(rows, []any{e.Time.Format("2006-01-02 15:04:05"), e.Username, e.Action, e.Object, e.Detail, e.Route,
-			e.Status, e.Address, e.Before, e.After})
-	}
-	export.Write(w, r, format, "system-log", headers, rows)
+	export.Table(w, r, format, "system-log", exportColumns, list)
 }

@@ -1,21 +1,18 @@
 import Button from '@arco-design/web-react/es/Button';
 import Checkbox from '@arco-design/web-react/es/Checkbox';
 import Input from '@arco-design/web-react/es/Input';
-import Pagination from '@arco-design/web-react/es/Pagination';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Checkbox/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
-import '@arco-design/web-react/es/Pagination/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { IconRefresh } from '@arco-design/web-react/icon';
-import { type TableHTMLAttributes, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataState } from '@/components/data-state';
 import { RangePicker } from '@/components/date-pickers';
 import { ExportButtons } from '@/components/export-buttons';
+import { ListTable } from '@/components/list/list-table';
 import { formatDateTime } from '@/lib/format';
 import { exportSysLog, type LogEntry, type LogFilters, useSysLog } from './api/org';
 import styles from './permission.module.css';
@@ -78,11 +75,6 @@ export function SysLogPanel() {
     { title: t('org.log.route'), dataIndex: 'route', width: 300, ellipsis: true, tooltip: true },
   ];
   const tableName = t('org.tab.log');
-  const components = useMemo(
-    () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={tableName} /> }),
-    [tableName],
-  );
-  const rows = list.data?.list ?? [];
   const field = (key: keyof typeof draft) => (
     <Input
       aria-label={t(`org.log.${key}`)}
@@ -126,38 +118,18 @@ export function SysLogPanel() {
         <ExportButtons onExport={(format) => exportSysLog(filters, format)} />
       </div>
       <p className={styles.muted}>{t('org.log.help')}</p>
-      <DataState
-        loading={list.isPending}
-        error={list.isError && !list.data}
-        empty={rows.length === 0}
+      <ListTable
+        label={tableName}
+        query={list}
+        columns={columns}
+        page={filters.page}
+        pageSize={filters.pageSize}
+        onPage={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))}
         emptyText={t('org.log.empty')}
-        onRetry={() => void list.refetch()}
-        minHeight={240}
-      >
-        <Table
-          rowKey="id"
-          columns={columns}
-          data={rows}
-          pagination={false}
-          scroll={{ x: 1210 }}
-          border={false}
-          components={components}
-          expandedRowRender={(entry) => <Change entry={entry} />}
-        />
-      </DataState>
-      {list.data && list.data.total > 0 && (
-        <div className={styles.pagination}>
-          <Pagination
-            total={list.data.total}
-            current={filters.page}
-            pageSize={filters.pageSize}
-            sizeCanChange
-            sizeOptions={[20, 50, 100]}
-            showTotal
-            onChange={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))}
-          />
-        </div>
-      )}
+        width={1210}
+        sizeOptions={[20, 50, 100]}
+        expandedRowRender={(entry) => <Change entry={entry} />}
+      />
     </section>
   );
 }

@@ -1,19 +1,16 @@
 import Button from '@arco-design/web-react/es/Button';
 import Input from '@arco-design/web-react/es/Input';
 import Modal from '@arco-design/web-react/es/Modal';
-import Pagination from '@arco-design/web-react/es/Pagination';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
 import '@arco-design/web-react/es/Modal/style/css.js';
-import '@arco-design/web-react/es/Pagination/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
-import { type TableHTMLAttributes, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataState } from '@/components/data-state';
+import { ListTable } from '@/components/list/list-table';
 import { LabelledSelect, Option } from '@/components/select';
 import { useUser } from '@/lib/auth';
 import { notifySuccess } from '@/lib/notify';
@@ -116,11 +113,6 @@ export function UserTable({ deptId }: { deptId?: number }) {
   ];
 
   const tableName = t('org.user.title');
-  const components = useMemo(
-    () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={tableName} /> }),
-    [tableName],
-  );
-  const rows = list.data?.list ?? [];
   return (
     <section className={styles.userPanel} aria-label={tableName}>
       <div className={styles.filters} role="search" aria-label={t('org.user.filters')}>
@@ -164,29 +156,18 @@ export function UserTable({ deptId }: { deptId?: number }) {
           {t('org.user.add')}
         </Button>
       </div>
-      <DataState
-        loading={list.isPending}
-        error={list.isError && !list.data}
-        empty={rows.length === 0}
+      <ListTable
+        label={tableName}
+        query={list}
+        columns={columns}
+        page={filters.page}
+        pageSize={filters.pageSize}
+        onPage={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))}
         emptyText={t('org.user.empty')}
-        onRetry={() => void list.refetch()}
-        minHeight={240}
-      >
-        <Table rowKey="uid" columns={columns} data={rows} pagination={false} scroll={{ x: 1500 }} border={false} components={components} />
-      </DataState>
-      {list.data && list.data.total > 0 && (
-        <div className={styles.pagination}>
-          <Pagination
-            total={list.data.total}
-            current={filters.page}
-            pageSize={filters.pageSize}
-            sizeCanChange
-            sizeOptions={[10, 20, 50]}
-            showTotal
-            onChange={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))}
-          />
-        </div>
-      )}
+        width={1500}
+        sizeOptions={[10, 20, 50]}
+        rowKey="uid"
+      />
       {dialog?.kind === 'add' && <UserForm deptId={deptId} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'edit' && <UserForm user={dialog.user} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'reset' && <ResetPasswordDialog user={dialog.user} onClose={() => setDialog(null)} />}

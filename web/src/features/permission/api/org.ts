@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import type { Page } from '@/components/list/list-table';
 import { api, type QueryValue } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
@@ -45,13 +46,6 @@ export interface OrgUser {
   jobName: string;
   avatar: string;
   createdAt: string;
-}
-
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
 }
 
 export interface UserFilters {
