@@ -142,4 +142,68 @@ describe('organisation', () => {
     expect((await call(user, '/v2/site/list')).status).toBe(401);
     await row.getByText('Disabled').waitFor();
   });
+
+  it('a user edits their settings: profile rules, a cropped PNG avatar in the navbar, configuration kept on the server', async (context) => {
+    const { page } = await openPage(browser, context, 'en-US');
+    await page.goto(`${baseUrl()}/#/login`);
+    await signIn(page, 'auditor');
+    await waitForHash(page, /^\/monitor/);
+    await page.goto(`${baseUrl()}/#/user/settings`);
+    await page.getByLabel('Country/region').fill('');
+    await page.getByLabel('Personal profile').fill('x'.repeat(10));
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Required').first().waitFor();
+    await page.getByLabel('Country/region').fill('China');
+    await page.getByLabel('Area').fill('Shanghai');
+    await page.getByLabel('Personal profile').fill('Checks the fleet figures every morning.');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Saved').first().waitFor();
+    await screenshot(page, 'user-settings-basic');
+
+    // A 300×200 PNG drawn by the page, cropped to a square and stored re-encoded.
+    const png = await page.evaluate(() => {
+      const c = document.createElement('canvas');
+      c.width = 300;
+      c.height = 200;
+      const ctx = c.getContext('2d')!;
+      ctx.fillStyle = '#165DFF';
+      ctx.fillRect(0, 0, 300, 200);
+      ctx.fillStyle = '#FFB400';
+      ctx.beginPath();
+      ctx.arc(150, 100, 60, 0, Math.PI * 2);
+      ctx.fill();
+      return c.toDataURL('image/png').split(',')[1]!;
+    });
+    await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
+    const crop = page.getByRole('dialog');
+    await crop.getByText('Crop the avatar').waitFor();
+    await screenshot(page, 'user-settings-avatar-crop');
+    await crop.getByRole('button', { name: 'Save' }).click();
+    await crop.waitFor({ state: 'detached' });
+    const navbarAvatar = page.locator('header img[src*="/v2/user/avatar/"], nav img[src*="/v2/user/avatar/"]').first();
+    await navbarAvatar.waitFor();
+    const served = await call<unknown>(page, (await navbarAvatar.getAttribute('src'))!);
+    expect(served.status).toBe(200);
+
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await page.getByRole('radio', { name: 'Dark' }).click({ force: true });
+    await page.waitForFunction(() => document.body.getAttribute('arco-theme') === 'dark');
+    await expect
+      .poll(async () => JSON.stringify((await data<{ settings: unknown }>(page, '/v2/user/settings')).settings), { timeout: 5_000 })
+      .toContain('"theme":"dark"');
+    await screenshot(page, 'user-settings-configuration-dark');
+
+    // The configuration follows the user to a fresh browser (here set to Chinese before sign-in).
+    const { page: again } = await openPage(browser, context, 'zh-CN');
+    await again.goto(`${baseUrl()}/#/login`);
+    await again.getByLabel('用户名').fill('auditor');
+    await again.getByLabel('密码').fill('helio-demo');
+    await again.getByRole('button', { name: '登录' }).click();
+    await waitForHash(again, /^\/monitor/);
+    await again.waitForFunction(() => document.body.getAttribute('arco-theme') === 'dark');
+    // the language chosen in the first browser (English) came along too
+    await again.goto(`${baseUrl()}/#/user/settings?tab=security`);
+    await again.getByText('Security question').first().waitFor();
+    await screenshot(again, 'user-settings-security-dark');
+  });
 });
