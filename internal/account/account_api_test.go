@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
 func data[T any](t *testing.T, r *apitest.Result) T {
@@ -308,5 +310,41 @@ func TestCancelAccount(t *testing.T) {
 		{Name: "cancelled", Method: "POST", URL: "/v2/org/account/cancel", As: "admin", Body: `{"password":"helio-demo"}`, Status: 200},
 		{Name: "signed out for good", Method: "GET", URL: "/v2/user/info", As: "admin", Status: 401, Code: 50012},
 		{Name: "cannot sign in", Method: "POST", URL: "/v2/login", Body: `{"username":"admin","password":"helio-demo"}`, Status: 401},
+	})
+}
+
+// The organisation's SQL on both databases: departments, users (list, delete with a freed
+// name), security answer, certification and the system log's search.
+func TestOrganisationOnEachDatabase(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := apitest.NewOn(t, db)
+		r := e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/org/dept/add", As: "admin", Body: `{"name":"Field_%crew","stationIds":[]}`})
+		if r.Status != 200 {
+			t.Fatal(r.Body)
+		}
+		dept := data[struct{ ID int64 }](t, r).ID
+		r = e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/org/user/add", As: "admin", Body: fmt.Sprintf(
+			`{"username":"pat","password":"Pat12345","name":"Pat","deptId":%d,"email":"p@example.com","phone":"12345","role":"user"}`, dept)})
+		if r.Status != 200 {
+			t.Fatal(r.Body)
+		}
+		uid := data[struct{ ID int64 }](t, r).ID
+		e.Run(t, []apitest.Scenario{
+			{Name: "list by department", Method: "GET", URL: fmt.Sprintf("/v2/org/user/list?deptId=%d", dept), As: "admin", Status: 200, Contains: []string{`"pat"`, `"total":1`}},
+			{Name: "keyword with a wildcard character", Method: "GET", URL: "/v2/org/user/list?keyword=%25", As: "admin", Status: 200, Contains: []string{`"total":0`}},
+			{Name: "security", Method: "POST", URL: "/v2/user/security", As: "operator", Body: `{"securityQuestion":"Q?","securityAnswer":"A","phone":"","email":"o@example.com"}`, Status: 200},
+			{Name: "security keeps the answer", Method: "POST", URL: "/v2/user/security", As: "operator", Body: `{"securityQuestion":"Q?","securityAnswer":"","phone":"","email":"o@example.com"}`, Status: 200},
+			{Name: "delete", Method: "POST", URL: fmt.Sprintf("/v2/org/user/delete/%d", uid), As: "admin", Status: 200},
+			{Name: "log search", Method: "GET", URL: "/v2/syslog/list?object=pat&action=user.delete", As: "admin", Status: 200, Contains: []string{`"total":1`}},
+			{Name: "log by day", Method: "GET", URL: "/v2/syslog/list?from=2020-01-01&to=2020-01-02", As: "admin", Status: 200, Contains: []string{`"total":0`}},
+			{Name: "certification", Method: "POST", URL: "/v2/user/certification/submit", As: "operator", Body: `{"accountType":"individual","legalPerson":"O","legalCertType":"passport","legalCertNumber":"1","enterpriseName":"E","enterpriseCertType":"other","organizationCode":"C"}`, Status: 200},
+			{Name: "review", Method: "GET", URL: "/v2/org/certification/list?status=auditing", As: "admin", Status: 200, Contains: []string{`"auditing"`}},
+		})
+		if n := e.Count(t, "SELECT COUNT(*) FROM users WHERE security_answer_hash <> ''"); n != 1 {
+			t.Fatalf("answers kept: %d", n)
+		}
+		if n := e.Count(t, "SELECT COUNT(*) FROM users WHERE username = 'pat'"); n != 0 {
+			t.Fatal("the deleted user's name is still taken")
+		}
 	})
 }
