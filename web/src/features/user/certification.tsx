@@ -1,13 +1,18 @@
 import Button from '@arco-design/web-react/es/Button';
+import Descriptions from '@arco-design/web-react/es/Descriptions';
 import Form from '@arco-design/web-react/es/Form';
 import Input from '@arco-design/web-react/es/Input';
+import Modal from '@arco-design/web-react/es/Modal';
 import Table from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
+import '@arco-design/web-react/es/Descriptions/style/css.js';
 import '@arco-design/web-react/es/Form/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
+import '@arco-design/web-react/es/Modal/style/css.js';
 import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { LabelledSelect, Option } from '@/components/select';
@@ -29,6 +34,7 @@ export function Certification() {
   const submit = useSubmitCert();
   const withdraw = useWithdrawCert();
   const auditing = (records.data ?? []).some((r) => r.status === 'auditing');
+  const [checking, setChecking] = useState<CertRecord | null>(null);
   const send = async () => {
     let values: CertInput;
     try {
@@ -102,12 +108,34 @@ export function Certification() {
                     {t('account.cert.withdraw')}
                   </Button>
                 ) : (
-                  <span className={styles.muted}>{t('account.cert.check')}</span>
+                  <Button size="mini" type="text" onClick={() => setChecking(r)}>
+                    {t('account.cert.check')}
+                  </Button>
                 ),
             },
           ]}
         />
       </DataState>
+      {checking && (
+        <Modal visible title={t('account.cert.records')} footer={null} onCancel={() => setChecking(null)} focusLock autoFocus>
+          <Descriptions
+            column={1}
+            colon=":"
+            data={[
+              { label: t('account.cert.accountType'), value: t(`account.cert.accountType.${checking.accountType}`) },
+              { label: t('account.cert.legalPerson'), value: checking.legalPerson },
+              { label: t('account.cert.legalCertType'), value: t(`account.cert.legalCertType.${checking.legalCertType}`) },
+              { label: t('account.cert.legalCertNumber'), value: checking.legalCertNumber },
+              { label: t('account.cert.enterpriseName'), value: checking.enterpriseName },
+              { label: t('account.cert.enterpriseCertType'), value: t(`account.cert.enterpriseCertType.${checking.enterpriseCertType}`) },
+              { label: t('account.cert.organizationCode'), value: checking.organizationCode },
+              { label: t('account.cert.status'), value: t(`account.cert.status.${checking.status}`) },
+              { label: t('account.cert.reason'), value: checking.reason || '—' },
+              { label: t('account.cert.time'), value: formatDateTime(checking.createdAt) },
+            ]}
+          />
+        </Modal>
+      )}
     </div>
   );
 }
