@@ -177,6 +177,12 @@ describe('organisation', () => {
     await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
     const crop = page.getByRole('dialog');
     await crop.getByText('Crop the avatar').waitFor();
+    // the preview shows the chosen square of the picture (the yellow disc at its centre)
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[role=dialog] canvas');
+      const pixel = canvas?.getContext('2d')?.getImageData(120, 120, 1, 1).data;
+      return pixel !== undefined && pixel[3] === 255 && pixel[0] > 200 && pixel[1] > 150;
+    });
     await screenshot(page, 'user-settings-avatar-crop');
     await crop.getByRole('button', { name: 'Save' }).click();
     await crop.waitFor({ state: 'detached' });
@@ -186,7 +192,7 @@ describe('organisation', () => {
     expect(served.status).toBe(200);
 
     await page.getByRole('tab', { name: 'Configuration' }).click();
-    await page.getByRole('radio', { name: 'Dark' }).click({ force: true });
+    await page.getByRole('tabpanel').getByText('Dark', { exact: true }).click();
     await page.waitForFunction(() => document.body.getAttribute('arco-theme') === 'dark');
     await expect
       .poll(async () => JSON.stringify((await data<{ settings: unknown }>(page, '/v2/user/settings')).settings), { timeout: 5_000 })

@@ -20,7 +20,8 @@ const PREVIEW = 240;
 /** Crops the chosen PNG to a square (zoom and position) and uploads it as the avatar. */
 function CropDialog({ image, onClose }: { image: HTMLImageElement; onClose: () => void }) {
   const { t } = useTranslation();
-  const canvas = useRef<HTMLCanvasElement>(null);
+  // The dialog mounts its body after opening: draw once the canvas is there, and on each change.
+  const [canvas, setCanvas] = useState<HTMLCanvasElement | null>(null);
   const [crop, setCrop] = useState<Crop>({ zoom: 1, x: 0.5, y: 0.5 });
   const upload = useUploadAvatar();
 
@@ -35,8 +36,8 @@ function CropDialog({ image, onClose }: { image: HTMLImageElement; onClose: () =
   };
 
   useEffect(() => {
-    if (canvas.current) {
-      draw(canvas.current, PREVIEW);
+    if (canvas) {
+      draw(canvas, PREVIEW);
     }
   });
 
@@ -80,7 +81,7 @@ function CropDialog({ image, onClose }: { image: HTMLImageElement; onClose: () =
       focusLock
     >
       <div className={styles.crop}>
-        <canvas ref={canvas} width={PREVIEW} height={PREVIEW} className={styles.cropCanvas} aria-label={t('account.avatar.preview')} />
+        <canvas ref={setCanvas} width={PREVIEW} height={PREVIEW} className={styles.cropCanvas} aria-label={t('account.avatar.preview')} />
         <div className={styles.cropControls}>
           {slider('zoom', 1, 4, 0.05)}
           {slider('x', 0, 1, 0.01)}
