@@ -181,7 +181,7 @@ describe('organisation', () => {
     await page.waitForFunction(() => {
       const canvas = document.querySelector<HTMLCanvasElement>('[role=dialog] canvas');
       const pixel = canvas?.getContext('2d')?.getImageData(120, 120, 1, 1).data;
-      return pixel !== undefined && pixel[3] === 255 && pixel[0] > 200 && pixel[1] > 150;
+      return pixel !== undefined && pixel[3] === 255 && (pixel[0] ?? 0) > 200 && (pixel[1] ?? 0) > 150;
     });
     await screenshot(page, 'user-settings-avatar-crop');
     await crop.getByRole('button', { name: 'Save' }).click();
