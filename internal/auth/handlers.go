@@ -46,36 +46,36 @@ type LoginResponse struct {
 
 // UserInfo is the signed-in user's profile (SPEC.md section 3).
 type UserInfo struct {
-	UID              int64  `json:"uid"`
-	Username         string `json:"username"`
-	Name             string `json:"name"`
-	Avatar           string `json:"avatar"`
-	Job              string `json:"job"`
-	JobName          string `json:"jobName"`
-	Organization     int64  `json:"organization"`
-	OrganizationName string `json:"organizationName"`
-	Department       int64  `json:"department"`
-	DepartmentName   string `json:"departmentName"`
-	Location         string `json:"location"`
-	LocationName     string `json:"locationName"`
-	Email            string `json:"email"`
-	Introduction     string `json:"introduction"`
-	PersonalWebsite  string `json:"personalWebsite"`
-	Phone            string `json:"phone"`
-	RegistrationDate string `json:"registrationDate" doc:"RFC 3339"`
-	AccountID        string `json:"accountId"`
-	Certification    int    `json:"certification"`
-	Role             string `json:"role" doc:"admin or user"`
-	Status           int    `json:"status" doc:"1 active, 0 disabled"`
-	StationAuthority string `json:"stationAuthority" doc:"all, own or authorized"`
+	UID               int64  `json:"uid"`
+	Username          string `json:"username"`
+	Name              string `json:"name"`
+	Avatar            string `json:"avatar"`
+	Job               string `json:"job"`
+	JobName           string `json:"jobName"`
+	Organization      int64  `json:"organization"`
+	OrganizationName  string `json:"organizationName"`
+	Department        int64  `json:"department"`
+	DepartmentName    string `json:"departmentName"`
+	Location          string `json:"location"`
+	LocationName      string `json:"locationName"`
+	Email             string `json:"email"`
+	Introduction      string `json:"introduction"`
+	PersonalWebsite   string `json:"personalWebsite"`
+	Phone             string `json:"phone"`
+	RegistrationDate  string `json:"registrationDate" doc:"RFC 3339"`
+	AccountID         string `json:"accountId"`
+	Certification     int    `json:"certification"`
+	Role              string `json:"role" doc:"admin or user"`
+	Status            int    `json:"status" doc:"1 active, 0 disabled"`
+	StationAuthority  string `json:"stationAuthority" doc:"all, own or authorized"`
+	Country           string `json:"country"`
+	Area              string `json:"area"`
+	Address           string `json:"address"`
+	SecurityQuestion  string `json:"securityQuestion"`
+	HasSecurityAnswer bool   `json:"hasSecurityAnswer"`
 }
 
-// ResetPasswordRequest is the body of POST /v2/org/user/resetpwd/{uid}.
-type ResetPasswordRequest struct {
-	Password string `json:"password" validate:"required"`
-}
-
-// Routes registers the sign-in and account-state calls.
+// Routes registers the sign-in calls (the account calls are internal/account's).
 func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/login", Tag: "auth", Summary: "Sign in with username and password",
 		Access: httpapi.Public, Body: LoginRequest{}, Resp: LoginResponse{}, Handle: s.login})
@@ -83,12 +83,6 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Signed, Handle: s.logout})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/user/info", Tag: "auth", Summary: "The signed-in user's profile, role and station authority",
 		Access: httpapi.Signed, Resp: UserInfo{}, Handle: s.userInfo})
-	api.Add(httpapi.Route{Method: "POST", Path: "/v2/org/user/resetpwd/{uid}", Tag: "org", Summary: "Set a user's password; ends the user's sessions",
-		Access: httpapi.Admin, Body: ResetPasswordRequest{}, Handle: s.resetPassword})
-	api.Add(httpapi.Route{Method: "POST", Path: "/v2/org/user/validdisable/{uid}", Tag: "org", Summary: "Disable a user; ends the user's sessions",
-		Access: httpapi.Admin, Handle: s.setStatus(0)})
-	api.Add(httpapi.Route{Method: "POST", Path: "/v2/org/user/validenable/{uid}", Tag: "org", Summary: "Enable a user",
-		Access: httpapi.Admin, Handle: s.setStatus(1)})
 }
 
 func (s *Service) login(r *http.Request) (any, error) {
@@ -192,70 +186,9 @@ func (s *Service) userInfo(r *http.Request) (any, error) {
 		Location: u.Location, LocationName: u.LocationName, Email: u.Email, Introduction: u.Introduction,
 		PersonalWebsite: u.PersonalWebsite, Phone: u.Phone, RegistrationDate: u.CreatedAt.Format(time.RFC3339),
 		AccountID: fmt.Sprintf("HL%08d", u.ID), Certification: u.Certification, Role: u.Role, Status: u.Status,
-		StationAuthority: u.StationAuthority,
+		StationAuthority: u.StationAuthority, Country: u.Country, Area: u.Area, Address: u.Address,
+		SecurityQuestion: u.SecurityQuestion, HasSecurityAnswer: u.SecurityAnswerHash != "",
 	}, nil
-}
-
-// targetUser loads the {uid} user if it belongs to the caller's organisation; any other
-// id answers 404.
-func (s *Service) targetUser(r *http.Request) (*org.User, error) {
-	id, err := httpapi.PathID(r, "uid")
-	if err != nil {
-		return nil, err
-	}
-	u, err := org.UserByID(r.Context(), s.DB, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && u.OrgID != httpapi.Caller(r).OrgID) {
-		return nil, httpapi.NotFound()
-	}
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	return u, nil
-}
-
-func (s *Service) resetPassword(r *http.Request) (any, error) {
-	u, err := s.targetUser(r)
-	if err != nil {
-		return nil, err
-	}
-	var req ResetPasswordRequest
-	if err := httpapi.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	if req.Password == "" {
-		return nil, httpapi.InvalidField("password", "required")
-	}
-	if k := PasswordProblem(req.Password); k != "" {
-		return nil, httpapi.InvalidField("password", k)
-	}
-	if err := s.SetPassword(r.Context(), u.ID, req.Password); err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	p := httpapi.Caller(r)
-	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "user.resetpwd", u.Username, "", httpapi.ClientAddr(r))
-	return nil, nil
-}
-
-func (s *Service) setStatus(status int) func(r *http.Request) (any, error) {
-	return func(r *http.Request) (any, error) {
-		u, err := s.targetUser(r)
-		if err != nil {
-			return nil, err
-		}
-		p := httpapi.Caller(r)
-		if u.ID == p.UserID && status == 0 {
-			return nil, httpapi.Conflict("forbidden")
-		}
-		if err := s.SetStatus(r.Context(), u.ID, status); err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		action := "user.enable"
-		if status == 0 {
-			action = "user.disable"
-		}
-		org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, action, u.Username, "", httpapi.ClientAddr(r))
-		return nil, nil
-	}
 }
 
 // SetPassword hashes and stores a new password and ends the user's sessions, in one

@@ -27,6 +27,7 @@ func TestPasswordHashing(t *testing.T) {
 func TestPasswordRule(t *testing.T) {
 	cases := map[string]bool{
 		"Secret123": true, "aB3defg": true,
+		"Sp3cial!#$": true, "中文Ab12345": true, "Tab\tAb123": false, "Ab1\u00a0xyzw": false,
 		"aB3def": false, "secret123": false, "SECRET123": false, "SecretABC": false, "Secret 123": false, "": false,
 	}
 	for pw, ok := range cases {

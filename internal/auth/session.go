@@ -121,6 +121,21 @@ func (s *Sessions) RevokeUser(ctx context.Context, userID int64) error {
 	return revokeSessions(ctx, s.DB, userID, s.now())
 }
 
+// RevokeIn ends every open session of a user inside the caller's transaction.
+func (s *Sessions) RevokeIn(ctx context.Context, x interface {
+	Exec(context.Context, string, ...any) (sql.Result, error)
+}, userID int64) error {
+	return revokeSessions(ctx, x, userID, s.now())
+}
+
+// RevokeOthers ends a user's open sessions except the one with keepHash (a password
+// changed by its owner keeps the session it was changed from).
+func (s *Sessions) RevokeOthers(ctx context.Context, userID int64, keepHash string) error {
+	_, err := s.DB.Exec(ctx, "UPDATE sessions SET ended_at = ?, ended_reason = 'revoked' WHERE user_id = ? AND ended_at IS NULL AND token_hash <> ?",
+		s.now().UnixMilli(), userID, keepHash)
+	return err
+}
+
 func revokeSessions(ctx context.Context, x interface {
 	Exec(context.Context, string, ...any) (sql.Result, error)
 }, userID int64, at time.Time) error {

@@ -39,6 +39,8 @@ type Config struct {
 	AnswerCache time.Duration
 	// PprofAddr serves Go's profiler (net/http/pprof) on a second listener; empty: off.
 	PprofAddr string
+	// SyslogRetention is how long the system log keeps entries (0: for ever).
+	SyslogRetention time.Duration
 	// EmissionFactor is the grid emission factor for carbon reduction, kg CO₂ per kWh.
 	EmissionFactor float64
 	// The assistant's OpenAI-compatible endpoints (empty URL: the built-in answerer, BM25 only).
@@ -75,6 +77,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.IntVar(&c.BackfillDays, "backfill-days", int(envInt("HELIO_BACKFILL_DAYS", 365)), "days of demo history to generate on first start (HELIO_BACKFILL_DAYS)")
 	fs.Float64Var(&c.SimSpeed, "sim-speed", envFloat("HELIO_SIM_SPEED", 1), "demo simulator speed relative to the clock (HELIO_SIM_SPEED)")
 	fs.DurationVar(&c.RawRetention, "raw-retention", envDuration("HELIO_RAW_RETENTION", 14*24*time.Hour), "how long raw samples are kept (HELIO_RAW_RETENTION)")
+	fs.DurationVar(&c.SyslogRetention, "syslog-retention", envDuration("HELIO_SYSLOG_RETENTION", 180*24*time.Hour), "how long the system log keeps who changed what (0: for ever) (HELIO_SYSLOG_RETENTION)")
 	fs.Float64Var(&c.EmissionFactor, "emission-factor", envFloat("HELIO_EMISSION_FACTOR", 0.475), "grid emission factor for carbon reduction, kg CO2 per kWh (HELIO_EMISSION_FACTOR)")
 	fs.DurationVar(&c.AnswerCache, "answer-cache", envDuration("HELIO_ANSWER_CACHE", 5*time.Second), "how long a dashboard read's answer is kept for the users with the same view of the fleet; an API write drops its organisation's at once (0: off) (HELIO_ANSWER_CACHE)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", env("HELIO_PPROF_ADDR", ""), "serve Go's profiler on this address, e.g. 127.0.0.1:6060 (keep it on loopback; empty: off) (HELIO_PPROF_ADDR)")
@@ -103,6 +106,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--backfill-days must be between 0 and 3660")
 	case c.SimSpeed <= 0 || c.SimSpeed > 10000:
 		return fmt.Errorf("--sim-speed must be above 0 and at most 10000")
+	case c.SyslogRetention < 0:
+		return fmt.Errorf("--syslog-retention must not be negative")
 	case c.AnswerCache < 0 || c.AnswerCache > time.Minute:
 		return fmt.Errorf("--answer-cache must be between 0 and 1m")
 	case c.RawRetention < time.Hour:

@@ -44,11 +44,12 @@ type Authenticator func(r *http.Request) (*Principal, error)
 
 // API is the router: a ServeMux plus the list of routes it serves.
 type API struct {
-	mux     *http.ServeMux
-	routes  []Route
-	authn   Authenticator
-	answers *AnswerCache
-	onWrite []func(orgID int64)
+	mux      *http.ServeMux
+	routes   []Route
+	authn    Authenticator
+	answers  *AnswerCache
+	onWrite  []func(orgID int64)
+	writeLog WriteLogger
 }
 
 // UseAnswerCache serves the routes marked Cache through c (nil: always computed).
@@ -113,11 +114,14 @@ func (a *API) wrap(rt Route) http.Handler {
 				return
 			}
 			if rt.Access == Admin && !p.IsAdmin() {
-				Fail(w, r, Forbidden())
+				e, tee, lr := a.startWrite(&rt, r, p)
+				Fail(w, lr, Forbidden())
+				a.finishWrite(lr, e, tee, http.StatusForbidden)
 				return
 			}
 			r = r.WithContext(WithPrincipal(r.Context(), p))
 		}
+		entry, tee, r := a.startWrite(&rt, r, p)
 		// whatever a member writes drops the organisation's kept answers, before the
 		// writer hears back (a key computed earlier holds the old generation)
 		writes := a.answers != nil && p != nil && rt.Method != http.MethodGet
@@ -125,6 +129,11 @@ func (a *API) wrap(rt Route) http.Handler {
 			defer a.wrote(p.OrgID) // and again once a raw handler is done
 		}
 		if rt.Raw != nil {
+			if entry != nil {
+				lw := &logStatus{ResponseWriter: w}
+				defer func() { a.finishWrite(r, entry, tee, lw.status) }()
+				w = lw
+			}
 			if writes {
 				rt.Raw(&invalidating{ResponseWriter: w, drop: func() { a.answers.Invalidate(p.OrgID) }}, r)
 				return
@@ -149,9 +158,11 @@ func (a *API) wrap(rt Route) http.Handler {
 		}
 		if err != nil {
 			Fail(w, r, err)
+			a.finishWrite(r, entry, tee, AsError(err).Status)
 			return
 		}
 		OK(w, r, data)
+		a.finishWrite(r, entry, tee, http.StatusOK)
 	})
 }
 

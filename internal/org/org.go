@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -40,15 +41,24 @@ type User struct {
 	Introduction     string
 	PersonalWebsite  string
 	Certification    int
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	OrgName          string
-	DeptName         string
+	Country          string
+	Area             string
+	Address          string
+	SecurityQuestion string
+	// SecurityAnswerHash is the argon2id hash of the security answer ("" when unset).
+	SecurityAnswerHash string
+	// Settings is the console configuration, a JSON object.
+	Settings  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	OrgName   string
+	DeptName  string
 }
 
 const userColumns = `u.id, u.org_id, COALESCE(u.dept_id, 0), u.username, u.password_hash, u.role,
 	u.station_authority, u.status, u.name, u.email, u.phone, u.avatar, u.job, u.job_name,
 	u.location, u.location_name, u.introduction, u.personal_website, u.certification,
+	u.country, u.area, u.address, u.security_question, u.security_answer_hash, u.settings,
 	u.created_at, u.updated_at, o.name, COALESCE(d.name, '')`
 
 const userFrom = ` FROM users u JOIN organizations o ON o.id = u.org_id LEFT JOIN departments d ON d.id = u.dept_id `
@@ -59,6 +69,7 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	err := row.Scan(&u.ID, &u.OrgID, &u.DeptID, &u.Username, &u.PasswordHash, &u.Role,
 		&u.StationAuthority, &u.Status, &u.Name, &u.Email, &u.Phone, &u.Avatar, &u.Job, &u.JobName,
 		&u.Location, &u.LocationName, &u.Introduction, &u.PersonalWebsite, &u.Certification,
+		&u.Country, &u.Area, &u.Address, &u.SecurityQuestion, &u.SecurityAnswerHash, &u.Settings,
 		&created, &updated, &u.OrgName, &u.DeptName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
@@ -119,11 +130,11 @@ func CreateUser(ctx context.Context, db *store.DB, u *User) (int64, error) {
 	}
 	id, err := db.Insert(ctx, `INSERT INTO users (org_id, dept_id, username, password_hash, role,
 		station_authority, status, name, email, phone, job, job_name, location, location_name,
-		introduction, personal_website, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		introduction, personal_website, country, area, address, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		u.OrgID, dept, u.Username, u.PasswordHash, u.Role, u.StationAuthority, u.Status, u.Name,
 		u.Email, u.Phone, u.Job, u.JobName, u.Location, u.LocationName, u.Introduction,
-		u.PersonalWebsite, now, now)
+		u.PersonalWebsite, u.Country, u.Area, u.Address, now, now)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return 0, fmt.Errorf("org: username %q is taken: %w", u.Username, ErrDuplicate)
@@ -172,8 +183,16 @@ func CountUsers(ctx context.Context, db *store.DB) (int, error) {
 	return n, err
 }
 
-// Audit records who did what.
+// Audit records who did what. Inside an API write it names the write's entry in the
+// system log (which the router records once answered); elsewhere it adds a row itself.
 func Audit(ctx context.Context, db *store.DB, orgID, userID int64, action, target, detail, client string) {
+	if e := httpapi.CurrentWrite(ctx); e != nil {
+		e.Action, e.Target, e.Detail = action, target, detail
+		if e.UserID == 0 {
+			e.OrgID, e.UserID, e.Username = orgID, userID, target
+		}
+		return
+	}
 	_, _ = db.Exec(ctx, `INSERT INTO audit_log (org_id, user_id, action, target, detail, client_addr, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, nullID(orgID), nullID(userID), action, target, detail, client, time.Now().UnixMilli())
 }

@@ -277,7 +277,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(4096)
+	h.mu.Lock() // EndSessions reads conn under the lock
 	c.conn = conn
+	h.mu.Unlock()
 	// The server never expects data frames; CloseRead answers pings and closes.
 	readCtx := conn.CloseRead(context.WithoutCancel(ctx))
 	h.wantCounts(p.UserID)

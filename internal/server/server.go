@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/helio-energy/helio/internal/account"
 	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/analysis"
 	"github.com/helio-energy/helio/internal/assistant"
@@ -33,6 +34,7 @@ import (
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/sys"
+	"github.com/helio-energy/helio/internal/syslog"
 	"github.com/helio-energy/helio/internal/telemetry"
 	"github.com/helio-energy/helio/internal/tools"
 	"github.com/helio-energy/helio/internal/workorder"
@@ -68,6 +70,9 @@ type Server struct {
 	Library *assistant.Library
 	// Scada polls field devices over Modbus TCP and serves /v1/scada.
 	Scada *scada.Service
+	// Accounts serves the organisation and account calls; SysLog keeps every API write.
+	Accounts *account.Service
+	SysLog   *syslog.Log
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
@@ -103,6 +108,11 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		s.API.UseAnswerCache(s.Answers)
 	}
 	s.Auth.Routes(s.API)
+	s.SysLog = &syslog.Log{DB: db, Retention: cfg.SyslogRetention}
+	s.API.UseWriteLog(s.SysLog.Record)
+	s.SysLog.Routes(s.API)
+	s.Accounts = &account.Service{DB: db, Auth: s.Auth, Blobs: blob.NewDB(db)}
+	s.Accounts.Routes(s.API)
 	topt := telemetry.Options{RawRetention: cfg.RawRetention}
 	s.Writer = telemetry.NewWriter(db, topt)
 	s.Reader = telemetry.NewReader(db, topt)
@@ -183,6 +193,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Auth.SessionsEnded = hub.EndSessions // logout, reset, disable close WebSockets on every replica
 	s.Messages.Pub = hub
 	hub.Routes(s.API)
+	s.Accounts.Revoked = func(ctx context.Context, userID int64) { hub.EndSessions(ctx, userID, "") }
 	if dist, ok := web.Dist(); ok {
 		h, err := sys.Console(dist)
 		if err != nil {
@@ -237,6 +248,11 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	}
 	if _, err := demo.SeedManuals(ctx, s.DB, s.Library.Blobs, acc); err != nil {
 		return fmt.Errorf("demo manuals: %w", err)
+	}
+	if created {
+		if err := demo.SeedOrganisation(ctx, s.DB, acc, fleet); err != nil {
+			return err
+		}
 	}
 	ids, err := demo.DeviceIDs(ctx, s.DB)
 	if err != nil {
@@ -374,6 +390,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)
 		go s.Scada.Run(bgCtx, 30*time.Second)
+		go s.DB.RunExclusive(bgCtx, "syslog-retention", func(ctx context.Context) { s.SysLog.RunPruner(ctx, time.Hour) })
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
 			go s.DB.RunExclusive(bgCtx, "simulator", s.Engine.Run)

@@ -267,7 +267,7 @@ export const APP_ROUTES: AppRoute[] = [
     requiresAuth: true,
     roles: ALL,
     hideInMenu: true,
-    page: page(() => import('@/features/user/user-settings-page'), (m) => m.UserSettingsPage),
+    page: page(() => import('./routes/user-settings-route'), (m) => m.UserSettingsRoute),
   },
   {
     name: 'exception403',

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { createHashRouter, Outlet, type RouteObject } from 'react-router-dom';
 import { ProgressBar, ProgressFallback } from '@/components/progress-bar';
+import { useServerSettings } from '@/features/settings/server-settings';
 import { useApplySettings } from '@/features/settings/use-apply-settings';
 import { APP_ROUTES, NOT_FOUND_ROUTE, REDIRECT_ROUTE_NAME, WRAPPER_REDIRECTS } from './route-config';
 import { RedirectRoute } from './routes/redirect-route';
@@ -14,6 +15,7 @@ const LoginRoute = lazy(async () => ({ default: (await import('./routes/login-ro
 
 function RootLayout() {
   useApplySettings();
+  useServerSettings();
   useDocumentTitle();
   useRouteEffects();
   return (

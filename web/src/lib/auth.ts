@@ -31,6 +31,11 @@ export interface UserInfo {
   role: Role;
   status: number | string;
   stationAuthority: StationAuthority;
+  country?: string;
+  area?: string;
+  address?: string;
+  securityQuestion?: string;
+  hasSecurityAnswer?: boolean;
 }
 
 export interface Credentials {

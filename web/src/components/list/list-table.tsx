@@ -28,6 +28,8 @@ export interface ListTableProps<T> {
   width?: number;
   sizeOptions?: number[];
   rowKey?: string;
+  /** Details shown under a row the user opens. */
+  expandedRowRender?: (row: T) => ReactNode;
 }
 
 /** A server-paged list: loading, error and empty states, the table and its pagination. */
@@ -42,6 +44,7 @@ export function ListTable<T>({
   width,
   sizeOptions = [10, 20, 50, 100],
   rowKey = 'id',
+  expandedRowRender,
 }: ListTableProps<T>) {
   const rows = query.data?.list ?? [];
   // Arco's table takes no aria-label; its table element does.
@@ -67,6 +70,7 @@ export function ListTable<T>({
           scroll={width ? { x: width } : undefined}
           border={false}
           components={components}
+          expandedRowRender={expandedRowRender}
         />
       </DataState>
       {query.data && query.data.total > 0 && (

@@ -1,119 +1,84 @@
-import Alert from '@arco-design/web-react/es/Alert';
-import Avatar from '@arco-design/web-react/es/Avatar';
-import Descriptions from '@arco-design/web-react/es/Descriptions';
 import Tabs from '@arco-design/web-react/es/Tabs';
 import Tag from '@arco-design/web-react/es/Tag';
-import '@arco-design/web-react/es/Alert/style/css.js';
-import '@arco-design/web-react/es/Avatar/style/css.js';
-import '@arco-design/web-react/es/Descriptions/style/css.js';
 import '@arco-design/web-react/es/Tabs/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageLoading } from '@/components/page-loading';
+import { DataState } from '@/components/data-state';
 import { type UserInfo, useUser } from '@/lib/auth';
-import { formatDateTime } from '@/lib/format';
-import { LOCALES } from '@/lib/i18n';
+import { useQueryParams } from '@/lib/use-query-params';
+import { AvatarUpload } from './avatar-upload';
+import { BasicInfo } from './basic-info';
+import { Certification } from './certification';
+import { SecuritySettings } from './security';
+import { accountTexts } from './texts';
 import styles from './user-settings-page.module.css';
 
-interface Row {
-  label: string;
-  value: ReactNode;
+const TABS = ['basic', 'security', 'certification', 'configuration'] as const;
+
+/** Starts loading the screen's texts as soon as the page's code arrives. */
+export function prefetch(): void {
+  void accountTexts.ready().catch(() => undefined);
 }
 
-function useRows(user: UserInfo) {
-  const { t, i18n } = useTranslation();
-  const shown = (value: unknown): ReactNode =>
-    value === undefined || value === null || value === '' ? (
-      <span className={styles.muted}>{t('common.notSet')}</span>
-    ) : (
-      String(value)
-    );
-  const theme = document.body.getAttribute('arco-theme') === 'dark' ? 'dark' : 'light';
-  const language = LOCALES.find((locale) => locale.value === i18n.language)?.label ?? i18n.language;
-
-  const basic: Row[] = [
-    { label: t('user.field.username'), value: shown(user.username) },
-    { label: t('user.field.name'), value: shown(user.name) },
-    { label: t('user.field.email'), value: shown(user.email) },
-    { label: t('user.field.phone'), value: shown(user.phone) },
-    { label: t('user.field.organization'), value: shown(user.organizationName) },
-    { label: t('user.field.department'), value: shown(user.departmentName) },
-    { label: t('user.field.job'), value: shown(user.jobName) },
-    { label: t('user.field.location'), value: shown(user.locationName) },
-    { label: t('user.field.website'), value: shown(user.personalWebsite) },
-    { label: t('user.field.accountId'), value: shown(user.accountId) },
-    { label: t('user.field.registrationDate'), value: shown(formatDateTime(user.registrationDate)) },
-    { label: t('user.field.role'), value: <Tag color="arcoblue">{t(`role.${user.role}`)}</Tag> },
-    {
-      label: t('user.field.stationAuthority'),
-      value: shown(user.stationAuthority && t(`user.stationAuthority.${user.stationAuthority}`)),
-    },
-    { label: t('user.field.introduction'), value: shown(user.introduction) },
-  ];
-  const security: Row[] = [
-    { label: t('user.field.password'), value: t('user.field.password.value') },
-    { label: t('user.field.securityPhone'), value: shown(user.phone) },
-    { label: t('user.field.securityEmail'), value: shown(user.email) },
-  ];
-  const certification: Row[] = [
-    { label: t('user.field.certification'), value: shown(user.certification) },
-  ];
-  const configuration: Row[] = [
-    { label: t('user.field.language'), value: language },
-    { label: t('user.field.theme'), value: t(`theme.${theme}`) },
-  ];
-  return { basic, security, certification, configuration };
-}
-
-function RowList({ rows }: { rows: Row[] }) {
-  return (
-    <Descriptions
-      column={1}
-      colon=":"
-      labelStyle={{ width: 160 }}
-      data={rows.map((row) => ({ label: row.label, value: row.value }))}
-    />
-  );
-}
-
-function UserSettings({ user }: { user: UserInfo }) {
+function UserSettings({ user, configuration }: { user: UserInfo; configuration: ReactNode }) {
   const { t } = useTranslation();
-  const rows = useRows(user);
+  const [params, setParams] = useQueryParams();
+  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? params.get('tab')! : 'basic';
   return (
     <div className={styles.page}>
       <header className={styles.header}>
-        <Avatar size={64}>
-          {user.avatar ? <img src={user.avatar} alt="" /> : (user.name || user.username).slice(0, 1)}
-        </Avatar>
+        <AvatarUpload user={user} />
         <div>
           <h1 className={styles.name}>{user.name || user.username}</h1>
           <p className={styles.meta}>
             {[user.organizationName, user.departmentName, user.jobName].filter(Boolean).join(' · ')}
+            {Number(user.certification) === 1 && (
+              <Tag color="green" size="small" className={styles.certified}>
+                {t('account.cert.certified')}
+              </Tag>
+            )}
           </p>
         </div>
       </header>
-      <Alert type="info" className={styles.note} content={t('user.settings.readonly')} />
-      <Tabs defaultActiveTab="basic">
+      <Tabs
+        activeTab={tab}
+        onChange={(key) =>
+          setParams((current) => {
+            const next = new URLSearchParams(current);
+            next.set('tab', key);
+            return next;
+          })
+        }
+      >
         <Tabs.TabPane key="basic" title={t('user.settings.tab.basic')}>
-          <RowList rows={rows.basic} />
+          <BasicInfo key={user.registrationDate + user.name} user={user} />
         </Tabs.TabPane>
         <Tabs.TabPane key="security" title={t('user.settings.tab.security')}>
-          <RowList rows={rows.security} />
+          <SecuritySettings user={user} />
         </Tabs.TabPane>
         <Tabs.TabPane key="certification" title={t('user.settings.tab.certification')}>
-          <RowList rows={rows.certification} />
+          <Certification />
         </Tabs.TabPane>
         <Tabs.TabPane key="configuration" title={t('user.settings.tab.configuration')}>
-          <RowList rows={rows.configuration} />
+          <p className={styles.muted}>{t('account.config.help')}</p>
+          {configuration}
         </Tabs.TabPane>
       </Tabs>
     </div>
   );
 }
 
-/** User settings: the signed-in user's own record, read-only until editing lands. */
-export function UserSettingsPage() {
-  const { data } = useUser();
-  return data ? <UserSettings user={data} /> : <PageLoading />;
+/**
+ * User settings: basic information with the avatar, security, certification and configuration
+ * (the settings feature's controls, composed in by the app).
+ */
+export function UserSettingsPage({ configuration }: { configuration: ReactNode }) {
+  const { data, isError, refetch } = useUser();
+  const ready = accountTexts.useReady();
+  return data && ready ? (
+    <UserSettings user={data} configuration={configuration} />
+  ) : (
+    <DataState loading={!isError} error={isError} onRetry={() => void refetch()} minHeight={320} />
+  );
 }
