@@ -2,7 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { startEarly } from '@/app/early-start';
+import { installAriaRepairs } from '@/lib/arco-aria';
 import { initI18n } from '@/lib/i18n';
+import './theme/tokens.css';
+import './theme/components.css';
 import './global.css';
 
 const root = document.getElementById('root');
@@ -11,6 +14,7 @@ if (!root) {
 }
 
 startEarly();
+installAriaRepairs();
 
 // The stored language's texts arrive before the first paint, so nothing flashes in English.
 void initI18n()
