@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { startEarly } from '@/app/early-start';
 import { installAriaRepairs } from '@/lib/arco-aria';
+import { installDialogFocusReturn } from '@/lib/dialog-focus';
 import { initI18n } from '@/lib/i18n';
 import './theme/tokens.css';
 import './theme/components.css';
@@ -15,6 +16,7 @@ if (!root) {
 
 startEarly();
 installAriaRepairs();
+installDialogFocusReturn();
 
 // The stored language's texts arrive before the first paint, so nothing flashes in English.
 void initI18n()
