@@ -14,6 +14,7 @@
  * - tree items at aria-level="0" (levels start at 1);
  * - the page-size picker of a pagination: aria-label on a role-less div; it becomes a group;
  * - the search input of a multiple select without a name: it takes the combobox's;
+ * - a searchable select traps Shift+Tab (see onShiftTab below);
  * - number inputs with aria-valuemin="-Infinity" / aria-valuemax="Infinity" when unbounded:
  *   the attribute goes (an unbounded spinbutton has none).
  *
@@ -157,6 +158,24 @@ export function repairAria(root: ParentNode & Node): void {
   }
 }
 
+/**
+ * Arco's searchable Select focuses its input whenever the combobox around it takes the focus, so
+ * Shift+Tab from the input lands on the combobox and bounces back: a keyboard trap. While
+ * Shift+Tab leaves such an input, the combobox steps out of the tab order, so the focus goes to
+ * whatever comes before it.
+ */
+function onShiftTab(event: KeyboardEvent): void {
+  if (event.key !== 'Tab' || !event.shiftKey || !(event.target instanceof HTMLInputElement)) {
+    return;
+  }
+  const combobox = event.target.closest('[role="combobox"][tabindex="0"]');
+  if (!combobox || combobox === event.target) {
+    return;
+  }
+  combobox.setAttribute('tabindex', '-1');
+  window.setTimeout(() => combobox.setAttribute('tabindex', '0'));
+}
+
 let observer: MutationObserver | null = null;
 
 /** Starts repairing the document's Arco markup (once). Returns a function that stops it. */
@@ -180,10 +199,12 @@ export function installAriaRepairs(target: Element = document.body): () => void 
     current.takeRecords();
   });
   repairAria(target);
+  document.addEventListener('keydown', onShiftTab, true);
   current.observe(target, { subtree: true, childList: true, attributes: true, attributeFilter: WATCHED });
   observer = current;
   return () => {
     current.disconnect();
+    document.removeEventListener('keydown', onShiftTab, true);
     observer = null;
   };
 }
