@@ -2,7 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { startEarly } from '@/app/early-start';
+import { installAriaRepairs } from '@/lib/arco-aria';
+import { installDialogFocusReturn } from '@/lib/dialog-focus';
 import { initI18n } from '@/lib/i18n';
+import './theme/tokens.css';
+import './theme/components.css';
 import './global.css';
 
 const root = document.getElementById('root');
@@ -11,6 +15,8 @@ if (!root) {
 }
 
 startEarly();
+installAriaRepairs();
+installDialogFocusReturn();
 
 // The stored language's texts arrive before the first paint, so nothing flashes in English.
 void initI18n()

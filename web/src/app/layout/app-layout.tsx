@@ -20,6 +20,7 @@ import styles from './app-layout.module.css';
 import { PageBreadcrumb } from './breadcrumb';
 import { Navbar } from './navbar';
 import { SideMenu } from './side-menu';
+import { MAIN_ID, SkipLink } from './skip-link';
 import { TabBar } from './tab-bar';
 import { useCurrentAppRoute } from './use-current-route';
 
@@ -93,6 +94,7 @@ export default function AppLayout() {
   return (
     <ConfigProvider locale={arcoLocale}>
     <Layout className={styles.layout}>
+      <SkipLink target={MAIN_ID} />
       {navbar && (
         <div
           className={styles.navbar}
@@ -137,7 +139,7 @@ export default function AppLayout() {
         {tabBar && <TabBar />}
         <Layout.Content className={styles.content}>
           <PageBreadcrumb />
-          <main className={styles.page}>
+          <main id={MAIN_ID} className={styles.page} tabIndex={-1}>
             <Suspense fallback={<ProgressFallback />}>
               <Outlet />
             </Suspense>

@@ -109,14 +109,16 @@ function UserMenu() {
         </Menu>
       }
     >
-      <button type="button" className={styles.account} aria-label={t('navbar.account')}>
-        <Avatar size={32} className={styles.avatar}>
+      {/* Named by what it shows (name and role) followed by what it is. */}
+      <button type="button" className={styles.account} aria-haspopup="menu">
+        <Avatar size={32} className={styles.avatar} aria-hidden>
           {user?.avatar ? <img src={user.avatar} alt="" /> : displayName ? displayName.slice(0, 1) : <IconUser />}
         </Avatar>
         <span className={styles.accountText}>
           <span className={styles.accountName}>{displayName}</span>
           {user?.role && <span className={styles.accountRole}>{t(`role.${user.role}`)}</span>}
         </span>
+        <span className="visually-hidden">{t('navbar.account')}</span>
       </button>
     </Dropdown>
   );

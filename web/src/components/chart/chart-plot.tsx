@@ -1,4 +1,5 @@
 import { type Layout, textWidth } from './chart-geometry';
+import { BarPatterns, barFill, lineDash } from './chart-marks';
 import type { ChartSpec } from './chart-spec';
 import type { ChartTheme } from './chart-theme';
 
@@ -10,10 +11,12 @@ interface PlotProps {
   label: string;
   /** The highlighted category, or null. */
   active: number | null;
+  /** Prefix of the ids of the chart's patterns (unique in the page). */
+  idPrefix: string;
 }
 
 /** The chart drawn in SVG: split lines, axes, bars, lines and areas, and the highlighted category. */
-export function Plot({ spec, layout, theme, colors, label, active }: PlotProps) {
+export function Plot({ spec, layout, theme, colors, label, active, idPrefix }: PlotProps) {
   const { width, height, left, right, top, bottom, axes, band, x, labelEvery } = layout;
   const [first, second] = axes;
   const zeroY = first!.y(Math.min(first!.ticks.max, Math.max(first!.ticks.min, 0)));
@@ -23,6 +26,7 @@ export function Plot({ spec, layout, theme, colors, label, active }: PlotProps) 
   return (
     <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} aria-hidden="true" focusable="false">
       <title>{label}</title>
+      <BarPatterns prefix={idPrefix} colors={colors} theme={theme} />
       <g stroke={theme.splitLine} strokeDasharray="4 4">
         {first!.ticks.values.map((value) => (
           <line key={value} x1={left} x2={right} y1={first!.y(value)} y2={first!.y(value)} />
@@ -42,7 +46,7 @@ export function Plot({ spec, layout, theme, colors, label, active }: PlotProps) 
             y={bar.y}
             width={bar.width}
             height={bar.height}
-            fill={colors[bar.series]}
+            fill={barFill(idPrefix, bar.series, colors[bar.series] ?? '', theme)}
           />
         ))}
       </g>
@@ -52,7 +56,14 @@ export function Plot({ spec, layout, theme, colors, label, active }: PlotProps) 
             <path key={area} d={area} fill={colors[line.series]} fillOpacity={0.15} stroke="none" />
           ))}
           {line.paths.map((path) => (
-            <path key={path} d={path} strokeWidth={2} strokeLinejoin="round" strokeLinecap="round" />
+            <path
+              key={path}
+              d={path}
+              strokeWidth={2}
+              strokeLinejoin="round"
+              strokeLinecap="round"
+              strokeDasharray={lineDash(line.series, theme)}
+            />
           ))}
           {line.dots.map(([cx, cy], index) => (
             <circle key={index} cx={cx} cy={cy} r={3} fill={theme.background} strokeWidth={1.5} />

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 /** What a chart needs from the console theme; read from Arco's design tokens, never hard-coded. */
 export interface ChartTheme {
   dark: boolean;
+  /** Colour-weak mode: series differ by pattern and dash as well as by colour. */
+  colorWeak: boolean;
   text: string;
   textSecondary: string;
   axisLine: string;
@@ -32,6 +34,7 @@ export function readChartTheme(): ChartTheme {
   };
   return {
     dark: document.body.getAttribute('arco-theme') === 'dark',
+    colorWeak: document.body.hasAttribute('data-color-weak'),
     text: token(style, '--color-text-1'),
     textSecondary: token(style, '--color-text-2'),
     axisLine: token(style, '--color-border-3'),
@@ -49,7 +52,7 @@ export function useChartTheme(): ChartTheme {
   const [theme, setTheme] = useState(readChartTheme);
   useEffect(() => {
     const observer = new MutationObserver(() => setTheme(readChartTheme()));
-    observer.observe(document.body, { attributes: true, attributeFilter: ['arco-theme', 'style', 'class'] });
+    observer.observe(document.body, { attributes: true, attributeFilter: ['arco-theme', 'style', 'class', 'data-color-weak'] });
     return () => observer.disconnect();
   }, []);
   return theme;

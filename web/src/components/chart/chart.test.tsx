@@ -142,4 +142,44 @@ describe('Chart', () => {
     expect(screen.getByText('No data')).toBeInTheDocument();
     expect(screen.queryByRole('img', { name: 'Energy' })).toBeNull();
   });
+
+  it('shows its data as a table on demand, and the chart again', async () => {
+    render(<Chart spec={spec} label="Energy" />);
+    const toggle = screen.getByRole('button', { name: 'Data table' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    const table = within(screen.getByRole('region', { name: 'Energy' })).getByRole('table', { name: 'Energy' });
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Period', 'PV', 'Load', 'Profit']);
+    const tue = within(table).getByRole('row', { name: /Tue/ });
+    expect(within(tue).getAllByRole('cell').map((td) => td.textContent)).toEqual(['20 kWh', '–', '2']);
+    expect(screen.queryByRole('img', { name: 'Energy' })).toBeNull();
+    await userEvent.click(toggle);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole('img', { name: 'Energy' })).toBeInTheDocument();
+  });
+
+  it('tells series apart by pattern and dash in colour-weak mode only', () => {
+    const { unmount } = render(<Chart spec={spec} label="Energy" />);
+    let chart = screen.getByRole('img', { name: 'Energy' });
+    expect(chart.querySelector('pattern')).toBeNull();
+    expect(chart.querySelector('path[stroke-dasharray]')).toBeNull();
+    unmount();
+    document.body.setAttribute('data-color-weak', '');
+    try {
+      render(<Chart spec={spec} label="Energy" />);
+      chart = screen.getByRole('img', { name: 'Energy' });
+      // The first bar series stays plain, the second is patterned, the line (third) dashed.
+      expect(bars(chart, 'rgb(60,126,255)')).toBe(3);
+      const pattern = chart.querySelector('pattern')!;
+      expect(bars(chart, `url(#${pattern.id})`)).toBe(2);
+      expect(chart.querySelector('path[stroke-dasharray]')).not.toBeNull();
+      // The legend shows the same marks.
+      const legend = screen.getByRole('group', { name: 'Series' });
+      expect(within(legend).getByRole('button', { name: 'Load' }).querySelector('svg > rect')?.getAttribute('fill')).toMatch(/^url\(#/);
+      expect(within(legend).getByRole('button', { name: 'Profit' }).querySelector('line')).toHaveAttribute('stroke-dasharray');
+    } finally {
+      document.body.removeAttribute('data-color-weak');
+    }
+  });
 });

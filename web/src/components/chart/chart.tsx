@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format';
 import { DataState, type DataStateProps } from '../data-state';
 import { layoutChart } from './chart-geometry';
+import { Swatch } from './chart-marks';
 import { Plot } from './chart-plot';
 import type { ChartSpec } from './chart-spec';
 import { type ChartTheme, useChartTheme } from './chart-theme';
@@ -54,8 +55,10 @@ function ChartBody({ spec: build, label }: Pick<ChartProps, 'spec' | 'label'>) {
   const [size, setSize] = useState(FALLBACK);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [active, setActive] = useState<{ category: number; y: number | null } | null>(null);
+  const [asTable, setAsTable] = useState(false);
   const hintId = useId();
   const tooltipId = useId();
+  const idPrefix = `chart${useId().replace(/\W/g, '')}`;
 
   useLayoutEffect(() => {
     const element = plot.current;
@@ -127,9 +130,45 @@ function ChartBody({ spec: build, label }: Pick<ChartProps, 'spec' | 'label'>) {
     color: theme.text,
   };
 
+  const unitOf = (index: number) => spec.series[index]?.unit;
+  const cell = (value: number | null | undefined, index: number) =>
+    value === null || value === undefined ? '–' : `${format(value)}${unitOf(index) ? ` ${unitOf(index)}` : ''}`;
+
   return (
     <div className={styles.chart}>
-      {spec.legend && (
+      <div className={styles.toolbar}>
+        <button type="button" className={styles.viewToggle} aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
+          {t('chart.table')}
+        </button>
+      </div>
+      {asTable && (
+        <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
+          <table className={styles.table}>
+            <caption className={styles.hidden}>{label}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('chart.category')}</th>
+                {spec.series.map((series) => (
+                  <th key={series.name} scope="col">
+                    {series.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {spec.categories.map((name, row) => (
+                <tr key={`${row}-${name}`}>
+                  <th scope="row">{name}</th>
+                  {spec.series.map((series, index) => (
+                    <td key={series.name}>{cell(series.data[row], index)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {!asTable && spec.legend && (
         <div className={styles.legend} role="group" aria-label={t('chart.legend')}>
           {spec.series.map((series, index) => {
             const shown = !hidden.has(series.name);
@@ -141,14 +180,21 @@ function ChartBody({ spec: build, label }: Pick<ChartProps, 'spec' | 'label'>) {
                 aria-pressed={shown}
                 onClick={() => toggle(series.name)}
               >
-                <span className={styles.swatch} style={{ background: shown ? colors[index] : undefined }} aria-hidden />
+                <Swatch
+                  prefix={idPrefix}
+                  index={index}
+                  color={colors[index] ?? ''}
+                  kind={series.kind}
+                  theme={theme}
+                  shown={shown}
+                />
                 {series.name}
               </button>
             );
           })}
         </div>
       )}
-      <div ref={plot} className={styles.stage}>
+      <div ref={plot} className={styles.stage} hidden={asTable}>
         <div
           className={styles.plot}
           role="img"
@@ -161,7 +207,15 @@ function ChartBody({ spec: build, label }: Pick<ChartProps, 'spec' | 'label'>) {
           onPointerLeave={() => setActive(null)}
           onBlur={() => setActive(null)}
         >
-          <Plot spec={spec} layout={layout} theme={theme} colors={colors} label={label} active={category} />
+          <Plot
+            spec={spec}
+            layout={layout}
+            theme={theme}
+            colors={colors}
+            label={label}
+            active={category}
+            idPrefix={idPrefix}
+          />
         </div>
         <span id={hintId} className={styles.hidden}>
           {t('chart.hint')}
@@ -175,9 +229,7 @@ function ChartBody({ spec: build, label }: Pick<ChartProps, 'spec' | 'label'>) {
                 <div key={series.name} className={styles.tooltipRow}>
                   <span className={styles.dot} style={{ background: colors[index] }} aria-hidden />
                   <span className={styles.tooltipName}>{series.name}</span>
-                  <span className={styles.tooltipValue}>
-                    {value === null || value === undefined ? '–' : `${format(value)}${series.unit ? ` ${series.unit}` : ''}`}
-                  </span>
+                  <span className={styles.tooltipValue}>{cell(value, index)}</span>
                 </div>
               );
             })}

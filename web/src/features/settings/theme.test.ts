@@ -24,7 +24,9 @@ describe('theme', () => {
   it('inverts the page by 80% in colour-weak mode and removes it again', () => {
     applyColorWeak(true);
     expect(document.body.style.filter).toBe('invert(80%)');
+    expect(document.body).toHaveAttribute('data-color-weak');
     applyColorWeak(false);
     expect(document.body.style.filter).toBe('');
+    expect(document.body).not.toHaveAttribute('data-color-weak');
   });
 });

@@ -38,7 +38,16 @@ export async function applyThemeColor(color: string, dark: boolean): Promise<voi
   palette.forEach((rgb, index) => style.setProperty(`--primary-${index + 1}`, rgb));
 }
 
-/** Colour-weak mode inverts the page's colours by 80 percent (SPEC.md section 4). */
+/**
+ * Colour-weak mode inverts the page's colours by 80 percent (SPEC.md section 4). data-color-weak
+ * on <body> lets the tokens keep text legible through the filter and charts tell series apart
+ * by pattern and marker as well as by colour.
+ */
 export function applyColorWeak(on: boolean): void {
   document.body.style.filter = on ? 'invert(80%)' : '';
+  if (on) {
+    document.body.setAttribute('data-color-weak', '');
+  } else {
+    document.body.removeAttribute('data-color-weak');
+  }
 }
