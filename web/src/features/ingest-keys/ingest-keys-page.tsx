@@ -14,8 +14,8 @@ import { PageHeader, Panel } from '@/components/panel';
 import { formatDateTime } from '@/lib/format';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { type IssuedKey, type KeyInfo, requestOf, useIssueKey, useKeys, useRevokeKey } from './api';
-import { IssueDialog, ShownKeyDialog } from './key-dialogs';
 import styles from './ingest-keys.module.css';
+import { IssueDialog, ShownKeyDialog } from './key-dialogs';
 import { ingestKeyTexts } from './texts';
 
 /**
