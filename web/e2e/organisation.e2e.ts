@@ -199,8 +199,8 @@ describe('organisation', () => {
       .toContain('"theme":"dark"');
     await screenshot(page, 'user-settings-configuration-dark');
 
-    // The configuration follows the user to a fresh browser (here set to Chinese before sign-in).
-    const { page: again } = await openPage(browser, context, 'zh-CN');
+    // The configuration follows the user to a fresh browser (Chinese, the default, before sign-in).
+    const { page: again } = await openPage(browser, context);
     await again.goto(`${baseUrl()}/#/login`);
     await again.getByLabel('用户名').fill('auditor');
     await again.getByLabel('密码').fill('helio-demo');

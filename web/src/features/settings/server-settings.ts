@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { api } from '@/lib/api-client';
 import { changeLocale, currentLocale, i18n, LOCALES } from '@/lib/i18n';
-import { useToken } from '@/lib/storage';
+import { STORAGE_KEYS, useToken } from '@/lib/storage';
 import { type Location, LOCATIONS, useLocationStore } from './location-store';
 import { DEFAULT_SETTINGS, pickSettings, type Settings, useSettingsStore } from './settings-store';
 
@@ -13,6 +13,19 @@ export interface ServerSettings {
 }
 
 const SAVE_DELAY_MS = 800;
+
+/**
+ * Whether this browser had no configuration of its own when the console started (no language
+ * and no page settings stored). Only such a browser takes the server's copy: a browser where
+ * the user has made choices keeps them, and its later changes are saved for the next new one.
+ */
+const FRESH_BROWSER = (() => {
+  try {
+    return !window.localStorage.getItem(STORAGE_KEYS.locale) && !window.localStorage.getItem(STORAGE_KEYS.settings);
+  } catch {
+    return true;
+  }
+})();
 
 /** What the console keeps for the user now. */
 export function currentSettings(): ServerSettings {
@@ -41,8 +54,9 @@ export async function applySettings(stored: ServerSettings): Promise<void> {
 
 /**
  * Keeps the configuration (locale, location, theme and the page settings) on the server, so it
- * follows the user to another browser: read once after sign-in, then every change is saved
- * (debounced). Before the server's copy is in, nothing is saved over it.
+ * follows the user to a new browser: read once after sign-in and applied when this browser has
+ * no configuration of its own, then every change is saved (debounced). Before the server's copy
+ * is in, nothing is saved over it.
  */
 export function useServerSettings(): void {
   const token = useToken();
@@ -65,7 +79,7 @@ export function useServerSettings(): void {
     void api
       .get<{ settings: ServerSettings }>('/v2/user/settings', { handleErrors: false })
       .then(async ({ settings }) => {
-        if (!stopped && settings && Object.keys(settings).length > 0) {
+        if (!stopped && FRESH_BROWSER && settings && Object.keys(settings).length > 0) {
           await applySettings(settings);
         }
       })
