@@ -12,6 +12,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -84,6 +85,7 @@ type ExportQuery struct {
 	From        string `query:"from"`
 	To          string `query:"to"`
 	Date        string `query:"date" doc:"as listbydate"`
+	Format      string `query:"format" doc:"csv (default) or xlsx"`
 	DeviceID    int64  `query:"deviceId" doc:"as listbydev"`
 }
 
@@ -211,7 +213,7 @@ func (s *Service) Routes(api *httpapi.API) {
 		Query: DateListQuery{}, Resp: httpapi.Page[Alarm]{}, Handle: s.listByDate})
 	add(httpapi.Route{Method: "GET", Path: "/v2/warn/listbydev", Summary: "Alarms of one device",
 		Query: DevListQuery{}, Resp: httpapi.Page[Alarm]{}, Handle: s.listByDev})
-	add(httpapi.Route{Method: "GET", Path: "/v2/warn/export", Summary: "The filtered alarm list as CSV (at most 10000 rows)",
+	add(httpapi.Route{Method: "GET", Path: "/v2/warn/export", Summary: "The filtered alarm list as CSV or XLSX (at most 10000 rows)",
 		Query: ExportQuery{}, Raw: s.export, RawType: "text/csv"})
 	add(httpapi.Route{Method: "POST", Path: "/v2/warn/deal/{uid}", Summary: "Deal an alarm (deal status 0 → 1); every deal is kept",
 		Body: DealInput{}, Resp: Detail{}, Handle: s.deal})
@@ -265,94 +267,38 @@ func first(xs []string) string {
 	return strings.TrimSpace(xs[0])
 }
 
-func intParam(v *httpapi.Validator, q map[string][]string, name string, def int, allowed ...int) int {
-	s := first(q[name])
-	if s == "" {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	if err == nil {
-		for _, a := range allowed {
-			if n == a {
-				return n
-			}
-		}
-	}
-	parts := make([]string, len(allowed))
-	for i, a := range allowed {
-		parts[i] = strconv.Itoa(a)
-	}
-	v.Add(name, "one_of", strings.Join(parts, ", "))
-	return def
-}
-
 // DeviceTypes are the device types an alarm can carry, numbered 1-5 for the filter.
 var DeviceTypes = []string{"inverter", "battery", "storage", "meter", "collector"}
 
-// maxListRange is the longest from-to range of a list.
-const maxListRange = 366 * 24 * time.Hour
-
-// parseInstant reads RFC 3339 or yyyy-MM-dd (UTC midnight; endOfDay moves it to the
-// next midnight).
-func parseInstant(s string, endOfDay bool) (time.Time, bool) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, true
-	}
-	if d, err := time.Parse("2006-01-02", s); err == nil {
-		if endOfDay {
-			d = d.AddDate(0, 0, 1)
-		}
-		return d, true
-	}
-	return time.Time{}, false
-}
+// maxListDays is the longest from-to range of a list, in days.
+const maxListDays = 366
 
 // parseFilter reads the list filters shared by every list call and the export.
-func (s *Service) parseFilter(r *http.Request, v *httpapi.Validator) (Filter, int64) {
-	q := r.URL.Query()
+func (s *Service) parseFilter(p *listing.Params) (Filter, int64) {
 	f := Filter{DealStatus: -1, Level: -1}
-	stationID := positiveID(v, q, "stationId")
-	f.DealStatus = intParam(v, q, "dealStatus", -1, -1, 0, 1)
-	f.AlarmStatus = intParam(v, q, "alarmStatus", 0, 0, 1, 2)
-	f.Level = intParam(v, q, "level", -1, -1, 0, 1, 2)
-	f.Type = intParam(v, q, "type", 0, 0, 1, 2)
-	if dt := first(q["deviceType"]); dt != "" {
+	stationID := p.ID("stationId")
+	f.DealStatus = p.OneOf("dealStatus", -1, -1, 0, 1)
+	f.AlarmStatus = p.OneOf("alarmStatus", 0, 0, 1, 2)
+	f.Level = p.OneOf("level", -1, -1, 0, 1, 2)
+	f.Type = p.OneOf("type", 0, 0, 1, 2)
+	if dt := p.Str("deviceType"); dt != "" {
 		if n, err := strconv.Atoi(dt); err == nil && n >= 1 && n <= len(DeviceTypes) {
 			f.DeviceType = DeviceTypes[n-1]
 		} else {
-			v.OneOf("deviceType", dt, DeviceTypes...)
-			f.DeviceType = dt
+			f.DeviceType = p.Enum("deviceType", DeviceTypes...)
 		}
 	}
-	if rule := first(q["rule"]); rule != "" {
+	if rule := p.Str("rule"); rule != "" {
 		if specByKey[rule] == nil {
 			keys := make([]string, len(Specs))
 			for i, sp := range Specs {
 				keys[i] = sp.Key
 			}
-			v.Add("rule", "one_of", strings.Join(keys, ", "))
+			p.V.Add("rule", "one_of", strings.Join(keys, ", "))
 		}
 		f.Rule = rule
 	}
-	var fromOK, toOK bool
-	if fs := first(q["from"]); fs != "" {
-		if f.From, fromOK = parseInstant(fs, false); !fromOK {
-			v.Add("from", "invalid_format")
-		}
-	}
-	if ts := first(q["to"]); ts != "" {
-		if f.To, toOK = parseInstant(ts, true); !toOK {
-			v.Add("to", "invalid_format")
-		}
-	}
-	if fromOK && toOK {
-		switch {
-		case !f.To.After(f.From):
-			v.Add("to", "range_reversed")
-		case f.To.Sub(f.From) > maxListRange:
-			v.Add("to", "range_too_long_days", 366)
-		}
-	}
+	f.From, f.To = p.Range("from", "to", maxListDays)
 	return f, stationID
 }
 
@@ -366,36 +312,29 @@ func (s *Service) list(r *http.Request, f Filter) (any, error) {
 
 // filterFor parses the filters of a list call and resolves its station and device.
 func (s *Service) filterFor(r *http.Request, wantDate, wantDevice bool, optional bool) (Filter, error) {
-	page, size, perr := httpapi.PageParams(r)
-	var v httpapi.Validator
-	if perr != nil {
-		for k, m := range httpapi.AsError(perr).Fields {
-			v.Add(k, m.Key, m.Args...)
-		}
-	}
-	f, stationID := s.parseFilter(r, &v)
-	f.Page, f.Size = page, size
-	q := r.URL.Query()
+	q := listing.Read(r)
+	f, stationID := s.parseFilter(q)
+	f.Page, f.Size = q.Page, q.Size
 	if wantDate {
-		date := first(q["date"])
+		date := q.Str("date")
 		switch {
 		case date == "" && !optional:
-			v.Add("date", "required")
+			q.V.Add("date", "required")
 		case date != "":
 			if _, err := time.Parse("2006-01-02", date); err != nil {
-				v.Add("date", "invalid_format")
+				q.V.Add("date", "invalid_format")
 			}
 			f.LocalDate = date
 		}
 	}
 	var deviceID int64
 	if wantDevice {
-		deviceID = positiveID(&v, q, "deviceId")
-		if deviceID == 0 && first(q["deviceId"]) == "" && !optional {
-			v.Add("deviceId", "required")
+		deviceID = q.ID("deviceId")
+		if deviceID == 0 && q.Str("deviceId") == "" && !optional {
+			q.V.Add("deviceId", "required")
 		}
 	}
-	if err := v.Err(); err != nil {
+	if err := q.Err(); err != nil {
 		return f, err
 	}
 	p := httpapi.Caller(r)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -128,64 +129,28 @@ type Filter struct {
 }
 
 // where builds the filter's SQL condition for the caller.
-func (f *Filter) where(ctx context.Context, db *store.DB, p *httpapi.Principal) (string, []any, error) {
+func (f *Filter) where(ctx context.Context, db *store.DB, p *httpapi.Principal) (*listing.Where, error) {
+	var w listing.Where
 	scope, args := station.Scope(p)
-	conds := []string{scope}
-	if f.StationIDs != nil {
-		if len(f.StationIDs) == 0 {
-			conds = append(conds, "1 = 0")
-		} else {
-			conds = append(conds, "a.station_id IN ("+placeholders(len(f.StationIDs))+")")
-			for _, id := range f.StationIDs {
-				args = append(args, id)
-			}
-		}
-	}
-	if f.DeviceID != 0 {
-		conds = append(conds, "a.device_id = ?")
-		args = append(args, f.DeviceID)
-	}
-	if f.DealStatus >= 0 {
-		conds = append(conds, "a.deal_status = ?")
-		args = append(args, f.DealStatus)
-	}
-	if f.AlarmStatus > 0 {
-		conds = append(conds, "a.status = ?")
-		args = append(args, f.AlarmStatus)
-	}
-	if f.Level >= 0 {
-		conds = append(conds, "a.level = ?")
-		args = append(args, f.Level)
-	}
-	if f.Type > 0 {
-		conds = append(conds, "a.alarm_type = ?")
-		args = append(args, f.Type)
-	}
-	if f.DeviceType != "" {
-		conds = append(conds, "a.device_type = ?")
-		args = append(args, f.DeviceType)
-	}
-	if f.Rule != "" {
-		conds = append(conds, "a.rule_key = ?")
-		args = append(args, f.Rule)
-	}
-	if !f.From.IsZero() {
-		conds = append(conds, "a.start_at >= ?")
-		args = append(args, f.From.UnixMilli())
-	}
-	if !f.To.IsZero() {
-		conds = append(conds, "a.start_at < ?")
-		args = append(args, f.To.UnixMilli())
-	}
+	w.Add(scope, args...)
+	w.In("a.station_id", f.StationIDs)
+	w.If(f.DeviceID != 0, "a.device_id = ?", f.DeviceID)
+	w.If(f.DealStatus >= 0, "a.deal_status = ?", f.DealStatus)
+	w.If(f.AlarmStatus > 0, "a.status = ?", f.AlarmStatus)
+	w.If(f.Level >= 0, "a.level = ?", f.Level)
+	w.If(f.Type > 0, "a.alarm_type = ?", f.Type)
+	w.If(f.DeviceType != "", "a.device_type = ?", f.DeviceType)
+	w.If(f.Rule != "", "a.rule_key = ?", f.Rule)
+	w.If(!f.From.IsZero(), "a.start_at >= ?", f.From.UnixMilli())
+	w.If(!f.To.IsZero(), "a.start_at < ?", f.To.UnixMilli())
 	if f.LocalDate != "" {
 		cond, dargs, err := localDateCond(ctx, db, p, f.LocalDate)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
-		conds = append(conds, cond)
-		args = append(args, dargs...)
+		w.Add(cond, dargs...)
 	}
-	return strings.Join(conds, " AND "), args, nil
+	return &w, nil
 }
 
 // localDateCond keeps alarms that started on a station-local date: one time range per
@@ -248,32 +213,19 @@ func loadLocation(name string) *time.Location {
 
 // List returns the visible alarms matching f, newest first, and the total.
 func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, locale string, now time.Time) ([]Alarm, int64, error) {
-	where, args, err := f.where(ctx, db, p)
+	w, err := f.where(ctx, db, p)
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int64
-	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM alarms a JOIN stations s ON s.id = a.station_id WHERE "+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("alarm: unable to count: %w", err)
-	}
-	q := "SELECT " + alarmColumns + alarmFrom + " WHERE " + where + " ORDER BY a.start_at DESC, a.id DESC"
-	if f.Size > 0 {
-		q += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Size, (max(f.Page, 1)-1)*f.Size)
-	}
-	rows, err := db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("alarm: unable to list: %w", err)
-	}
-	defer rows.Close()
-	out := []Alarm{}
-	for rows.Next() {
+	q := listing.Query{Columns: alarmColumns, From: alarmFrom, CountFrom: " FROM alarms a JOIN stations s ON s.id = a.station_id ",
+		Order: "a.start_at DESC, a.id DESC"}
+	return listing.Run(ctx, db, q, w, f.Page, f.Size, func(rows *sql.Rows) (Alarm, error) {
 		a, err := scanAlarm(rows, locale, now)
 		if err != nil {
-			return nil, 0, err
+			return Alarm{}, err
 		}
-		out = append(out, *a)
-	}
-	return out, total, rows.Err()
+		return *a, nil
+	})
 }
 
 // Get returns one alarm the caller may see (store.ErrNotFound otherwise).
@@ -330,10 +282,11 @@ type countRow struct {
 // stations) for the figures.
 func countRows(ctx context.Context, db *store.DB, p *httpapi.Principal, stationIDs []int64, from, to time.Time) ([]countRow, error) {
 	f := Filter{StationIDs: stationIDs, DealStatus: -1, Level: -1, From: from, To: to}
-	where, args, err := f.where(ctx, db, p)
+	w, err := f.where(ctx, db, p)
 	if err != nil {
 		return nil, err
 	}
+	where, args := w.SQL()
 	rows, err := db.Query(ctx, `SELECT a.start_at, s.timezone, a.alarm_type, a.deal_status, a.status, a.level, a.device_type
 		FROM alarms a JOIN stations s ON s.id = a.station_id WHERE `+where, args...)
 	if err != nil {

@@ -118,3 +118,27 @@ func writeXLSX(buf *bytes.Buffer, headers []string, rows [][]any) error {
 	_, err = f.WriteTo(buf)
 	return err
 }
+
+// Column is one exported column: a message key for its header and its cell.
+type Column[T any] struct {
+	Key  string
+	Cell func(item *T, locale string) any
+}
+
+// Table writes items as the given columns, headers in the caller's language.
+func Table[T any](w http.ResponseWriter, r *http.Request, format, base string, cols []Column[T], items []T) {
+	loc := httpapi.Locale(r)
+	headers := make([]string, len(cols))
+	for i, c := range cols {
+		headers[i] = httpapi.T(loc, c.Key)
+	}
+	rows := make([][]any, len(items))
+	for i := range items {
+		row := make([]any, len(cols))
+		for j, c := range cols {
+			row[j] = c.Cell(&items[i], loc)
+		}
+		rows[i] = row
+	}
+	Write(w, r, format, base, headers, rows)
+}

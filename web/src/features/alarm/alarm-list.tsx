@@ -1,14 +1,11 @@
 import Button from '@arco-design/web-react/es/Button';
-import Pagination from '@arco-design/web-react/es/Pagination';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
-import '@arco-design/web-react/es/Pagination/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
-import { IconDownload, IconRefresh } from '@arco-design/web-react/icon';
-import { type TableHTMLAttributes, useMemo, useState } from 'react';
+import type { ColumnProps } from '@arco-design/web-react/es/Table';
+import { IconRefresh } from '@arco-design/web-react/icon';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataState } from '@/components/data-state';
-import { notifySuccess } from '@/lib/notify';
+import { ExportButtons } from '@/components/export-buttons';
+import { ListTable, ListToolbar } from '@/components/list/list-table';
 import { usePushStatus } from '@/lib/push';
 import { useStationOptions } from '@/lib/stations';
 import { useDurationText } from './alarm-detail';
@@ -27,27 +24,6 @@ interface AlarmListProps {
   onOpen: (id: number) => void;
 }
 
-function ExportButton({ filters }: { filters: AlarmFilters }) {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    setBusy(true);
-    try {
-      const name = await exportAlarms(filters);
-      notifySuccess(t('alarm.exported', { name }));
-    } catch {
-      // the request layer already said why
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Button icon={<IconDownload />} loading={busy} onClick={() => void run()}>
-      {t('alarm.export')}
-    </Button>
-  );
-}
-
 function LiveState() {
   const { t } = useTranslation();
   const status = usePushStatus();
@@ -59,7 +35,7 @@ function LiveState() {
   );
 }
 
-/** Today's figures, the filters, the alarm list with paging, and export. */
+/** Today's figures, the filters, the alarm list with paging, and export (CSV, XLSX). */
 export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProps) {
   const { t } = useTranslation();
   const list = useAlarmList(filters);
@@ -157,13 +133,6 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     },
   ];
 
-  const rows = list.data?.list ?? [];
-  const tableName = t('alarm.tab.list');
-  // Arco's table takes no aria-label; its table element does.
-  const tableComponents = useMemo(
-    () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={tableName} /> }),
-    [tableName],
-  );
   return (
     <>
       <AlarmSummary stationId={filters.stationId} />
@@ -173,53 +142,27 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
         onChange={onFilters}
         onReset={onReset}
       />
-      <div className={styles.toolbar}>
-        <span className={styles.muted}>
-          {list.data ? t('alarm.total', { total: list.data.total }) : ''} {t('alarm.stationTime')}
-        </span>
-        <span className={styles.toolbarActions}>
-          <LiveState />
-          <Button
-            icon={<IconRefresh />}
-            aria-label={t('alarm.refresh')}
-            title={t('alarm.refresh')}
-            loading={list.isFetching && !list.isPending}
-            onClick={() => void list.refetch()}
-          />
-          <ExportButton filters={filters} />
-        </span>
-      </div>
-      <DataState
-        loading={list.isPending}
-        error={list.isError && !list.data}
-        empty={rows.length === 0}
-        emptyText={t('alarm.empty')}
-        onRetry={() => void list.refetch()}
-        minHeight={280}
-      >
-        <Table
-          rowKey="id"
-          columns={columns}
-          data={rows}
-          pagination={false}
-          scroll={{ x: 1900 }}
-          border={false}
-          components={tableComponents}
+      <ListToolbar note={`${list.data ? t('alarm.total', { total: list.data.total }) : ''} ${t('alarm.stationTime')}`}>
+        <LiveState />
+        <Button
+          icon={<IconRefresh />}
+          aria-label={t('alarm.refresh')}
+          title={t('alarm.refresh')}
+          loading={list.isFetching && !list.isPending}
+          onClick={() => void list.refetch()}
         />
-      </DataState>
-      {list.data && list.data.total > 0 && (
-        <div className={styles.pagination}>
-          <Pagination
-            total={list.data.total}
-            current={filters.page}
-            pageSize={filters.pageSize}
-            sizeCanChange
-            sizeOptions={[10, 20, 50, 100]}
-            showTotal
-            onChange={(page, pageSize) => onFilters({ page, pageSize })}
-          />
-        </div>
-      )}
+        <ExportButtons onExport={(format) => exportAlarms(format, filters)} />
+      </ListToolbar>
+      <ListTable
+        label={t('alarm.tab.list')}
+        query={list}
+        columns={columns}
+        page={filters.page}
+        pageSize={filters.pageSize}
+        onPage={(page, pageSize) => onFilters({ page, pageSize })}
+        emptyText={t('alarm.empty')}
+        width={1900}
+      />
       {dealing && <DealDialog alarm={dealing} visible onClose={() => setDealing(null)} />}
     </>
   );

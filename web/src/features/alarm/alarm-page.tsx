@@ -1,16 +1,16 @@
 import Tabs from '@arco-design/web-react/es/Tabs';
 import '@arco-design/web-react/es/Tabs/style/css.js';
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { useListFilters } from '@/components/list/use-list-filters';
 import { PageHeader } from '@/components/panel';
 import { useRole } from '@/lib/auth';
-import { useQueryParams } from '@/lib/use-query-params';
 import { AlarmDetailDrawer } from './alarm-detail';
 import { AlarmList } from './alarm-list';
 import { AlarmRules } from './alarm-rules';
 import styles from './alarm.module.css';
-import { type AlarmFilters, parseFilters } from './api/alarms';
+import { parseFilters } from './api/alarms';
 import { NotifySettingsForm } from './notify-settings';
 import { alarmTexts } from './texts';
 import { useAlarmPush } from './use-alarm-push';
@@ -46,8 +46,7 @@ export function AlarmPage() {
   const { t } = useTranslation();
   const ready = alarmTexts.useReady();
   const isAdmin = useRole() === 'admin';
-  const [params, setParams] = useQueryParams();
-  const filters = useMemo(() => parseFilters(params), [params]);
+  const { params, setParams, filters, update, reset } = useListFilters(parseFilters, FILTER_KEYS);
   const tab = tabOf(params, isAdmin);
   const detail = Number(params.get('detail'));
   const detailId = Number.isInteger(detail) && detail > 0 ? detail : undefined;
@@ -61,23 +60,6 @@ export function AlarmPage() {
         return next;
       }),
     [setParams],
-  );
-
-  const onFilters = useCallback(
-    (update: Partial<AlarmFilters>) =>
-      change((next) => {
-        for (const [key, value] of Object.entries(update)) {
-          if (value === undefined || value === null || value === '') {
-            next.delete(key);
-          } else {
-            next.set(key, String(value));
-          }
-        }
-        if (!('page' in update)) {
-          next.delete('page');
-        }
-      }),
-    [change],
   );
 
   return (
@@ -102,8 +84,8 @@ export function AlarmPage() {
             <Tabs.TabPane key="list" title={t('alarm.tab.list')}>
               <AlarmList
                 filters={filters}
-                onFilters={onFilters}
-                onReset={() => change((next) => FILTER_KEYS.forEach((key) => next.delete(key)))}
+                onFilters={update}
+                onReset={reset}
                 onOpen={(id) => change((next) => next.set('detail', String(id)))}
               />
             </Tabs.TabPane>

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { ExportFormat } from '@/components/export-buttons';
 import { api, type QueryValue } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
@@ -240,8 +241,8 @@ export function useDealAlarm(id: number) {
   });
 }
 
-/** GET /v2/warn/export with the list's filters, saved as a CSV file. */
-export function exportAlarms(filters: AlarmFilters): Promise<string> {
+/** GET /v2/warn/export with the list's filters, saved as a CSV or XLSX file. */
+export function exportAlarms(format: ExportFormat, filters: AlarmFilters): Promise<string> {
   const stamp = new Date().toISOString().slice(0, 10);
-  return downloadFile('/v2/warn/export', toListQuery(filters, false), `alarms-${stamp}.csv`);
+  return downloadFile('/v2/warn/export', { ...toListQuery(filters, false), format }, `alarms-${stamp}.${format}`);
 }

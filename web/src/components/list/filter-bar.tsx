@@ -1,0 +1,117 @@
+import Button from '@arco-design/web-react/es/Button';
+import '@arco-design/web-react/es/Button/style/css.js';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RangePicker } from '@/components/date-pickers';
+import { LabelledSelect, Option } from '@/components/select';
+import styles from './list.module.css';
+
+/** "All" in a select whose value is otherwise a number or a name. */
+export const ALL = 'all';
+
+/** A list's filter bar: a search landmark with its fields and a reset button. */
+export function FilterBar({ label, onReset, children }: { label: string; onReset?: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.filters} role="search" aria-label={label}>
+      {children}
+      {onReset && (
+        <div className={styles.filterActions}>
+          <Button onClick={onReset}>{t('list.reset')}</Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** One labelled field of a filter bar (the control carries its own accessible name). */
+export function FilterField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className={styles.field}>
+      <span className={styles.fieldLabel} aria-hidden>
+        {label}
+      </span>
+      {children}
+    </div>
+  );
+}
+
+export interface SelectFilterProps<V extends string | number> {
+  label: string;
+  /** undefined: "all". */
+  value: V | undefined;
+  options: readonly { value: V; label: string }[];
+  onChange: (value: V | undefined) => void;
+  /** The text of "all" (default: All). */
+  allText?: string;
+  wide?: boolean;
+  searchable?: boolean;
+}
+
+/** A select filter with "all" first. */
+export function SelectFilter<V extends string | number>({
+  label,
+  value,
+  options,
+  onChange,
+  allText,
+  wide,
+  searchable,
+}: SelectFilterProps<V>) {
+  const { t } = useTranslation();
+  return (
+    <FilterField label={label}>
+      <LabelledSelect
+        label={label}
+        className={wide ? styles.wide : styles.select}
+        showSearch={searchable}
+        filterOption={
+          searchable
+            ? (input, option) =>
+                String((option as { props?: { children?: unknown } }).props?.children ?? '')
+                  .toLowerCase()
+                  .includes(input.toLowerCase())
+            : undefined
+        }
+        value={value ?? ALL}
+        onChange={(next: V | typeof ALL) => onChange(next === ALL ? undefined : (next as V))}
+      >
+        <Option value={ALL}>{allText ?? t('list.all')}</Option>
+        {options.map((option) => (
+          <Option key={option.value} value={option.value}>
+            {option.label}
+          </Option>
+        ))}
+      </LabelledSelect>
+    </FilterField>
+  );
+}
+
+/** A from-to day range filter (yyyy-MM-dd days). */
+export function RangeFilter({
+  label,
+  from,
+  to,
+  placeholders,
+  onChange,
+}: {
+  label: string;
+  from?: string;
+  to?: string;
+  placeholders: [string, string];
+  onChange: (from: string | undefined, to: string | undefined) => void;
+}) {
+  return (
+    <FilterField label={label}>
+      <div role="group" aria-label={label}>
+        <RangePicker
+          className={styles.range}
+          allowClear
+          placeholder={placeholders}
+          value={from && to ? [from, to] : undefined}
+          onChange={(dates?: string[]) => onChange(dates?.[0] || undefined, dates?.[1] || undefined)}
+        />
+      </div>
+    </FilterField>
+  );
+}

@@ -1,0 +1,97 @@
+import Pagination from '@arco-design/web-react/es/Pagination';
+import '@arco-design/web-react/es/Pagination/style/css.js';
+import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import '@arco-design/web-react/es/Table/style/css.js';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type ReactNode, type TableHTMLAttributes, useMemo } from 'react';
+import { DataState } from '@/components/data-state';
+import styles from './list.module.css';
+
+/** One page of a list as the server answers it (httpapi.Page). */
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface ListTableProps<T> {
+  /** The table's accessible name. */
+  label: string;
+  query: UseQueryResult<Page<T>>;
+  columns: ColumnProps<T>[];
+  page: number;
+  pageSize: number;
+  onPage: (page: number, pageSize: number) => void;
+  emptyText: ReactNode;
+  /** The table's scroll width. */
+  width?: number;
+  sizeOptions?: number[];
+  rowKey?: string;
+}
+
+/** A server-paged list: loading, error and empty states, the table and its pagination. */
+export function ListTable<T>({
+  label,
+  query,
+  columns,
+  page,
+  pageSize,
+  onPage,
+  emptyText,
+  width,
+  sizeOptions = [10, 20, 50, 100],
+  rowKey = 'id',
+}: ListTableProps<T>) {
+  const rows = query.data?.list ?? [];
+  // Arco's table takes no aria-label; its table element does.
+  const components = useMemo(
+    () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={label} /> }),
+    [label],
+  );
+  return (
+    <>
+      <DataState
+        loading={query.isPending}
+        error={query.isError && !query.data}
+        empty={rows.length === 0}
+        emptyText={emptyText}
+        onRetry={() => void query.refetch()}
+        minHeight={280}
+      >
+        <Table
+          rowKey={rowKey}
+          columns={columns}
+          data={rows}
+          pagination={false}
+          scroll={width ? { x: width } : undefined}
+          border={false}
+          components={components}
+        />
+      </DataState>
+      {query.data && query.data.total > 0 && (
+        <div className={styles.pagination}>
+          <Pagination
+            total={query.data.total}
+            current={page}
+            pageSize={pageSize}
+            sizeCanChange
+            sizeOptions={sizeOptions}
+            showTotal
+            onChange={onPage}
+          />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The line above a list: a note on the left, actions (refresh, export…) on the right. */
+export function ListToolbar({ note, children }: { note?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className={styles.toolbar}>
+      <span>{note}</span>
+      <span className={styles.toolbarActions}>{children}</span>
+    </div>
+  );
+}
