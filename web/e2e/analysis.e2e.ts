@@ -115,7 +115,7 @@ describe('analysis', () => {
     await choose(page, 'Schedule', 'Daily (previous day)');
     await page.getByRole('button', { name: 'Save as template' }).click();
     await page.getByRole('button', { name: `Send ${name} now` }).click();
-    const bell = page.getByRole('button', { name: /^Message centre, \d+ unread$/ });
+    const bell = page.getByRole('button', { name: /^Message centre, \d+ unread/ });
     await page.locator('tr[data-record][data-status="done"]', { hasText: name }).waitFor({ timeout: 90_000 });
     await bell.click();
     const centre = page.getByRole('dialog', { name: 'Message centre' });

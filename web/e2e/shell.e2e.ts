@@ -171,7 +171,7 @@ describe('the signed-in shell', () => {
     await signedIn(page, 'operator');
     await page.goto(`${baseUrl()}/#/operationsLayout`);
     await waitForHash(page, '/operations/plan');
-    await page.getByRole('heading', { name: 'Plan' }).waitFor();
+    await page.getByRole('heading', { name: 'Plan', exact: true, level: 1 }).waitFor();
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'User settings' }).click();

@@ -84,7 +84,7 @@ export function UserTable({ deptId }: { deptId?: number }) {
             <Button size="mini" type="text" aria-label={t('org.user.editOf', of)} onClick={() => setDialog({ kind: 'edit', user })}>
               {t('org.edit')}
             </Button>
-            <Button size="mini" type="text" aria-label={t('org.user.resetOf', of)} onClick={() => setDialog({ kind: 'reset', user })}>
+            <Button size="mini" type="text" aria-label={`${t('org.user.reset')} ${user.username}`} onClick={() => setDialog({ kind: 'reset', user })}>
               {t('org.user.reset')}
             </Button>
             {user.status === 1 ? (
