@@ -41,6 +41,7 @@ func main() {
 	clients := flag.Int("clients", 8, "concurrent clients")
 	requests := flag.Int("requests", 400, "requests per call")
 	out := flag.String("out", "", "Markdown file to write (default: standard output)")
+	keep := flag.Bool("keep", false, "keep the SQLite database and print where it is (to look at query plans)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx := context.Background()
@@ -48,7 +49,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	if *keep {
+		fmt.Fprintln(os.Stderr, "database kept in", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
 	db, err := store.Open(ctx, dir, *dbURL)
 	if err != nil {
 		log.Fatal(err)
@@ -173,8 +178,9 @@ func measure(h http.Handler, name, token, url string, clients, requests int) res
 	return result{name: name, n: len(times), p50: at(0.5), p95: at(0.95), p99: at(0.99), bytes: bytes}
 }
 
-// seed writes n orders across the organisation's stations: statuses, priorities, plans
-// and work times spread over the last two years, a third of them assigned to the operator.
+// seed writes n orders across the organisation's stations: priorities, plans and work times
+// spread over the last two years, a third of them assigned to the operator; the last month's
+// orders in every status, older ones closed.
 func seed(ctx context.Context, db *store.DB, acc *demo.Accounts, n int) error {
 	var stations []int64
 	rows, err := db.Query(ctx, "SELECT id FROM stations WHERE org_id = ? ORDER BY id", acc.OrgID)
@@ -204,7 +210,15 @@ func seed(ctx context.Context, db *store.DB, acc *demo.Accounts, n int) error {
 			defer stmt.Close()
 			for i := done; i < min(done+batch, n); i++ {
 				created := now - int64(i)*630_000 // about two years for 100,000
-				status := 1 + i%5
+				// as in a crew's history: what is older than a month is closed (finished,
+				// one in twelve rejected); the last month holds every status
+				status := 4
+				switch {
+				case now-created < 30*86_400_000:
+					status = 1 + i%5
+				case i%12 == 0:
+					status = 5
+				}
 				pStart, pEnd := created+3_600_000, created+3_600_000+int64(4+i%40)*3_600_000
 				var aStart, aEnd any
 				if status >= 3 && status <= 4 {

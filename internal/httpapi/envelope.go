@@ -28,10 +28,12 @@ type FieldErrors struct {
 
 // Page is the data of every list call.
 type Page[T any] struct {
-	List     []T   `json:"list"`
-	Total    int64 `json:"total"`
-	Page     int   `json:"page"`
-	PageSize int   `json:"pageSize"`
+	List  []T   `json:"list"`
+	Total int64 `json:"total"`
+	// TotalCapped says there are more matches than Total: the list stopped counting there.
+	TotalCapped bool `json:"totalCapped,omitempty"`
+	Page        int  `json:"page"`
+	PageSize    int  `json:"pageSize"`
 }
 
 // WriteJSON writes an envelope with the given status.

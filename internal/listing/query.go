@@ -68,32 +68,40 @@ type Query struct {
 	From      string // " FROM … JOIN …"
 	CountFrom string // a lighter FROM for the count (the joins the condition needs); From when empty
 	Order     string
+	// Key and KeyFrom page by a deferred join: the page's keys are read first from KeyFrom
+	// alone (an index, where one covers the conditions and the order), and only those rows
+	// are joined; a deep page then skips index entries, not joined rows. The conditions must
+	// name KeyFrom's tables only.
+	Key, KeyFrom string
+	// Count, when set, gives the total instead of counting the matches (a kept count).
+	Count func(context.Context) (int64, error)
+	// CountCap, when set, stops counting after CountCap matches: the total is then
+	// CountCap+1, which Capped turns into "more than CountCap".
+	CountCap int64
+}
+
+// Capped is the total to show and whether there are more matches than it (a total that
+// counting stopped at, CountCap+1).
+func Capped(total, countCap int64) (int64, bool) {
+	if countCap > 0 && total > countCap {
+		return countCap, true
+	}
+	return total, false
 }
 
 // Run counts the matches and reads page (from 1) of size rows; size 0 reads every match
 // (callers bound it). scan reads one row.
 func Run[T any](ctx context.Context, db *store.DB, q Query, w *Where, page, size int, scan func(*sql.Rows) (T, error)) ([]T, int64, error) {
 	where, args := w.SQL()
-	from := q.CountFrom
-	if from == "" {
-		from = q.From
-	}
-	var total int64
-	if err := db.QueryRow(ctx, "SELECT COUNT(*)"+from+" WHERE "+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("listing: unable to count: %w", err)
+	total, err := q.total(ctx, db, where, args)
+	if err != nil {
+		return nil, 0, err
 	}
 	out := []T{}
 	if total == 0 {
 		return out, 0, nil
 	}
-	stmt := "SELECT " + q.Columns + q.From + " WHERE " + where
-	if q.Order != "" {
-		stmt += " ORDER BY " + q.Order
-	}
-	if size > 0 {
-		stmt += fmt.Sprintf(" LIMIT %d OFFSET %d", size, (max(page, 1)-1)*size)
-	}
-	rows, err := db.Query(ctx, stmt, args...)
+	rows, err := db.Query(ctx, q.page(where, page, size), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing: unable to list: %w", err)
 	}
@@ -106,6 +114,42 @@ func Run[T any](ctx context.Context, db *store.DB, q Query, w *Where, page, size
 		out = append(out, v)
 	}
 	return out, total, rows.Err()
+}
+
+func (q *Query) total(ctx context.Context, db *store.DB, where string, args []any) (int64, error) {
+	if q.Count != nil {
+		return q.Count(ctx)
+	}
+	from := q.CountFrom
+	if from == "" {
+		from = q.From
+	}
+	stmt := "SELECT COUNT(*)" + from + " WHERE " + where
+	if q.CountCap > 0 {
+		stmt = fmt.Sprintf("SELECT COUNT(*) FROM (SELECT 1 AS one%s WHERE %s LIMIT %d) t", from, where, q.CountCap+1)
+	}
+	var total int64
+	if err := db.QueryRow(ctx, stmt, args...).Scan(&total); err != nil {
+		return 0, fmt.Errorf("listing: unable to count: %w", err)
+	}
+	return total, nil
+}
+
+// page is the statement reading page (from 1) of size rows; size 0 reads every match.
+func (q *Query) page(where string, page, size int) string {
+	order := ""
+	if q.Order != "" {
+		order = " ORDER BY " + q.Order
+	}
+	limit := ""
+	if size > 0 {
+		limit = fmt.Sprintf(" LIMIT %d OFFSET %d", size, (max(page, 1)-1)*size)
+	}
+	if q.Key != "" && size > 0 {
+		return "SELECT " + q.Columns + q.From + " WHERE " + q.Key + " IN (SELECT " + q.Key + q.KeyFrom + " WHERE " + where +
+			order + limit + ")" + order
+	}
+	return "SELECT " + q.Columns + q.From + " WHERE " + where + order + limit
 }
 
 // Slice pages a list already judged in memory; size 0 keeps every item.

@@ -137,7 +137,8 @@ func (s *Service) list(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return httpapi.Page[Order]{List: list, Total: total, Page: f.Page, PageSize: f.Size}, nil
+	total, capped := listing.Capped(total, CountCap)
+	return httpapi.Page[Order]{List: list, Total: total, TotalCapped: capped, Page: f.Page, PageSize: f.Size}, nil
 }
 
 func (s *Service) summary(r *http.Request) (any, error) {

@@ -57,7 +57,7 @@ const orderFrom = ` FROM work_orders o JOIN stations s ON s.id = o.station_id LE
 	LEFT JOIN users su ON su.id = o.submitter_id LEFT JOIN users au ON au.id = o.assignee_user_id
 	LEFT JOIN departments d ON d.id = o.assignee_dept_id `
 
-const countFrom = ` FROM work_orders o JOIN stations s ON s.id = o.station_id `
+const countFrom = ` FROM work_orders o `
 
 func ms(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
@@ -115,13 +115,13 @@ type Filter struct {
 // timedOut is the SQL condition of timeout status 1 at now (milliseconds in the argument).
 const timedOut = `((o.status IN (1, 2, 3) AND o.planned_end < ?) OR (o.status = 4 AND o.actual_end > o.planned_end))`
 
+// where names the orders table (o) only, so that the page's ids come from an index alone.
 func (f *Filter) where(p *httpapi.Principal, now time.Time, withStatus bool) *listing.Where {
 	var w listing.Where
-	// the order's own organisation first: it lets the (org_id, created_at) index serve the
+	// the order's own organisation first: it lets the (org_id, created_at, …) index serve the
 	// newest-first order without sorting every match
 	w.Add("o.org_id = ?", p.OrgID)
-	scope, args := station.Scope(p)
-	w.Add(scope, args...)
+	inScope(&w, "o.station_id", p)
 	w.In("o.station_id", f.StationIDs)
 	w.If(withStatus && f.Status > 0, "o.status = ?", f.Status)
 	w.If(f.Priority > 0, "o.priority = ?", f.Priority)
@@ -156,9 +156,24 @@ func escapeLike(s string) string {
 	return string(out)
 }
 
-// List returns the visible orders matching f, newest first, and the total.
+// CountCap is where a list that must count its matches (a title search, "mine", a period)
+// stops counting; its answer then says "more than CountCap".
+const CountCap = 1_000
+
+// List returns the visible orders matching f, newest first, and the total (CountCap+1 when
+// counting stopped: listing.Capped).
 func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, now time.Time) ([]Order, int64, error) {
-	q := listing.Query{Columns: orderColumns, From: orderFrom, CountFrom: countFrom, Order: "o.created_at DESC, o.id DESC"}
+	q := listing.Query{Columns: orderColumns, From: orderFrom, CountFrom: countFrom, Order: "o.created_at DESC, o.id DESC",
+		Key: "o.id", KeyFrom: " FROM work_orders o "}
+	if f.countable() {
+		q.Count = func(ctx context.Context) (int64, error) {
+			t, err := f.tally(ctx, db, p, now)
+			return t.count(f.Status, f.Timeout), err
+		}
+	} else {
+		// a search or "mine" reads the orders themselves: counting stops at CountCap
+		q.CountCap = CountCap
+	}
 	return listing.Run(ctx, db, q, f.where(p, now, true), f.Page, f.Size, func(rows *sql.Rows) (Order, error) {
 		return scanOrder(rows, now)
 	})
@@ -184,8 +199,20 @@ type Summary struct {
 
 // Summarise counts the visible orders matching f (its status aside).
 func Summarise(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, now time.Time) (Summary, error) {
-	where, args := f.where(p, now, false).SQL()
+	if f.countable() {
+		t, err := f.tally(ctx, db, p, now)
+		if err != nil {
+			return Summary{}, err
+		}
+		return t.summary(f.Timeout), nil
+	}
+	return summariseRows(ctx, db, p, f, now)
+}
+
+// summariseRows counts the matching orders themselves (filters the kept counts cannot answer).
+func summariseRows(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, now time.Time) (Summary, error) {
 	sum := Summary{ByStatus: map[int]int{1: 0, 2: 0, 3: 0, 4: 0, 5: 0}}
+	where, args := f.where(p, now, false).SQL()
 	// grouped over a derived table: PostgreSQL would not match a parameterised CASE in
 	// GROUP BY with the same CASE in the select list
 	rows, err := db.Query(ctx, `SELECT status, late, COUNT(*) FROM (SELECT o.status AS status, CASE WHEN `+timedOut+
@@ -209,8 +236,6 @@ func Summarise(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter
 			sum.Open += n
 		}
 	}
-	if sum.Total > 0 {
-		sum.ProcessRatio = float64(int(float64(sum.ByStatus[Finished])/float64(sum.Total)*1000+0.5)) / 10
-	}
+	sum.ratio()
 	return sum, rows.Err()
 }

@@ -1135,7 +1135,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a station's monthly plan for a year (admin) */
+        /** Draft a station's monthly plan for a year (admin): the months given, laid over its current plan, become a proposal that takes effect when approved */
         post: operations["postV2PlanBuildlistPut"];
         delete?: never;
         options?: never;
@@ -3642,72 +3642,84 @@ export interface components {
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         "PageOfCompareConfig]": {
             list?: components["schemas"]["TemplateOfCompareConfig"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfEntry: {
             list?: components["schemas"]["Entry"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfItem: {
             list?: components["schemas"]["Item"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfListItem: {
             list?: components["schemas"]["ListItem"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfMapSummary: {
             list?: components["schemas"]["MapSummary"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfMessage: {
             list?: components["schemas"]["Message"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfOrder: {
             list?: components["schemas"]["Order"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfProposal: {
             list?: components["schemas"]["Proposal"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfRecord: {
             list?: components["schemas"]["Record"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         "PageOfTemplateConfig]": {
             list?: components["schemas"]["TemplateOfTemplateConfig"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         PageOfUserRow: {
             list?: components["schemas"]["UserRow"][];
             page?: number;
             pageSize?: number;
             total?: number;
+            totalCapped?: boolean;
         };
         Parameters: {
             formats?: string[];
@@ -7855,7 +7867,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["BuildList"];
+                        data?: components["schemas"]["Proposal"];
                     };
                 };
             };

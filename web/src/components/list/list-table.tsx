@@ -4,6 +4,7 @@ import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Table/style/css.js';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, type TableHTMLAttributes, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import styles from './list.module.css';
 
@@ -11,6 +12,8 @@ import styles from './list.module.css';
 export interface Page<T> {
   list: T[];
   total: number;
+  /** More matches than total: the server stopped counting there (a search, "mine"). */
+  totalCapped?: boolean;
   page: number;
   pageSize: number;
 }
@@ -46,7 +49,9 @@ export function ListTable<T>({
   rowKey = 'id',
   expandedRowRender,
 }: ListTableProps<T>) {
+  const { t } = useTranslation();
   const rows = query.data?.list ?? [];
+  const capped = query.data?.totalCapped === true;
   // Arco's table takes no aria-label; its table element does.
   const components = useMemo(
     () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={label} /> }),
@@ -81,7 +86,7 @@ export function ListTable<T>({
             pageSize={pageSize}
             sizeCanChange
             sizeOptions={sizeOptions}
-            showTotal
+            showTotal={capped ? () => t('list.totalCapped', { count: query.data.total }) : true}
             onChange={onPage}
           />
         </div>
