@@ -4,6 +4,8 @@ package plan
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -15,7 +17,6 @@ import (
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/message"
-	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -85,8 +86,8 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: Overview{}, Handle: s.get})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/plan/buildlist/get", Tag: "plan", Summary: "A station's monthly plan for a year",
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: BuildList{}, Handle: s.buildGet})
-	api.Add(httpapi.Route{Method: "POST", Path: "/v2/plan/buildlist/put", Tag: "plan", Summary: "Set a station's monthly plan for a year (admin)",
-		Access: httpapi.Admin, Body: BuildList{}, Resp: BuildList{}, Handle: s.buildPut})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/plan/buildlist/put", Tag: "plan", Summary: "Draft a station's monthly plan for a year (admin): the months given, laid over its current plan, become a proposal that takes effect when approved",
+		Access: httpapi.Admin, Body: BuildList{}, Resp: Proposal{}, Handle: s.buildPut})
 	s.proposalRoutes(api)
 }
 
@@ -342,13 +343,49 @@ func (s *Service) buildPut(r *http.Request) (any, error) {
 	if _, err := station.Get(r.Context(), s.DB, httpapi.Caller(r), b.StationID); err != nil {
 		return nil, httpapi.InvalidField("stationId", "not_found")
 	}
-	p := httpapi.Caller(r)
-	if err := Put(r.Context(), s.DB, b, p.UserID); err != nil {
+	// A plan takes effect only when approved: the months given are laid over the station's
+	// proposal for the year (or the plan in force) and saved as a draft, which the caller
+	// submits to an approver other than themselves.
+	months, err := s.draftMonths(r.Context(), b.StationID, b.Year)
+	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "plan.put", strconv.FormatInt(b.StationID, 10), strconv.Itoa(b.Year), httpapi.ClientAddr(r))
-	sort.Slice(b.Months, func(i, j int) bool { return b.Months[i].Month < b.Months[j].Month })
-	return b, nil
+	for _, m := range b.Months {
+		months[m.Month-1] = m.PlanKWh
+	}
+	return s.draft(r, b.StationID, b.Year, months)
+}
+
+// draftMonths are the twelve months a revision starts from: the station's proposal for the
+// year, or the plan in force (0 for a month without one).
+func (s *Service) draftMonths(ctx context.Context, stationID int64, year int) ([]float64, error) {
+	months := make([]float64, 12)
+	var saved string
+	err := s.DB.QueryRow(ctx, "SELECT months FROM plan_proposals WHERE station_id = ? AND year = ?", stationID, year).Scan(&saved)
+	if err == nil {
+		var m []float64
+		if json.Unmarshal([]byte(saved), &m) == nil && len(m) == 12 {
+			return m, nil
+		}
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	rows, err := s.DB.Query(ctx, "SELECT month, plan_kwh FROM plans WHERE station_id = ? AND year = ?", stationID, year)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var month int
+		var kwh float64
+		if err := rows.Scan(&month, &kwh); err != nil {
+			return nil, err
+		}
+		if month >= 1 && month <= 12 {
+			months[month-1] = kwh
+		}
+	}
+	return months, rows.Err()
 }
 
 // Put stores a station's monthly plans for a year (replacing the months given).

@@ -179,8 +179,15 @@ func (s *Service) save(r *http.Request) (any, error) {
 		}
 		return nil, err
 	}
+	return s.draft(r, in.StationID, in.Year, in.Months)
+}
+
+// draft saves a station's yearly plan as a draft proposal (a new one, or the station's
+// proposal for that year back to draft), which takes effect only when approved.
+func (s *Service) draft(r *http.Request, stationID int64, year int, monthly []float64) (any, error) {
 	p := httpapi.Caller(r)
-	months, _ := json.Marshal(in.Months)
+	in := SaveInput{StationID: stationID, Year: year}
+	months, _ := json.Marshal(monthly)
 	now := s.now().UnixMilli()
 	var status int
 	var id int64
