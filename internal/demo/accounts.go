@@ -42,13 +42,15 @@ func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
 		func() (err error) {
 			a.AdminID, err = org.CreateUser(ctx, db, &org.User{OrgID: a.OrgID, DeptID: a.HQDeptID, Username: "admin",
 				PasswordHash: hash, Role: "admin", StationAuthority: org.AuthorityAll, Name: "Ada Admin",
-				Email: "admin@demo.helio.example", Job: "manager", JobName: "Fleet manager", Location: "CN", LocationName: "Shanghai"})
+				Email: "admin@demo.helio.example", Job: "manager", JobName: "Fleet manager", Location: "CN", LocationName: "Shanghai",
+				Country: "China", Area: "Shanghai", Phone: "+86 21 5555 0100"})
 			return
 		},
 		func() (err error) {
 			a.OperatorID, err = org.CreateUser(ctx, db, &org.User{OrgID: a.OrgID, DeptID: a.OpsDeptID, Username: "operator",
 				PasswordHash: hash, Role: "user", StationAuthority: org.AuthorityAuthorized, Name: "Oscar Operator",
-				Email: "operator@demo.helio.example", Job: "operator", JobName: "Station operator", Location: "CN", LocationName: "Hangzhou"})
+				Email: "operator@demo.helio.example", Job: "operator", JobName: "Station operator", Location: "CN", LocationName: "Hangzhou",
+				Country: "China", Area: "Zhejiang", Phone: "+86 571 5555 0106"})
 			return
 		},
 		func() (err error) { a.OtherOrgID, err = org.CreateOrg(ctx, db, "Other Solar Co."); return },
@@ -59,7 +61,8 @@ func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
 		func() (err error) {
 			a.OtherID, err = org.CreateUser(ctx, db, &org.User{OrgID: a.OtherOrgID, DeptID: a.OtherDeptID, Username: "other",
 				PasswordHash: hash, Role: "admin", StationAuthority: org.AuthorityAll, Name: "Olga Other",
-				Email: "other@other-solar.example", Job: "manager", JobName: "Owner", Location: "US", LocationName: "Phoenix"})
+				Email: "other@other-solar.example", Job: "manager", JobName: "Owner", Location: "US", LocationName: "Phoenix",
+				Country: "United States", Area: "Arizona", Phone: "+1 602 555 0107"})
 			return
 		},
 	}

@@ -58,15 +58,15 @@ func SeedOrganisation(ctx context.Context, db *store.DB, acc *Accounts, f sim.Fl
 	}
 	users := []org.User{
 		{DeptID: acc.HQDeptID, Username: "manager", Role: "admin", StationAuthority: org.AuthorityAll, Name: "Mia Manager",
-			Email: "manager@demo.helio.example", Phone: "+86 21 5555 0101", JobName: "Operations manager"},
+			Email: "manager@demo.helio.example", Phone: "+86 21 5555 0101", JobName: "Operations manager", Country: "China", Area: "Shanghai"},
 		{DeptID: acc.HQDeptID, Username: "auditor", Role: "user", StationAuthority: org.AuthorityAll, Name: "Aiko Auditor",
-			Email: "auditor@demo.helio.example", Phone: "+86 21 5555 0102", JobName: "Performance analyst"},
+			Email: "auditor@demo.helio.example", Phone: "+86 21 5555 0102", JobName: "Performance analyst", Country: "China", Area: "Shanghai"},
 		{DeptID: west, Username: "west", Role: "user", StationAuthority: org.AuthorityAuthorized, Name: "Wen West",
-			Email: "west@demo.helio.example", Phone: "+86 991 5555 0103", JobName: "Regional engineer"},
+			Email: "west@demo.helio.example", Phone: "+86 991 5555 0103", JobName: "Regional engineer", Country: "China", Area: "Xinjiang"},
 		{DeptID: storage, Username: "storage", Role: "user", StationAuthority: org.AuthorityOwn, Name: "Sven Storage",
-			Email: "storage@demo.helio.example", Phone: "+86 571 5555 0104", JobName: "Storage engineer"},
+			Email: "storage@demo.helio.example", Phone: "+86 571 5555 0104", JobName: "Storage engineer", Country: "China", Area: "Zhejiang"},
 		{DeptID: storage, Username: "former", Role: "user", StationAuthority: org.AuthorityOwn, Name: "Fei Former",
-			Email: "former@demo.helio.example", Phone: "+86 571 5555 0105", JobName: "Technician"},
+			Email: "former@demo.helio.example", Phone: "+86 571 5555 0105", JobName: "Technician", Country: "China", Area: "Zhejiang"},
 	}
 	for i := range users {
 		u := &users[i]

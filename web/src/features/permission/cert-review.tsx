@@ -38,8 +38,8 @@ export function CertReview() {
     { title: t('org.cert.time'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
     { title: t('org.log.user'), dataIndex: 'username', width: 120 },
     { title: t('org.cert.enterprise'), dataIndex: 'enterpriseName', width: 200, ellipsis: true, tooltip: true },
-    { title: t('org.cert.code'), dataIndex: 'organizationCode', width: 140 },
-    { title: t('org.cert.legalPerson'), dataIndex: 'legalPerson', width: 120 },
+    { title: t('org.cert.code'), dataIndex: 'organizationCode', width: 190 },
+    { title: t('org.cert.legalPerson'), dataIndex: 'legalPerson', width: 130, ellipsis: true, tooltip: true },
     {
       title: t('org.cert.status'),
       dataIndex: 'status',
@@ -51,6 +51,8 @@ export function CertReview() {
       title: t('org.actions'),
       dataIndex: 'id',
       width: 150,
+      // pass and refuse stay in sight at 1280 px, the other columns scroll under them
+      fixed: 'right',
       render: (id: number, c) =>
         c.status === 'auditing' && (
           <span className={styles.actions}>
@@ -89,7 +91,7 @@ export function CertReview() {
         onRetry={() => void certs.refetch()}
         minHeight={200}
       >
-        <Table rowKey="id" columns={columns} data={rows} pagination={{ pageSize: 10 }} scroll={{ x: 1190 }} border={false} />
+        <Table rowKey="id" columns={columns} data={rows} pagination={{ pageSize: 10 }} scroll={{ x: 1250 }} border={false} />
       </DataState>
       {refusing && (
         <Modal

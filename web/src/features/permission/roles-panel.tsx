@@ -51,7 +51,7 @@ export function RolesPanel() {
           border={false}
           data={roles.data ?? []}
           columns={[
-            { title: t('org.user.role'), dataIndex: 'key', width: 160, render: (k: string) => t(`org.role.${k}`) },
+            { title: t('org.user.role'), dataIndex: 'key', width: 210, render: (k: string) => t(`org.role.${k}`) },
             { title: t('org.role.rights'), dataIndex: 'key', render: (k: string) => t(`org.role.${k}.rights`) },
             { title: t('org.role.members'), dataIndex: 'members', width: 120 },
           ]}
