@@ -2,11 +2,13 @@ package org
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -21,56 +23,25 @@ type UserFilter struct {
 
 // ListUsers returns a page of the organisation's users (deleted accounts never show).
 func ListUsers(ctx context.Context, db *store.DB, f UserFilter, page, size int) ([]*User, int64, error) {
-	where := []string{"u.org_id = ?", "u.deleted_at IS NULL"}
-	args := []any{f.OrgID}
+	var w listing.Where
+	w.Add("u.org_id = ?", f.OrgID)
+	w.Add("u.deleted_at IS NULL")
 	if k := strings.TrimSpace(f.Keyword); k != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(k)) + "%"
-		where = append(where, `(LOWER(u.username) LIKE ? ESCAPE '\' OR LOWER(u.name) LIKE ? ESCAPE '\'
-			OR LOWER(u.email) LIKE ? ESCAPE '\' OR u.phone LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like, like)
+		w.Add(`(LOWER(u.username) LIKE ? ESCAPE '\' OR LOWER(u.name) LIKE ? ESCAPE '\'
+			OR LOWER(u.email) LIKE ? ESCAPE '\' OR u.phone LIKE ? ESCAPE '\')`, like, like, like, like)
 	}
 	if f.DeptID != 0 {
 		ids, err := subtree(ctx, db, f.OrgID, f.DeptID)
 		if err != nil {
 			return nil, 0, err
 		}
-		ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
-		where = append(where, "u.dept_id IN ("+ph+")")
-		for _, id := range ids {
-			args = append(args, id)
-		}
+		w.In("u.dept_id", ids)
 	}
-	if f.Role != "" {
-		where = append(where, "u.role = ?")
-		args = append(args, f.Role)
-	}
-	if f.Status == 0 || f.Status == 1 {
-		where = append(where, "u.status = ?")
-		args = append(args, f.Status)
-	}
-	cond := " WHERE " + strings.Join(where, " AND ")
-	var total int64
-	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM users u"+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("org: unable to count users: %w", err)
-	}
-	q := "SELECT " + userColumns + userFrom + cond + " ORDER BY u.username"
-	if size > 0 {
-		q += " LIMIT " + strconv.Itoa(size) + " OFFSET " + strconv.Itoa((page-1)*size)
-	}
-	rows, err := db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("org: unable to list users: %w", err)
-	}
-	defer rows.Close()
-	out := []*User{}
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, u)
-	}
-	return out, total, rows.Err()
+	w.If(f.Role != "", "u.role = ?", f.Role)
+	w.If(f.Status == 0 || f.Status == 1, "u.status = ?", f.Status)
+	q := listing.Query{Columns: userColumns, From: userFrom, CountFrom: " FROM users u ", Order: "u.username"}
+	return listing.Run(ctx, db, q, &w, page, size, func(rows *sql.Rows) (*User, error) { return scanUser(rows) })
 }
 
 // subtree returns a department and every department below it (a bounded walk: a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -115,25 +116,10 @@ func (s *Records) Get(ctx context.Context, orgID, userID, id int64) (*Record, er
 
 // List returns the user's records, newest first, and their total.
 func (s *Records) List(ctx context.Context, orgID, userID int64, page, size int) ([]*Record, int64, error) {
-	var total int64
-	if err := s.DB.QueryRow(ctx, "SELECT COUNT(*) FROM report_records WHERE org_id = ? AND user_id = ?", orgID, userID).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("report: unable to count records: %w", err)
-	}
-	rows, err := s.DB.Query(ctx, "SELECT "+recCols+" FROM report_records WHERE org_id = ? AND user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-		orgID, userID, size, (page-1)*size)
-	if err != nil {
-		return nil, 0, fmt.Errorf("report: unable to list records: %w", err)
-	}
-	defer rows.Close()
-	out := []*Record{}
-	for rows.Next() {
-		r, err := scanRecord(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, r)
-	}
-	return out, total, rows.Err()
+	var w listing.Where
+	w.Add("org_id = ? AND user_id = ?", orgID, userID)
+	q := listing.Query{Columns: recCols, From: " FROM report_records ", Order: "id DESC"}
+	return listing.Run(ctx, s.DB, q, &w, page, size, func(rows *sql.Rows) (*Record, error) { return scanRecord(rows) })
 }
 
 // Claim takes the oldest record that is queued or whose renderer stopped renewing its
