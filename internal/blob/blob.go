@@ -59,8 +59,39 @@ func NewID() string {
 
 // Put stores data under a new id (m.ID is ignored) and returns the completed Meta.
 func (s *DB) Put(ctx context.Context, m Meta, data []byte) (Meta, error) {
-	sum := sha256.Sum256(data)
 	m.ID = NewID()
+	return s.put(ctx, m, data)
+}
+
+// PutNamed stores data under the id given (a content address); storing an id that is
+// already there keeps the first and answers its Meta with ok false.
+func (s *DB) PutNamed(ctx context.Context, m Meta, data []byte) (Meta, bool, error) {
+	if len(m.ID) == 0 || len(m.ID) > 32 {
+		return Meta{}, false, fmt.Errorf("blob: an id of 1-32 characters is needed, not %q", m.ID)
+	}
+	out, err := s.put(ctx, m, data)
+	if store.IsUniqueViolation(err) {
+		return m, false, nil
+	}
+	return out, err == nil, err
+}
+
+// GetPublic returns a file of the given kind whatever its organisation: for files served
+// without a session under an unguessable content address (station covers).
+func (s *DB) GetPublic(ctx context.Context, kind, id string) (Meta, []byte, error) {
+	var orgID int64
+	err := s.db.QueryRow(ctx, "SELECT org_id FROM blobs WHERE id = ? AND kind = ?", id, kind).Scan(&orgID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Meta{}, nil, ErrNotFound
+	}
+	if err != nil {
+		return Meta{}, nil, fmt.Errorf("blob: read %s: %w", id, err)
+	}
+	return s.Get(ctx, orgID, id)
+}
+
+func (s *DB) put(ctx context.Context, m Meta, data []byte) (Meta, error) {
+	sum := sha256.Sum256(data)
 	m.Size = int64(len(data))
 	m.SHA256 = hex.EncodeToString(sum[:])
 	m.CreatedAt = s.now().UTC()

@@ -120,7 +120,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Fleet = fleet.New(db, s.Writer, nil)
 	s.Figures.Fleet = s.Fleet
 	s.API.OnWrite(func(int64) { s.Fleet.Changed() }) // stations and devices are added, edited and moved through the API
-	(&station.Service{DB: db, Telemetry: s.Figures, UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
+	(&station.Service{DB: db, Telemetry: s.Figures, Blobs: blob.NewDB(db), UploadDir: filepath.Join(cfg.DataDir, "uploads")}).Routes(s.API)
 	(&device.Service{DB: db, Telemetry: s.Figures}).Routes(s.API)
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	// analysis: data overview and comparisons (issue 16)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/org"
@@ -78,7 +79,9 @@ type Telemetry interface {
 type Service struct {
 	DB        *store.DB
 	Telemetry Telemetry
-	// UploadDir holds uploaded covers (in --data).
+	// Blobs keeps uploaded covers, so every replica serves them.
+	Blobs *blob.DB
+	// UploadDir holds covers uploaded before they were kept in the database (in --data).
 	UploadDir string
 }
 

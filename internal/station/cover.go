@@ -1,16 +1,19 @@
 package station
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/imagecheck"
 )
@@ -39,8 +42,6 @@ func (s *Service) coverRoutes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/cover/{file}", Tag: "site", Summary: "An uploaded cover image",
 		Access: httpapi.Public, RawType: "image/*", Raw: s.serveCover})
 }
-
-func (s *Service) coverDir() string { return filepath.Join(s.UploadDir, "covers") }
 
 // decodeDataURL returns the bytes of a base64 data URL.
 func decodeDataURL(u string) ([]byte, error) {
@@ -98,36 +99,18 @@ func (s *Service) uploadCover(r *http.Request) (any, error) {
 	}
 	b = img.Data
 	ext := map[string]string{"png": "png", "jpeg": "jpg"}[img.Format]
-	sum := sha256.Sum256(b)
-	name := hex.EncodeToString(sum[:16]) + "." + ext
-	if err := os.MkdirAll(s.coverDir(), 0o750); err != nil {
+	p := httpapi.Caller(r)
+	// the name is the address of the organisation's image: the same image uploaded twice is
+	// kept once, and another organisation's upload of it is its own
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\n", p.OrgID)
+	h.Write(b)
+	id := hex.EncodeToString(h.Sum(nil)[:16])
+	ctype := map[string]string{"png": "image/png", "jpg": "image/jpeg"}[ext]
+	if _, _, err := s.Blobs.PutNamed(r.Context(), blob.Meta{ID: id, OrgID: p.OrgID, Kind: "cover", Name: id + "." + ext, ContentType: ctype}, b); err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	final := filepath.Join(s.coverDir(), name)
-	if _, err := os.Stat(final); err != nil {
-		tmp, err := os.CreateTemp(s.coverDir(), ".upload-*")
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		_, werr := tmp.Write(b)
-		cerr := tmp.Close()
-		if werr != nil || cerr != nil {
-			os.Remove(tmp.Name())
-			return nil, httpapi.Internal(errorsJoin(werr, cerr))
-		}
-		if err := os.Rename(tmp.Name(), final); err != nil {
-			os.Remove(tmp.Name())
-			return nil, httpapi.Internal(err)
-		}
-	}
-	return CoverURL{URL: "/v2/site/cover/" + name}, nil
-}
-
-func errorsJoin(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
+	return CoverURL{URL: "/v2/site/cover/" + id + "." + ext}, nil
 }
 
 func (s *Service) serveCover(w http.ResponseWriter, r *http.Request) {
@@ -136,7 +119,29 @@ func (s *Service) serveCover(w http.ResponseWriter, r *http.Request) {
 		httpapi.Fail(w, r, httpapi.NotFound())
 		return
 	}
-	f, err := os.Open(filepath.Join(s.coverDir(), name))
+	ctype := map[string]string{".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp"}[filepath.Ext(name)]
+	m, b, err := s.Blobs.GetPublic(r.Context(), "cover", strings.TrimSuffix(name, filepath.Ext(name)))
+	switch {
+	case err == nil && m.Name == name:
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		http.ServeContent(w, r, name, m.CreatedAt, bytes.NewReader(b))
+		return
+	case err != nil && !errors.Is(err, blob.ErrNotFound):
+		httpapi.Fail(w, r, httpapi.Internal(err))
+		return
+	}
+	s.serveLegacyCover(w, r, name, ctype)
+}
+
+// serveLegacyCover serves a cover uploaded before covers were kept in the database, from
+// the --data directory of the replica that took it.
+func (s *Service) serveLegacyCover(w http.ResponseWriter, r *http.Request, name, ctype string) {
+	if s.UploadDir == "" {
+		httpapi.Fail(w, r, httpapi.NotFound())
+		return
+	}
+	f, err := os.Open(filepath.Join(s.UploadDir, "covers", name))
 	if err != nil {
 		httpapi.Fail(w, r, httpapi.NotFound())
 		return
@@ -147,7 +152,7 @@ func (s *Service) serveCover(w http.ResponseWriter, r *http.Request) {
 		httpapi.Fail(w, r, httpapi.NotFound())
 		return
 	}
-	w.Header().Set("Content-Type", map[string]string{".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp"}[filepath.Ext(name)])
+	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	http.ServeContent(w, r, name, st.ModTime(), f)
 }

@@ -2,13 +2,16 @@ package station_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/helio-energy/helio/internal/apitest"
@@ -44,12 +47,11 @@ func TestCoverUploadChecksPixelsAndReencodes(t *testing.T) {
 		{Name: "trailing data", Method: "POST", URL: "/v2/site/upload/thumbnail", As: "operator",
 			Body: `{"image":"` + dataURL(polyglot) + `"}`, Status: 200, Contains: []string{`"url":"/v2/site/cover/`}},
 	})
-	files, _ := filepath.Glob(filepath.Join(cfg.DataDir, "uploads", "covers", "*"))
-	if len(files) != 1 {
-		t.Fatalf("%d files stored, want only the re-encoded cover: %v", len(files), files)
+	if n := e.Count(t, "SELECT COUNT(*) FROM blobs WHERE kind = 'cover'"); n != 1 {
+		t.Fatalf("%d covers stored, want only the re-encoded one", n)
 	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
+	var b []byte
+	if err := e.DB.QueryRow(context.Background(), "SELECT data FROM blobs WHERE kind = 'cover'").Scan(&b); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(b, []byte("<script>")) {
@@ -58,4 +60,54 @@ func TestCoverUploadChecksPixelsAndReencodes(t *testing.T) {
 	if c, err := png.DecodeConfig(bytes.NewReader(b)); err != nil || c.Width != 400 || c.Height != 300 {
 		t.Fatalf("stored cover %v %v", c, err)
 	}
+}
+
+// Covers are kept in the database, so any replica serves them whatever its --data holds; the
+// same image is kept once per organisation; a cover uploaded before (on disk) still serves.
+func TestCoversAreServedFromTheDatabase(t *testing.T) {
+	cfg := apitest.Config()
+	cfg.DataDir = t.TempDir()
+	e := apitest.NewWith(t, storetest.SQLite(t), cfg)
+	img := dataURL(coverPNG(400, 300))
+	upload := func(as string) string {
+		res := e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/site/upload/thumbnail", As: as, Body: `{"image":"` + img + `"}`})
+		if res.Status != 200 {
+			t.Fatalf("upload as %s: %d %s", as, res.Status, res.Body)
+		}
+		var out struct {
+			Data struct{ URL string } `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(res.Body), &out); err != nil || !strings.HasPrefix(out.Data.URL, "/v2/site/cover/") {
+			t.Fatalf("upload answer %s (%v)", res.Body, err)
+		}
+		return out.Data.URL
+	}
+	first, again, other := upload("operator"), upload("admin"), upload("other")
+	if first != again {
+		t.Errorf("the same image of one organisation has two names: %s, %s", first, again)
+	}
+	if other == first {
+		t.Error("another organisation's upload of the same image shares its name")
+	}
+	if n := e.Count(t, "SELECT COUNT(*) FROM blobs WHERE kind = 'cover'"); n != 2 {
+		t.Errorf("%d covers kept, want one per organisation", n)
+	}
+	if err := os.RemoveAll(filepath.Join(cfg.DataDir, "uploads")); err != nil {
+		t.Fatal(err)
+	}
+	legacy := strings.Repeat("ab", 16) + ".png"
+	dir := filepath.Join(cfg.DataDir, "uploads", "covers")
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, legacy), coverPNG(4, 3), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	e.Run(t, []apitest.Scenario{
+		{Name: "served without a session, from the database", Method: "GET", URL: first, Status: 200},
+		{Name: "the other organisation's", Method: "GET", URL: other, Status: 200},
+		{Name: "a cover uploaded before, from --data", Method: "GET", URL: "/v2/site/cover/" + legacy, Status: 200},
+		{Name: "the wrong extension", Method: "GET", URL: strings.TrimSuffix(first, ".png") + ".jpg", Status: 404},
+		{Name: "unknown", Method: "GET", URL: "/v2/site/cover/" + strings.Repeat("0", 32) + ".png", Status: 404},
+	})
 }
