@@ -28,7 +28,8 @@ import (
 // new ones come in, and beyond the bound the oldest go first. An answer larger than a
 // quarter of the bound is not kept.
 //
-// Each replica keeps its own answers: a write on another replica shows here within the TTL.
+// Each replica keeps its own answers; with ShareOver, a write on any replica drops the
+// organisation's answers on every replica (else another replica's shows within the TTL).
 type AnswerCache struct {
 	ttl      time.Duration
 	maxBytes int64
@@ -41,6 +42,7 @@ type AnswerCache struct {
 	gens    map[int64]uint64 // organisation → generation, bumped by its writes
 	hits    uint64
 	misses  uint64
+	shared  func(orgID int64) // tells the other replicas of an Invalidate (ShareOver)
 }
 
 type answer struct {
@@ -86,6 +88,17 @@ func (c *AnswerCache) Size() (entries int, bytes int64) {
 // Invalidate drops the answers of an organisation's members (their keys carry its
 // generation, which moves on).
 func (c *AnswerCache) Invalidate(orgID int64) {
+	c.mu.Lock()
+	c.gens[orgID]++
+	shared := c.shared
+	c.mu.Unlock()
+	if shared != nil {
+		shared(orgID)
+	}
+}
+
+// drop is Invalidate heard from another replica (not passed on).
+func (c *AnswerCache) drop(orgID int64) {
 	c.mu.Lock()
 	c.gens[orgID]++
 	c.mu.Unlock()

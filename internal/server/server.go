@@ -185,6 +185,14 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 			slog.Error("fleet changes not shared between replicas", "err", err)
 		}
 	}
+	if cfg.NATSURL != "" && s.Answers != nil {
+		// a write on any replica drops its organisation's kept answers on every replica
+		if ab, err := push.DialNATS(cfg.NATSURL, "helio.answers"); err != nil {
+			slog.Error("NATS unreachable: other replicas' kept answers show a write within --answer-cache", "err", err)
+		} else if _, err := s.Answers.ShareOver(ab); err != nil {
+			slog.Error("kept answers not shared between replicas", "err", err)
+		}
+	}
 	hub, err := push.NewHub(push.Options{Messages: s.Messages, Sessions: s.Sessions, Bus: bus})
 	if err != nil {
 		panic(err) // only for missing required options, which are set above
