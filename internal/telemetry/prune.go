@@ -29,15 +29,41 @@ func (w *Writer) Prune(ctx context.Context) (int64, error) {
 	}
 	rows.Close()
 	var n int64
-	for _, id := range ids {
+	for i, id := range ids {
+		began := time.Now()
 		res, err := w.db.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id = ? AND ts < ?", id, cutoff)
 		if err != nil {
 			return n, fmt.Errorf("telemetry: unable to prune: %w", err)
 		}
 		k, _ := res.RowsAffected()
 		n += k
+		if i < len(ids)-1 {
+			// keep to PruneShare of a core: a delete of d is followed by a rest of
+			// d × (1 − share) ÷ share
+			took := time.Since(began)
+			w.rest(ctx, time.Duration(float64(took)*(1-w.opt.PruneShare)/w.opt.PruneShare))
+		}
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
 	}
 	return n, nil
+}
+
+func (w *Writer) rest(ctx context.Context, d time.Duration) {
+	if w.pause != nil {
+		w.pause(ctx, d)
+		return
+	}
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // RunPruner prunes now and then every interval (default an hour) until ctx ends.

@@ -25,6 +25,10 @@ type Options struct {
 	MaxGap time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// PruneShare is the largest share of one core the raw-sample pruner takes (default 0.5):
+	// after each device's delete it waits so long that deleting keeps to this share, so a
+	// first prune of a large history does not starve the requests beside it.
+	PruneShare float64
 }
 
 // Defaults.
@@ -46,6 +50,8 @@ type Writer struct {
 	db          *store.DB
 	opt         Options
 	reg         *registry
+	// pause waits between two devices' prunes (a test records it instead)
+	pause func(ctx context.Context, d time.Duration)
 }
 
 // NewWriter returns a Writer on a migrated database.
@@ -62,6 +68,9 @@ func (opt Options) withDefaults() Options {
 	}
 	if opt.MaxGap <= 0 {
 		opt.MaxGap = DefaultMaxGap
+	}
+	if opt.PruneShare <= 0 || opt.PruneShare > 1 {
+		opt.PruneShare = 0.5
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now

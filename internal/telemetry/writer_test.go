@@ -304,16 +304,27 @@ func TestPrune(t *testing.T) {
 		if _, err := w.Write(ctx, "test", s); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := w.Write(ctx, "test", []Sample{{DeviceID: f.inv2, Time: now.Add(-time.Hour), EnergyKWh: 5}}); err != nil {
+			t.Fatal(err)
+		}
 		rollups := count(t, db, "SELECT COUNT(*) FROM telemetry_device_rollups")
-		later := NewWriter(db, Options{Now: clock(now.Add(5 * 24 * time.Hour)), RawRetention: 10 * 24 * time.Hour})
+		later := NewWriter(db, Options{Now: clock(now.Add(5 * 24 * time.Hour)), RawRetention: 10 * 24 * time.Hour, PruneShare: 0.25})
+		var rests []time.Duration
+		later.pause = func(_ context.Context, d time.Duration) { rests = append(rests, d) }
+		began := time.Now()
 		n, err := later.Prune(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n != 4*24 || count(t, db, "SELECT COUNT(*) FROM telemetry_samples") != 6*24 {
+		// at a quarter of a core, each device's delete but the last is followed by a rest of
+		// three times its length: the rests add up to less than three times the whole prune
+		if len(rests) != 1 || rests[0] <= 0 || rests[0] > 3*time.Since(began) {
+			t.Fatalf("rests between devices %v", rests)
+		}
+		if n != 4*24 || count(t, db, "SELECT COUNT(*) FROM telemetry_samples") != 6*24+1 {
 			t.Fatalf("pruned %d", n)
 		}
-		if count(t, db, "SELECT COUNT(*) FROM telemetry_device_rollups") != rollups || count(t, db, "SELECT COUNT(*) FROM telemetry_latest") != 1 {
+		if count(t, db, "SELECT COUNT(*) FROM telemetry_device_rollups") != rollups || count(t, db, "SELECT COUNT(*) FROM telemetry_latest") != 2 {
 			t.Fatal("roll-ups were pruned")
 		}
 	})
