@@ -6,17 +6,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/helio-energy/helio/internal/proctest"
 )
 
 // server is the helio binary on a fresh data directory.
@@ -24,34 +24,8 @@ type server struct {
 	t          *testing.T
 	addr, prof string
 	cmd        *exec.Cmd
-	log        *syncBuffer
+	log        *proctest.Log
 	admin      string // the first administrator's password, printed once at first start
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 var adminPwRe = regexp.MustCompile(`created user "admin" with password "([^"]+)"`)
@@ -65,7 +39,7 @@ func start(t *testing.T) *server {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/helio-energy/helio/cmd/helio").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	s := &server{t: t, addr: freeAddr(t), prof: freeAddr(t), log: &syncBuffer{}}
+	s := &server{t: t, addr: proctest.FreeAddr(t), prof: proctest.FreeAddr(t), log: &proctest.Log{}}
 	s.cmd = exec.Command(bin, "serve", "--addr", s.addr, "--data", t.TempDir(), "--pprof-addr", s.prof,
 		"--read-timeout", "3s", "--trust-proxy", "--answer-cache", "5s")
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log

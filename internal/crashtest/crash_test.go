@@ -25,6 +25,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/helio-energy/helio/internal/proctest"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -140,7 +141,7 @@ type server struct {
 	addr      string
 	args      []string
 	cmd       *exec.Cmd
-	log       *syncBuffer
+	log       *proctest.Log
 	mu        sync.Mutex
 	starts    int
 }
@@ -198,37 +199,11 @@ func (s *server) stop() {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 func tail(s string) string {
 	if len(s) > 6000 {
 		return "…" + s[len(s)-6000:]
 	}
 	return s
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // hashKey is the stored form of an ingest key (docs/telemetry.md, Keys): SHA-256, hex.
@@ -337,7 +312,7 @@ func TestCrashSafety(t *testing.T) {
 	httpKey := "hk_" + uniq("crashtest")
 	mqttColl, httpColl := uniq("CM"), uniq("CH")
 	org, devs := seed(t, dir, httpKey, mqttColl, httpColl)
-	srv := &server{t: t, bin: bin, data: dir, addr: freeAddr(t), log: &syncBuffer{}}
+	srv := &server{t: t, bin: bin, data: dir, addr: proctest.FreeAddr(t), log: &proctest.Log{}}
 	defer func() {
 		if t.Failed() {
 			t.Logf("helio output:\n%s", tail(srv.log.String()))

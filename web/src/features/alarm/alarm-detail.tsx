@@ -3,10 +3,11 @@ import Drawer from '@arco-design/web-react/es/Drawer';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Drawer/style/css.js';
 import { IconClose } from '@arco-design/web-react/icon';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
+import { Facts } from '@/components/facts';
 import { AlarmLevelTag, AlarmStatusTag, DealStatusText } from './alarm-tags';
 import styles from './alarm.module.css';
 import { type AlarmDetail, useAlarmDetail } from './api/alarms';
@@ -26,19 +27,6 @@ export function useDurationText(): (minutes: number) => string {
     }
     return t('alarm.duration.minutes', { minutes: rest });
   };
-}
-
-function Facts({ items }: { items: [string, ReactNode][] }) {
-  return (
-    <dl className={styles.facts}>
-      {items.map(([label, value]) => (
-        <div key={label} className={styles.fact}>
-          <dt>{label}</dt>
-          <dd>{value === '' || value === null || value === undefined ? '-' : value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
 }
 
 function DetailBody({ alarm, onDeal }: { alarm: AlarmDetail; onDeal: () => void }) {

@@ -4,28 +4,16 @@ import Drawer from '@arco-design/web-react/es/Drawer';
 import '@arco-design/web-react/es/Alert/style/css.js';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Drawer/style/css.js';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { Facts } from '@/components/facts';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { ActionDialog } from './action-dialog';
 import { liveTimeout, useWorkOrderDetail, type WorkOrderAction, type WorkOrderDetail } from './api/work-orders';
 import styles from './operations.module.css';
 import { Assign, Attachments, Comments } from './order-extras';
 import { PriorityTag, TimeoutTag, WorkOrderStatusTag } from './work-order-tags';
-
-function Facts({ items }: { items: [string, ReactNode][] }) {
-  return (
-    <dl className={styles.facts}>
-      {items.map(([label, value]) => (
-        <div key={label} className={styles.fact}>
-          <dt>{label}</dt>
-          <dd>{value === '' || value === null || value === undefined ? '-' : value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: number; onAction: (a: WorkOrderAction) => void }) {
   const { t } = useTranslation();
