@@ -66,7 +66,13 @@ export function OverviewTab() {
             <KpiCards overview={o} />
             <h2 className={styles.section}>{t('analysis.chart.energy')}</h2>
             <div className={styles.chart}>
-              <Chart spec={spec} label={t('analysis.chart.energy')} empty={o.series.length === 0} />
+              <Chart
+                spec={spec}
+                label={t('analysis.chart.energy')}
+                empty={o.series.length === 0}
+                zoom
+                exportName={`overview-${o.period.first}_${o.period.last}`}
+              />
             </div>
           </>
         )}
