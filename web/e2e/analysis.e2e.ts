@@ -80,6 +80,25 @@ describe('analysis', () => {
     expect(await kpis.locator('[data-kpi]').count()).toBeGreaterThanOrEqual(10);
     await shot(page, 'analysis-overview-light-en-US');
 
+    // The energy chart zooms by dragging across days, resets, and downloads as a PNG
+    const energy = page.getByRole('img', { name: 'Energy, expected energy and PR' });
+    const box = (await energy.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const zoomed = page.locator('[data-zoom]');
+    await expect.poll(() => zoomed.getAttribute('data-zoom')).toMatch(/^\d+-\d+$/);
+    const [first, last] = (await zoomed.getAttribute('data-zoom'))!.split('-').map(Number);
+    expect(last! - first!).toBeGreaterThanOrEqual(2);
+    expect(last! - first!).toBeLessThan(20);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PNG' }).first().click()]);
+    expect(png.suggestedFilename()).toMatch(/^overview-\d{4}-\d{2}-01_\d{4}-\d{2}-\d{2}\.png$/);
+    const picture = await bytesOf(png);
+    expect([...picture.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await expect.poll(() => zoomed.count()).toBe(0);
+
     // Compare two stations over the month
     await page.getByRole('tab', { name: 'Compare' }).click();
     await page.getByRole('combobox', { name: 'Stations' }).click();
