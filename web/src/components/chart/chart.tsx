@@ -1,4 +1,3 @@
-import { Message } from '@arco-design/web-react';
 import {
   type CSSProperties,
   type KeyboardEvent,
@@ -11,6 +10,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format';
+import { notifyError } from '@/lib/notify';
 import { DataState, type DataStateProps } from '../data-state';
 import { chartPng, saveBlob } from './chart-export';
 import { layoutChart } from './chart-geometry';
@@ -164,7 +164,7 @@ function ChartBody({ spec: build, label, zoom = false, exportName }: BodyProps) 
       const blob = await chartPng(svg, { title: label, legend, theme, fontFamily: getComputedStyle(document.body).fontFamily });
       saveBlob(blob, `${exportName}.png`);
     } catch {
-      Message.error(t('chart.exportFailed'));
+      notifyError(t('chart.exportFailed'));
     } finally {
       setExporting(false);
     }
