@@ -210,9 +210,11 @@ function ChartBody({ spec: build, label, zoom = false, exportName }: BodyProps) 
   const cell = (value: number | null | undefined, index: number) =>
     value === null || value === undefined ? '–' : `${format(value)}${unitOf(index) ? ` ${unitOf(index)}` : ''}`;
 
-  return (
-    <div className={styles.chart} data-zoom={range ? `${range[0]}-${range[1]}` : undefined}>
-      <div className={styles.toolbar}>
+  // With a legend, the buttons sit at the end of its row (kept there in table view); without one,
+  // over the plot's top corner.
+  const inline = Boolean(spec.legend);
+  const toolbar = (
+    <div className={inline ? styles.toolbarInline : styles.toolbar}>
         {range && !asTable && (
           <button type="button" className={styles.viewToggle} onClick={() => setRange(null)}>
             {t('chart.resetZoom')}
@@ -227,6 +229,43 @@ function ChartBody({ spec: build, label, zoom = false, exportName }: BodyProps) 
           {t('chart.table')}
         </button>
       </div>
+  );
+  const legend = (
+    <div className={styles.legend} role="group" aria-label={t('chart.legend')}>
+          {spec.series.map((series, index) => {
+            const shown = !hidden.has(series.name);
+            return (
+              <button
+                key={series.name}
+                type="button"
+                className={styles.legendItem}
+                aria-pressed={shown}
+                onClick={() => toggle(series.name)}
+              >
+                <Swatch
+                  prefix={idPrefix}
+                  index={index}
+                  color={colors[index] ?? ''}
+                  kind={series.kind}
+                  theme={theme}
+                  shown={shown}
+                />
+                {series.name}
+              </button>
+            );
+          })}
+        </div>
+  );
+
+  return (
+    <div className={styles.chart} data-zoom={range ? `${range[0]}-${range[1]}` : undefined}>
+      {!inline && toolbar}
+      {inline && (
+        <div className={styles.head}>
+          {!asTable && legend}
+          {toolbar}
+        </div>
+      )}
       {asTable && (
         <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
           <table className={styles.table}>
@@ -252,32 +291,6 @@ function ChartBody({ spec: build, label, zoom = false, exportName }: BodyProps) 
               ))}
             </tbody>
           </table>
-        </div>
-      )}
-      {!asTable && spec.legend && (
-        <div className={styles.legend} role="group" aria-label={t('chart.legend')}>
-          {spec.series.map((series, index) => {
-            const shown = !hidden.has(series.name);
-            return (
-              <button
-                key={series.name}
-                type="button"
-                className={styles.legendItem}
-                aria-pressed={shown}
-                onClick={() => toggle(series.name)}
-              >
-                <Swatch
-                  prefix={idPrefix}
-                  index={index}
-                  color={colors[index] ?? ''}
-                  kind={series.kind}
-                  theme={theme}
-                  shown={shown}
-                />
-                {series.name}
-              </button>
-            );
-          })}
         </div>
       )}
       <div ref={plot} className={styles.stage} hidden={asTable}>
