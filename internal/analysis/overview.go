@@ -5,9 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -47,6 +45,11 @@ type Overview struct {
 	Revenue []Money `json:"revenue"`
 	Series  []Point `json:"series"`
 	Model   Model   `json:"model"`
+	// NotApplicable names the KPIs that do not apply to what is measured (a single device
+	// has no site meters); they are null.
+	NotApplicable []string `json:"notApplicable" doc:"KPI keys that do not apply to this scope: yield, specificYield, equivalentHours, pr, prTemp, availability, co2, revenue, expected, actualVsExpected, selfConsumption, autarky"`
+	// Device is the device of a device overview.
+	Device *DeviceInfo `json:"device,omitempty"`
 }
 
 // Money is an amount in a currency.
@@ -113,28 +116,7 @@ func (s *Service) overview(r *http.Request) (any, error) {
 		}
 		return s.stationsOverview(r, scope, sts, per)
 	case ScopeDevice:
-		d, err := device.Get(ctx, s.DB, p, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, httpapi.NotFound()
-		}
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		st, err := station.Get(ctx, s.DB, p, d.StationID)
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		kind := d.Type
-		if kind == "meter" {
-			kind = "meter:" + d.MeterPosition
-		}
-		ms, err := s.Measure.Device(ctx, d.ID, kind, st.Timezone, per)
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		site := Site{CapacityKWp: d.ComponentCapacityKWp, PricePerKWh: st.PricePerKWh, SubsidyPerKWh: st.SubsidyPerKWh,
-			Currency: st.Currency, Storage: d.Type == "battery" || d.Type == "storage"}
-		return s.answer(ScopeDevice, d.Name, per, site, ms, []Money{{Currency: st.Currency, Amount: ms.Total.PVKWh * (st.PricePerKWh + st.SubsidyPerKWh)}}), nil
+		return s.deviceOverview(r, id, per)
 	default:
 		return nil, httpapi.InvalidField("scope", "one_of", "fleet, station, device")
 	}
@@ -194,5 +176,6 @@ func (s *Service) answer(scope, name string, per Period, site Site, ms *Measured
 	if o.Revenue == nil {
 		o.Revenue = []Money{}
 	}
+	o.NotApplicable = []string{}
 	return o
 }

@@ -94,7 +94,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 	}
 	for _, chunk := range chunks(stIDs, 400) {
 		// an index range per station and resolution (telemetry_station_rollups_figures)
-		sel := "SELECT station_id, kind, res, bucket, energy_kwh, energy2_kwh, ref_energy_kwh FROM telemetry_station_rollups WHERE station_id IN (" +
+		sel := "SELECT station_id, kind, res, bucket, energy_kwh, energy2_kwh, ref_energy_kwh, samples, temp_sum, online_min, fault_min FROM telemetry_station_rollups WHERE station_id IN (" +
 			placeholders(len(chunk)) + ") AND res = ? AND bucket >= ?"
 		var args []any
 		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Month), monthCut}, {int(telemetry.Day), dayCut}} {
@@ -109,7 +109,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 			var kind string
 			var res int
 			var s telemetry.Stats
-			if err := rows.Scan(&id, &kind, &res, &bucket, &s.EnergyKWh, &s.Energy2KWh, &s.RefEnergyKWh); err != nil {
+			if err := rows.Scan(&id, &kind, &res, &bucket, &s.EnergyKWh, &s.Energy2KWh, &s.RefEnergyKWh, &s.Samples, &s.TempSum, &s.OnlineMin, &s.FaultMin); err != nil {
 				rows.Close()
 				return nil, nil, err
 			}

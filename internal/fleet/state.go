@@ -36,6 +36,14 @@ const (
 type period struct {
 	telemetry.Flows
 	RefKWh float64 // inverters' reference energy (PR = PV ÷ Ref)
+	// The inverters' samples and sum of their temperatures (÷ = the bucket's mean), and
+	// their online and fault minutes: what analysis's temperature-corrected PR and
+	// availability read.
+	Samples             int64
+	TempSum             float64
+	OnlineMin, FaultMin float64
+	// GridMeter and LoadMeter say a grid or load meter reported in the bucket.
+	GridMeter, LoadMeter bool
 }
 
 // stationFig is a station's kept roll-ups by bucket start.
@@ -275,8 +283,17 @@ func at(m map[int64]*period, k int64) *period {
 
 func (p *period) add(kind string, st *telemetry.Stats) {
 	p.Flows.Add(kind, st)
-	if kind == "inverter" {
+	switch kind {
+	case "inverter":
 		p.RefKWh += st.RefEnergyKWh
+		p.Samples += st.Samples
+		p.TempSum += st.TempSum
+		p.OnlineMin += st.OnlineMin
+		p.FaultMin += st.FaultMin
+	case "meter", "meter:grid":
+		p.GridMeter = true
+	case "meter:load":
+		p.LoadMeter = true
 	}
 }
 

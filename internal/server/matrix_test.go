@@ -458,6 +458,7 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 		"GET /v2/plan/proposal/spread": fmt.Sprintf("stationId=%d&totalKwh=1000", f.station),
 		"GET /v2/workorder/summary":    fmt.Sprintf("stationId=%d", f.station),
 		"GET /v2/workorder/export":     fmt.Sprintf("stationId=%d", f.station),
+		"GET /v2/analysis/overview":    fmt.Sprintf("scope=device&id=%d&period=month&date=2026-01", f.device),
 	}
 	bodyIDs := map[string]bool{"POST /v2/site/add": true, "POST /v2/dev/add": true, "POST /v2/plan/buildlist/put": true,
 		"POST /v2/workorder/add": true, "POST /v2/plan/proposal/save": true}

@@ -125,7 +125,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	// analysis: data overview and comparisons (issue 16)
 	s.Analysis = &analysis.Service{DB: db, EmissionFactor: cfg.EmissionFactor,
-		Measure: &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: s.Reader}}}
+		Measure: &analysis.Measurer{Rollups: analysis.FleetRollups{Fleet: s.Fleet, Fallback: analysis.ReaderRollups{Reader: s.Reader}}}}
 	s.Analysis.Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)

@@ -80,6 +80,38 @@ describe('analysis', () => {
     expect(await kpis.locator('[data-kpi]').count()).toBeGreaterThanOrEqual(10);
     await shot(page, 'analysis-overview-light-en-US');
 
+    // The energy chart zooms by dragging across days, resets, and downloads as a PNG
+    const energy = page.getByRole('img', { name: 'Energy, expected energy and PR' });
+    await energy.scrollIntoViewIfNeeded();
+    const box = (await energy.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const zoomed = page.locator('[data-zoom]');
+    await expect.poll(() => zoomed.getAttribute('data-zoom')).toMatch(/^\d+-\d+$/);
+    const [first, last] = (await zoomed.getAttribute('data-zoom'))!.split('-').map(Number);
+    expect(last! - first!).toBeGreaterThanOrEqual(2);
+    expect(last! - first!).toBeLessThan(20);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PNG' }).first().click()]);
+    expect(png.suggestedFilename()).toMatch(/^overview-\d{4}-\d{2}-01_\d{4}-\d{2}-\d{2}\.png$/);
+    const picture = await bytesOf(png);
+    expect([...picture.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await expect.poll(() => zoomed.count()).toBe(0);
+
+    // One inverter of a station: its own figures, the site's shares named as not applying
+    await choose(page, 'Fleet or station', 'Kern Valley Solar + Storage');
+    await expect.poll(() => kpis.locator('[data-kpi="autarky"]').count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Device' }).click();
+    await page.getByRole('option').filter({ hasNotText: 'Whole station' }).first().click();
+    const notes = page.getByRole('note', { name: "About this device's figures" });
+    await notes.waitFor();
+    expect(await notes.textContent()).toContain('Not shown for a single inverter: Self-consumption, Autarky');
+    await expect.poll(() => kpis.locator('[data-kpi="autarky"]').count()).toBe(0);
+    await expect.poll(() => kpis.locator('[data-kpi="specificYield"]').textContent()).toMatch(/kWh ÷ kWp = [\d,.]+ ÷ [\d,.]+/);
+    await shot(page, 'analysis-overview-device-light-en-US');
+
     // Compare two stations over the month
     await page.getByRole('tab', { name: 'Compare' }).click();
     await page.getByRole('combobox', { name: 'Stations' }).click();
@@ -123,12 +155,18 @@ describe('analysis', () => {
     await centre.getByRole('tab', { name: 'System' }).click();
     const message = centre.getByRole('list', { name: 'System' }).getByText(`Report ready: ${name}`);
     await message.waitFor({ timeout: 30_000 });
-    const text = (await centre.getByRole('list', { name: 'System' }).textContent()) ?? '';
-    const link = /\/v2\/report\/file\/[0-9a-f]{48}/.exec(text)?.[0];
-    expect(link).toBeTruthy();
-    const file = await fetch(`${baseUrl()}${link}`);
-    expect(file.status).toBe(200);
+    // the link is a real download link (the bare address is no longer in the text), with its expiry
+    const list = centre.getByRole('list', { name: 'System' });
+    const download = list.getByRole('link', { name: `Download report: Report ready: ${name}` });
+    const link = await download.getAttribute('href');
+    expect(link).toMatch(/^\/v2\/report\/file\/[0-9a-f]{48}$/);
+    expect(await list.textContent()).not.toContain('/v2/report/file/');
+    expect(await list.textContent()).toMatch(/link works until \d{4}-\d{2}-\d{2}/);
     await shot(page, 'analysis-scheduled-message-en-US');
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect((await bytesOf(file)).length).toBeGreaterThan(100);
+    const again = await fetch(`${baseUrl()}${link}`);
+    expect(again.status).toBe(200);
   });
 
   for (const [locale, theme] of [

@@ -3032,6 +3032,15 @@ export interface components {
             status?: components["schemas"]["Status"];
             type?: string;
         };
+        DeviceInfo: {
+            /** @description modules, rated or empty */
+            capacitySource?: string;
+            id?: number;
+            stationId?: number;
+            stationName?: string;
+            /** @description inverter, battery, storage or meter */
+            type?: string;
+        };
         DeviceRef: {
             deviceId: number;
         };
@@ -3627,9 +3636,12 @@ export interface components {
             updateTime?: string;
         };
         Overview: {
+            device?: components["schemas"]["DeviceInfo"];
             kpis?: components["schemas"]["KPIs"];
             model?: components["schemas"]["Model"];
             name?: string;
+            /** @description KPI keys that do not apply to this scope: yield, specificYield, equivalentHours, pr, prTemp, availability, co2, revenue, expected, actualVsExpected, selfConsumption, autarky */
+            notApplicable?: string[];
             period?: components["schemas"]["Period"];
             revenue?: components["schemas"]["Money"][];
             scope?: string;

@@ -182,4 +182,63 @@ describe('Chart', () => {
       document.body.removeAttribute('data-color-weak');
     }
   });
+
+  const week = (): ChartSpec => ({
+    categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
+    legend: true,
+    series: [
+      { name: 'PV', kind: 'bar', data: [1, 2, 3, 4, 5, 6, 7] },
+      { name: 'Load', kind: 'bar', data: [7, 6, 5, 4, 3, 2, 1] },
+    ],
+  });
+  const pointer = (chart: HTMLElement, type: string, clientX: number) =>
+    act(() => void chart.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX, clientY: 100, button: 0 })));
+  const xLabels = (chart: HTMLElement) => [...chart.querySelectorAll('text')].map((text) => text.textContent).filter((text) => /^[A-Z][a-z]{2}$/.test(text ?? ''));
+
+  it('zooms into the categories dragged across, keeps legend toggles, and resets', async () => {
+    render(<Chart spec={week} label="Week" zoom />);
+    const chart = screen.getByRole('img', { name: 'Week' });
+    expect(screen.queryByRole('button', { name: 'Reset zoom' })).toBeNull();
+    // unmeasured: 600 px wide, seven bands from the left margin; drag from Tue to Thu
+    const band = (600 - 16 - 30) / 7;
+    pointer(chart, 'pointerdown', 35 + band * 1.5);
+    pointer(chart, 'pointermove', 35 + band * 3.5);
+    expect(screen.getByTestId('zoom-selection')).toBeInTheDocument();
+    pointer(chart, 'pointerup', 35 + band * 3.5);
+    expect(xLabels(chart)).toEqual(['Tue', 'Wed', 'Thu']);
+    expect(bars(chart, 'rgb(60,126,255)')).toBe(3);
+    // legend toggles act on the zoomed view
+    await userEvent.click(screen.getByRole('button', { name: 'PV' }));
+    expect(bars(chart, 'rgb(60,126,255)')).toBe(0);
+    expect(xLabels(chart)).toEqual(['Tue', 'Wed', 'Thu']);
+    const reset = screen.getByRole('button', { name: 'Reset zoom' });
+    reset.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(xLabels(chart)).toHaveLength(7);
+    expect(screen.queryByRole('button', { name: 'Reset zoom' })).toBeNull();
+  });
+
+  it('zooms with + and − from the keyboard around the highlighted category', async () => {
+    render(<Chart spec={week} label="Week" zoom />);
+    const chart = screen.getByRole('img', { name: 'Week' });
+    expect(document.getElementById(chart.getAttribute('aria-describedby')!)).toHaveTextContent('press + and −');
+    chart.focus();
+    await userEvent.keyboard('{End}+');
+    // half of seven, rounded up, ending at the last
+    expect(xLabels(chart)).toEqual(['Thu', 'Fri', 'Sat', 'Sun']);
+    // the highlighted category stays highlighted
+    expect(screen.getByRole('tooltip')).toHaveTextContent('Sun');
+    await userEvent.keyboard('-');
+    expect(xLabels(chart)).toHaveLength(7);
+  });
+
+  it('does not zoom unless asked to', () => {
+    render(<Chart spec={week} label="Week" />);
+    const chart = screen.getByRole('img', { name: 'Week' });
+    pointer(chart, 'pointerdown', 100);
+    pointer(chart, 'pointermove', 400);
+    pointer(chart, 'pointerup', 400);
+    expect(xLabels(chart)).toHaveLength(7);
+    expect(screen.queryByRole('button', { name: 'Export PNG' })).toBeNull();
+  });
 });

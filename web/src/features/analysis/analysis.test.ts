@@ -46,6 +46,7 @@ describe('KPI cards', () => {
     site: { capacityKwp: 10, pricePerKwh: 0.3, subsidyPerKwh: 0, currency: 'EUR', storage: true }, totals, kpis,
     revenue: [{ currency: 'EUR', amount: 12 }], series: [],
     model: { emissionFactorKgPerKwh: 0.475, tempCoeffPerC: -0.004, systemLoss: 0.93, inverterEta: 0.97 },
+    notApplicable: [],
   };
   it('fills every formula with the period\'s figures', () => {
     const list = cards(o);
@@ -55,5 +56,17 @@ describe('KPI cards', () => {
   });
   it('leaves out storage shares without a grid meter', () => {
     expect(cards({ ...o, totals: { ...totals, gridMeter: false } }).map((c) => c.key)).not.toContain('selfConsumption');
+  });
+  it('leaves out what does not apply to a device, and only that', () => {
+    const device: Overview = {
+      ...o,
+      scope: 'device',
+      notApplicable: ['selfConsumption', 'autarky'],
+      device: { id: 7, type: 'inverter', stationId: 1, stationName: 'Home', capacitySource: 'rated' },
+    };
+    const keys = cards(device).map((c) => c.key);
+    expect(keys).not.toContain('selfConsumption');
+    expect(keys).not.toContain('autarky');
+    expect(keys).toEqual(['yield', 'specificYield', 'equivalentHours', 'pr', 'prTemp', 'availability', 'co2', 'revenue', 'expected', 'actualVsExpected']);
   });
 });

@@ -160,7 +160,13 @@ export function CompareTab() {
             {result && (
               <>
                 <div className={styles.chart}>
-                  <Chart spec={spec} label={t('analysis.compare.chart')} empty={result.labels.length === 0} />
+                  <Chart
+                    spec={spec}
+                    label={t('analysis.compare.chart')}
+                    empty={result.labels.length === 0}
+                    zoom
+                    exportName={`compare-${metric}-${mode}`}
+                  />
                 </div>
                 <table className={styles.table} aria-label={t('analysis.compare.table')}>
                   <thead>

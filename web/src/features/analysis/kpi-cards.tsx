@@ -63,12 +63,34 @@ export function cards(o: Overview): Card[] {
       },
     );
   }
-  return list;
+  const skip = new Set(o.notApplicable ?? []);
+  return list.filter((c) => !skip.has(c.key));
+}
+
+/** What a device overview leaves out or divides by, said in words under the cards. */
+function DeviceNotes({ overview: o }: { overview: Overview }) {
+  const { t } = useTranslation();
+  if (!o.device) {
+    return null;
+  }
+  const names = o.notApplicable.map((key) => t(`analysis.metric.${key}`)).join(t('analysis.listSeparator'));
+  return (
+    <div className={styles.notes} role="note" aria-label={t('analysis.device.notes')}>
+      {o.notApplicable.length > 0 && (
+        <p data-note="notApplicable">{t(o.device.type === 'inverter' ? 'analysis.notApplicable.inverter' : 'analysis.notApplicable.other', { names })}</p>
+      )}
+      {o.device.capacitySource === 'rated' && (
+        <p data-note="capacity">{t('analysis.capacity.rated', { kw: formatNumber(o.site.capacityKwp) })}</p>
+      )}
+      {o.device.type === 'inverter' && o.device.capacitySource === '' && <p data-note="capacity">{t('analysis.capacity.none')}</p>}
+    </div>
+  );
 }
 
 export function KpiCards({ overview }: { overview: Overview }) {
   const { t } = useTranslation();
   return (
+    <>
     <ul className={styles.kpis} aria-label={t('analysis.kpis')}>
       {cards(overview).map((c) => (
         <li key={c.key} className={styles.kpi} data-kpi={c.key}>
@@ -87,5 +109,7 @@ export function KpiCards({ overview }: { overview: Overview }) {
         </li>
       ))}
     </ul>
+    <DeviceNotes overview={overview} />
+    </>
   );
 }

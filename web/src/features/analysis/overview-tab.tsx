@@ -6,18 +6,21 @@ import { DataState } from '@/components/data-state';
 import { LabelledSelect, Option } from '@/components/select';
 import { formatNumber } from '@/lib/format';
 import styles from './analysis.module.css';
-import { type OverviewQuery, type PeriodQuery, useOverview } from './api/overview';
+import { type OverviewQuery, type PeriodQuery, useOverview, useStationInverters } from './api/overview';
 import { useParameters } from './api/reports';
 import { KpiCards } from './kpi-cards';
 import { PeriodPicker, thisMonth } from './period-picker';
 
-/** The data overview: the fleet's or a station's KPIs over a period, each beside its formula, and the energy per bucket. */
+/** The data overview: the fleet's, a station's or one inverter's KPIs over a period, each beside its formula, and the energy per bucket. */
 export function OverviewTab() {
   const { t } = useTranslation();
   const params = useParameters();
   const [stationId, setStationId] = useState<number | 0>(0);
+  const [deviceId, setDeviceId] = useState<number | 0>(0);
   const [period, setPeriod] = useState<PeriodQuery>(thisMonth);
-  const query: OverviewQuery = { ...period, scope: stationId ? 'station' : 'fleet', ...(stationId ? { id: stationId } : {}) };
+  const inverters = useStationInverters(stationId);
+  const scope = deviceId ? 'device' : stationId ? 'station' : 'fleet';
+  const query: OverviewQuery = { ...period, scope, ...(scope !== 'fleet' ? { id: deviceId || stationId } : {}) };
   const overview = useOverview(query);
   const o = overview.data;
 
@@ -42,7 +45,10 @@ export function OverviewTab() {
           label={t('analysis.scope')}
           style={{ width: 260 }}
           value={stationId}
-          onChange={(v: number) => setStationId(v)}
+          onChange={(v: number) => {
+            setStationId(v);
+            setDeviceId(0);
+          }}
           showSearch
           filterOption={(input, option) => String((option as { props?: { children?: unknown } })?.props?.children ?? '').toLowerCase().includes(input.toLowerCase())}
         >
@@ -53,10 +59,36 @@ export function OverviewTab() {
             </Option>
           ))}
         </LabelledSelect>
+        <LabelledSelect
+          label={t('analysis.device')}
+          style={{ width: 240 }}
+          value={deviceId}
+          disabled={!stationId}
+          loading={inverters.isFetching}
+          onChange={(v: number) => setDeviceId(v)}
+          showSearch
+          filterOption={(input, option) => String((option as { props?: { children?: unknown } })?.props?.children ?? '').toLowerCase().includes(input.toLowerCase())}
+        >
+          <Option value={0}>{t(stationId ? 'analysis.device.whole' : 'analysis.device.pickStation')}</Option>
+          {inverters.data?.map((d) => (
+            <Option key={d.id} value={d.id}>
+              {d.name}
+            </Option>
+          ))}
+        </LabelledSelect>
         <PeriodPicker value={period} onChange={setPeriod} />
         {o && (
           <span className={styles.muted}>
-            {t('analysis.range', { first: o.period.first, last: o.period.last, capacity: formatNumber(o.site.capacityKwp) })}
+            {o.device
+              ? t('analysis.range.device', {
+                  first: o.period.first,
+                  last: o.period.last,
+                  station: o.device.stationName,
+                  capacity: o.device.capacitySource
+                    ? `${formatNumber(o.site.capacityKwp)} ${o.device.capacitySource === 'rated' ? 'kW' : 'kWp'}`
+                    : t('analysis.capacity.unknown'),
+                })
+              : t('analysis.range', { first: o.period.first, last: o.period.last, capacity: formatNumber(o.site.capacityKwp) })}
           </span>
         )}
       </div>
@@ -66,7 +98,13 @@ export function OverviewTab() {
             <KpiCards overview={o} />
             <h2 className={styles.section}>{t('analysis.chart.energy')}</h2>
             <div className={styles.chart}>
-              <Chart spec={spec} label={t('analysis.chart.energy')} empty={o.series.length === 0} />
+              <Chart
+                spec={spec}
+                label={t('analysis.chart.energy')}
+                empty={o.series.length === 0}
+                zoom
+                exportName={`overview-${o.period.first}_${o.period.last}`}
+              />
             </div>
           </>
         )}

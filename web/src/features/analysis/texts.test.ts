@@ -8,8 +8,8 @@ import { analysisTexts } from './texts';
 
 const english: Record<string, string> = enUS;
 const others: Record<string, Record<string, string>> = { 'zh-CN': zhCN, 'zh-TW': zhTW, 'ko-KR': koKR, 'ja-JP': jaJP };
-/** Texts that are the same in every language: a formula of units only. */
-const neutral = ['analysis.formula.specificYield'];
+/** Texts that may be the same in another language: a formula of units only, the list separator. */
+const neutral = ['analysis.formula.specificYield', 'analysis.listSeparator'];
 
 describe('analysis texts', () => {
   it('has every key in every locale, translated rather than copied, under the analysis. prefix', () => {

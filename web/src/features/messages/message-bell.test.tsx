@@ -133,4 +133,30 @@ describe('MessageBell', () => {
     expect(await screen.findByRole('button', { name: '消息中心，0 条未读，0 条告警待处理' })).toBeInTheDocument();
     expect(screen.queryByTitle('待处理告警')).not.toBeInTheDocument();
   });
+
+  it('offers a scheduled report as a download link, and says when the link has expired', async () => {
+    const token = 'cd'.repeat(24);
+    const report = (id: number, until: string): PushMessage => ({
+      ...alarmMessage(id, `报表已生成：日报 ${id}`),
+      messageType: 'system',
+      subTitle: '',
+      alarmId: 0,
+      processStatus: '',
+      content: `下载 日报.xlsx（链接有效期至 UTC ${until}）：/v2/report/file/${token}`,
+    });
+    server = { list: [report(1, '2999-01-01 00:00'), report(2, '2001-01-01 00:00')], counts: { unread: 2, unprocessedAlarm: 0 } };
+    // the popover's tabs are still fading in (pointer-events: none) when clicked
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    renderWithProviders(<MessageBell />);
+    await user.click(await screen.findByRole('button', { name: /^消息中心/ }));
+    const centre = await screen.findByRole('dialog', { name: '消息中心' });
+    await user.click(within(centre).getByRole('tab', { name: /系统/ }));
+    const link = await within(centre).findByRole('link', { name: '下载报表：报表已生成：日报 1' });
+    expect(link).toHaveAttribute('href', `/v2/report/file/${token}`);
+    expect(link).toHaveAttribute('download');
+    // the bare address is no longer part of the text
+    expect(centre.textContent).not.toContain('/v2/report/file/');
+    expect(within(centre).getAllByRole('link')).toHaveLength(1);
+    expect(within(centre).getByText(/下载链接已于 .+ 过期/)).toBeInTheDocument();
+  });
 });

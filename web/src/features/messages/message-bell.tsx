@@ -10,7 +10,7 @@ import '@arco-design/web-react/es/Empty/style/css.js';
 import '@arco-design/web-react/es/Popover/style/css.js';
 import '@arco-design/web-react/es/Spin/style/css.js';
 import '@arco-design/web-react/es/Tabs/style/css.js';
-import { IconNotification } from '@arco-design/web-react/icon';
+import { IconDownload, IconNotification } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,7 @@ import {
   selectUnreadCount,
   useMessageStore,
 } from './message-store';
+import { expired, type ReportLink, reportLink } from './report-link';
 import { messageTexts } from './texts';
 import { useMessagePush } from './use-message-push';
 
@@ -40,10 +41,33 @@ export function alarmHref(alarmId: number): string {
   return `/alarm?detail=${alarmId}`;
 }
 
+/** A scheduled report's file: a download link while it works, a note once it has expired. */
+function ReportDownload({ link, title }: { link: ReportLink; title: string }) {
+  const { t } = useTranslation();
+  const when = link.expires ? formatDateTime(link.expires.toISOString()) : '';
+  if (expired(link, new Date())) {
+    return (
+      <p className={styles.download} data-expired="">
+        {t('messages.report.expired', { time: when })}
+      </p>
+    );
+  }
+  return (
+    <p className={styles.download}>
+      <a href={link.href} download aria-label={t('messages.report.downloadName', { title })}>
+        <IconDownload aria-hidden /> {t('messages.report.download')}
+      </a>
+      {when && <span className={styles.itemTime}>{t('messages.report.until', { time: when })}</span>}
+    </p>
+  );
+}
+
 function MessageItem({ item, onOpen }: { item: ConsoleMessage; onOpen: (item: ConsoleMessage) => void }) {
   const { t } = useTranslation();
   const opensAlarm = item.kind === 'alarm' && item.alarmId > 0;
   const label = opensAlarm ? t('messages.openAlarm', { title: item.title }) : t('messages.markRead', { title: item.title });
+  const link = item.kind === 'system' ? reportLink(item.content) : null;
+  const content = link ? link.text : item.content;
   return (
     <li>
       <button
@@ -63,7 +87,7 @@ function MessageItem({ item, onOpen }: { item: ConsoleMessage; onOpen: (item: Co
           )}
         </span>
         <span id={`message-${item.id}-content`} className={styles.itemContent}>
-          {[item.subTitle, item.content].filter(Boolean).join(' · ')}
+          {[item.subTitle, content].filter(Boolean).join(' · ')}
         </span>
         <span className={styles.itemFoot}>
           <span className={styles.itemTime}>{formatDateTime(item.time)}</span>
@@ -74,6 +98,7 @@ function MessageItem({ item, onOpen }: { item: ConsoleMessage; onOpen: (item: Co
           )}
         </span>
       </button>
+      {link && <ReportDownload link={link} title={item.title} />}
     </li>
   );
 }

@@ -68,10 +68,30 @@ export interface Overview {
   revenue: { currency: string; amount: number }[];
   series: { label: string; totals: Totals; kpis: Kpis }[];
   model: { emissionFactorKgPerKwh: number; tempCoeffPerC: number; systemLoss: number; inverterEta: number };
+  /** KPI keys (as the cards name them) that do not apply: a single device has no site meters. */
+  notApplicable: string[];
+  device?: DeviceInfo;
+}
+
+export interface DeviceInfo {
+  id: number;
+  type: string;
+  stationId: number;
+  stationName: string;
+  /** What site.capacityKwp is: the modules' kWp, the rated AC power (kW), or nothing known. */
+  capacitySource: 'modules' | 'rated' | '';
+}
+
+/** An inverter a device overview can be made for. */
+export interface InverterOption {
+  id: number;
+  name: string;
+  sn: string;
+  stationName: string;
 }
 
 export interface OverviewQuery extends PeriodQuery {
-  scope: 'fleet' | 'station';
+  scope: 'fleet' | 'station' | 'device';
   id?: number;
 }
 
@@ -84,4 +104,15 @@ export const overviewQuery = (q: OverviewQuery) =>
 
 export function useOverview(q: OverviewQuery, enabled = true) {
   return useQuery({ ...overviewQuery(q), enabled });
+}
+
+/** A station's inverters (sub-stations' included), for the device overview. */
+export function useStationInverters(stationId: number) {
+  return useQuery({
+    queryKey: ['analysis', 'inverters', stationId],
+    queryFn: ({ signal }) =>
+      api.get<{ list: InverterOption[] }>('/v2/dev/listbytype', { signal, query: { stationId, type: 'inverter', pageSize: 200 } }),
+    enabled: stationId > 0,
+    select: (page) => page.list,
+  });
 }
