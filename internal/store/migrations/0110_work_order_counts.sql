@@ -24,10 +24,11 @@ INSERT INTO work_order_counts (org_id, station_id, status, priority, late, n)
 -- the open orders past due, counted live from an index that holds the columns they are
 -- narrowed by
 CREATE INDEX work_orders_org_status_due ON work_orders (org_id, status, planned_end, station_id, priority);
--- the list index: newest first, with every column a list is narrowed by but the title, so
--- that a page's ids (and a bounded count) are read from it alone, never from the orders
+-- the list index: newest first, with every column a list is narrowed by (the title and
+-- number a search reads included), so that a page's ids (and a bounded count) are read from
+-- it alone, never from the orders
 CREATE INDEX work_orders_org_page ON work_orders (org_id, created_at, station_id, status, priority, planned_end,
-    actual_end, submitter_id, assignee_user_id, assignee_dept_id);
+    actual_end, submitter_id, assignee_user_id, assignee_dept_id, title, number);
 -- "mine": the caller's own orders, newest first, without reading the orders themselves
 CREATE INDEX work_orders_submitter_page ON work_orders (submitter_id, org_id, created_at);
 CREATE INDEX work_orders_assignee_page ON work_orders (assignee_user_id, org_id, created_at);
