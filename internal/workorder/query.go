@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -136,8 +137,9 @@ func (f *Filter) where(p *httpapi.Principal, now time.Time, withStatus bool) *li
 		w.Add("(o.assignee_user_id = ? OR (o.assignee_user_id IS NULL AND o.assignee_dept_id = ?))", p.UserID, p.DeptID)
 	}
 	if f.Query != "" {
-		like := "%" + escapeLike(f.Query) + "%"
-		w.Add(`(o.title LIKE ? ESCAPE '\' OR o.number LIKE ? ESCAPE '\')`, like, like)
+		// case-insensitive on both databases (SQLite's LIKE is for ASCII, PostgreSQL's is not)
+		like := "%" + escapeLike(strings.ToLower(f.Query)) + "%"
+		w.Add(`(LOWER(o.title) LIKE ? ESCAPE '\' OR LOWER(o.number) LIKE ? ESCAPE '\')`, like, like)
 	}
 	w.If(!f.From.IsZero(), "o.created_at >= ?", f.From.UnixMilli())
 	w.If(!f.To.IsZero(), "o.created_at < ?", f.To.UnixMilli())

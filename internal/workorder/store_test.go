@@ -61,6 +61,7 @@ func TestStoreOnBothDatabases(t *testing.T) {
 			{workorder.Filter{Timeout: -1, Query: "100%"}, 2},
 			{workorder.Filter{Timeout: -1, Query: "done_"}, 2},
 			{workorder.Filter{Timeout: -1, Query: "dXne"}, 0},
+			{workorder.Filter{Timeout: -1, Query: "FENCE"}, 2},
 			{workorder.Filter{Timeout: -1, Mine: workorder.MineStarted}, 2},
 			{workorder.Filter{Timeout: -1, Mine: workorder.MineAssigned}, 2},
 			{workorder.Filter{Timeout: -1, StationIDs: []int64{}}, 0},
