@@ -363,6 +363,15 @@ func (f *Figures) Energy(ctx context.Context, devs []*device.Device) (map[int64]
 		}
 		out[id] = e
 	}
+	open, err := f.Reader.DeviceOpenings(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	for id, kwh := range open { // lifetime: the opening counter and what was recorded since
+		e := out[id]
+		e.TotalKWh += kwh
+		out[id] = e
+	}
 	for tz, ids := range byTZ {
 		loc := location(tz)
 		now := f.now().In(loc)

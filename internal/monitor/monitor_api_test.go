@@ -90,6 +90,12 @@ func TestFleetFigures(t *testing.T) {
 				for _, pt := range pd.Points {
 					sum += pt.PVKWh
 				}
+				if pd.Opening != nil { // the lifetime total: the energy before the history too
+					if p.name != "total" {
+						t.Fatalf("%s series has an opening", p.name)
+					}
+					sum += pd.Opening.PVKWh
+				}
 				if !near(sum, p.want) {
 					t.Errorf("%s series sums to %.3f, summary says %.3f", p.name, sum, p.want)
 				}

@@ -70,6 +70,9 @@ type PowerData struct {
 	Timezone string       `json:"timezone"`
 	Unit     string       `json:"unit"`
 	Points   []PowerPoint `json:"points"`
+	// Opening is, for the total period, the energy before the recorded history (the
+	// devices' opening counters, docs/kpi.md): in no point, part of the lifetime total.
+	Opening *PowerPoint `json:"opening,omitempty" doc:"total period only: energy before the recorded history (opening counters), in no point; time is the first point's"`
 }
 
 // PowerQuery names the calendar the fleet series is drawn in.
@@ -310,6 +313,25 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 				}
 			}
 			out.Points = append(out.Points, pp)
+		}
+		if period == "total" {
+			open, err := f.openings(ctx, ids)
+			if err != nil {
+				return nil, httpapi.Internal(err)
+			}
+			if len(open) > 0 {
+				pp := PowerPoint{Time: from.UnixMilli(), Profit: map[string]float64{}}
+				for id, fl := range open {
+					st := byID[id]
+					addFlows(&pp.Flows, fl)
+					pp.Profit[st.Currency] += Profit(fl.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+				}
+				pp.Flows = roundFlows(pp.Flows)
+				for c, v := range pp.Profit {
+					pp.Profit[c] = r3(v)
+				}
+				out.Opening = &pp
+			}
 		}
 		return out, nil
 	}

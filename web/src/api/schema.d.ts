@@ -3816,6 +3816,8 @@ export interface components {
             time?: string;
         };
         PowerData: {
+            /** @description total period only: energy before the recorded history (opening counters), in no point; time is the first point's */
+            opening?: components["schemas"]["PowerPoint"];
             period?: string;
             points?: components["schemas"]["PowerPoint"][];
             timezone?: string;
