@@ -1,10 +1,11 @@
 import Pagination from '@arco-design/web-react/es/Pagination';
 import '@arco-design/web-react/es/Pagination/style/css.js';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import Table from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Table/style/css.js';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, type TableHTMLAttributes, useMemo } from 'react';
 import { DataState } from '@/components/data-state';
+import { type FitColumn, useFitColumns } from './fit-columns';
 import styles from './list.module.css';
 
 /** One page of a list as the server answers it (httpapi.Page). */
@@ -19,13 +20,12 @@ export interface ListTableProps<T> {
   /** The table's accessible name. */
   label: string;
   query: UseQueryResult<Page<T>>;
-  columns: ColumnProps<T>[];
+  /** The columns; optional ones step aside into the row's details when the table is too wide. */
+  columns: FitColumn<T>[];
   page: number;
   pageSize: number;
   onPage: (page: number, pageSize: number) => void;
   emptyText: ReactNode;
-  /** The table's scroll width. */
-  width?: number;
   sizeOptions?: number[];
   rowKey?: string;
   /** Details shown under a row the user opens. */
@@ -41,19 +41,19 @@ export function ListTable<T>({
   pageSize,
   onPage,
   emptyText,
-  width,
   sizeOptions = [10, 20, 50, 100],
   rowKey = 'id',
   expandedRowRender,
 }: ListTableProps<T>) {
   const rows = query.data?.list ?? [];
+  const fit = useFitColumns(columns, expandedRowRender);
   // Arco's table takes no aria-label; its table element does.
   const components = useMemo(
     () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={label} /> }),
     [label],
   );
   return (
-    <>
+    <div ref={fit.ref}>
       <DataState
         loading={query.isPending}
         error={query.isError && !query.data}
@@ -64,13 +64,13 @@ export function ListTable<T>({
       >
         <Table
           rowKey={rowKey}
-          columns={columns}
+          columns={fit.columns}
           data={rows}
           pagination={false}
-          scroll={width ? { x: width } : undefined}
+          scroll={fit.scroll}
           border={false}
           components={components}
-          expandedRowRender={expandedRowRender}
+          expandedRowRender={fit.expandedRowRender}
         />
       </DataState>
       {query.data && query.data.total > 0 && (
@@ -86,7 +86,7 @@ export function ListTable<T>({
           />
         </div>
       )}
-    </>
+    </div>
   );
 }
 
