@@ -81,8 +81,8 @@ func run(out string, n, runs int) error {
 		return err
 	}
 	p := &httpapi.Principal{UserID: acc.AdminID, OrgID: acc.OrgID, Role: "admin", StationAuthority: "all"}
-	b := &report.Builder{DB: db, EmissionFactor: 0.475,
-		Measure: &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: telemetry.NewReader(db, telemetry.Options{})}}}
+	b := &report.Builder{DB: db,
+		Measure: &analysis.Measurer{Rollups: analysis.ReaderRollups{Reader: telemetry.NewReader(db, telemetry.Options{})}, EmissionFactor: 0.475}}
 	metrics := analysis.MetricKeys()
 	cases := []struct {
 		name, layout, format string
@@ -217,7 +217,7 @@ func overviewP95(ctx context.Context, db *store.DB, p *httpapi.Principal, yearPe
 			ms := analysis.Combine(list)
 			site := analysis.FleetSite(sts)
 			for _, b := range ms.Buckets {
-				analysis.Compute(b, site, 0.475)
+				analysis.Compute(b, site)
 			}
 			times = append(times, time.Since(start).Seconds()*1000)
 		}

@@ -132,10 +132,10 @@ func (s *Service) Compare(ctx context.Context, p *httpapi.Principal, c CompareCo
 			return nil, err
 		}
 		for _, st := range chosen {
-			res.add(st.Name, got[st.ID], st.Site, c.Metric, s.EmissionFactor)
+			res.add(st.Name, got[st.ID], st.Site, c.Metric)
 		}
 		if c.Mode == ModeMedian {
-			res.Series = append(res.Series, median(all, got, c.Metric, s.EmissionFactor, res.Labels))
+			res.Series = append(res.Series, median(all, got, c.Metric, res.Labels))
 		}
 		if len(chosen) == 1 {
 			res.Unit = MetricUnit(c.Metric, chosen[0].Currency)
@@ -177,7 +177,7 @@ func (s *Service) Compare(ctx context.Context, p *httpapi.Principal, c CompareCo
 			for i := range ms.Labels { // "2025-03-07" → "03-07", "2025-03" → "03": years line up
 				ms.Labels[i] = ms.Labels[i][5:]
 			}
-			res.add(strconv.Itoa(y), ms, site, c.Metric, s.EmissionFactor)
+			res.add(strconv.Itoa(y), ms, site, c.Metric)
 		}
 	}
 	return res, nil
@@ -199,7 +199,7 @@ func yearPeriod(c CompareConfig, year int, now time.Time) Period {
 }
 
 // add appends one measured series, its labels aligned with those already there.
-func (r *CompareResult) add(name string, ms *Measured, site Site, metric string, factor float64) {
+func (r *CompareResult) add(name string, ms *Measured, site Site, metric string) {
 	index := map[string]int{}
 	for i, l := range r.Labels {
 		index[l] = i
@@ -215,14 +215,14 @@ func (r *CompareResult) add(name string, ms *Measured, site Site, metric string,
 	}
 	cs := CompareSeries{Name: name, Values: make([]*float64, len(r.Labels)), Totals: ms.Total}
 	for i, l := range ms.Labels {
-		cs.Values[index[l]] = Metric(Compute(ms.Buckets[i], site, factor), metric)
+		cs.Values[index[l]] = Metric(Compute(ms.Buckets[i], site), metric)
 	}
-	cs.Total = Metric(Compute(ms.Total, site, factor), metric)
+	cs.Total = Metric(Compute(ms.Total, site), metric)
 	r.Series = append(r.Series, cs)
 }
 
 // median is the fleet's median station, label by label (and over the period).
-func median(all []Station, got map[int64]*Measured, metric string, factor float64, labels []string) CompareSeries {
+func median(all []Station, got map[int64]*Measured, metric string, labels []string) CompareSeries {
 	cs := CompareSeries{Name: "median", Values: make([]*float64, len(labels))}
 	for i, l := range labels {
 		var vals []float64
@@ -230,7 +230,7 @@ func median(all []Station, got map[int64]*Measured, metric string, factor float6
 			ms := got[st.ID]
 			for j, ml := range ms.Labels {
 				if ml == l {
-					if v := Metric(Compute(ms.Buckets[j], st.Site, factor), metric); v != nil {
+					if v := Metric(Compute(ms.Buckets[j], st.Site), metric); v != nil {
 						vals = append(vals, *v)
 					}
 				}
@@ -240,7 +240,7 @@ func median(all []Station, got map[int64]*Measured, metric string, factor float6
 	}
 	var totals []float64
 	for _, st := range all {
-		if v := Metric(Compute(got[st.ID].Total, st.Site, factor), metric); v != nil {
+		if v := Metric(Compute(got[st.ID].Total, st.Site), metric); v != nil {
 			totals = append(totals, *v)
 		}
 	}

@@ -30,12 +30,12 @@ func (s *Service) compareDevices(ctx context.Context, p *httpapi.Principal, c Co
 		if kind == "meter" {
 			kind = "meter:" + d.MeterPosition
 		}
-		ms, err := s.Measure.Device(ctx, d.ID, kind, st.Timezone, per)
+		ms, err := s.Measure.Device(ctx, d.ID, kind, st.Timezone, st.Country, per)
 		if err != nil {
 			return err
 		}
 		site := Site{CapacityKWp: d.ComponentCapacityKWp, PricePerKWh: st.PricePerKWh, SubsidyPerKWh: st.SubsidyPerKWh, Currency: st.Currency}
-		res.add(d.Name, ms, site, c.Metric, s.EmissionFactor)
+		res.add(d.Name, ms, site, c.Metric)
 	}
 	return nil
 }

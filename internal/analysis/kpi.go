@@ -44,6 +44,9 @@ type Totals struct {
 	Sites        bool    `json:"sites"`
 	MeteredPVKWh float64 `json:"meteredPvKwh"`
 	SiteLoadKWh  float64 `json:"siteLoadKwh"`
+	// CO2Kg is the CO₂ the PV energy avoided: each station's kWh × its country's grid
+	// factor (internal/emission), so that totals of several countries add up.
+	CO2Kg float64 `json:"co2Kg"`
 }
 
 // Sited fixes a single site's shares: its PV counts towards self-consumption and its load
@@ -75,6 +78,7 @@ func (t *Totals) Add(o Totals) {
 	t.Sites = t.Sites || o.Sites
 	t.MeteredPVKWh += o.MeteredPVKWh
 	t.SiteLoadKWh += o.SiteLoadKWh
+	t.CO2Kg += o.CO2Kg
 }
 
 // Site is what the KPIs need to know about the thing measured.
@@ -139,9 +143,9 @@ func Load(t Totals) float64 {
 	return t.PVKWh + t.ImportKWh + t.DischargeKWh - t.ExportKWh - t.ChargeKWh
 }
 
-// Compute returns the KPIs of t for site, with the grid emission factor in kg CO₂/kWh.
-func Compute(t Totals, s Site, emissionFactor float64) KPIs {
-	k := KPIs{YieldKWh: t.PVKWh, CO2Kg: t.PVKWh * emissionFactor, Currency: s.Currency}
+// Compute returns the KPIs of t for site (CO₂ as measured into t: Measurer).
+func Compute(t Totals, s Site) KPIs {
+	k := KPIs{YieldKWh: t.PVKWh, CO2Kg: t.CO2Kg, Currency: s.Currency}
 	k.SpecificYield = SpecificYield(t.PVKWh, s.CapacityKWp)
 	k.EquivalentHours = SpecificYield(t.PVKWh, s.CapacityKWp)
 	k.PR = PerformanceRatio(t.PVKWh, t.RefEnergyKWh)

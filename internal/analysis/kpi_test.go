@@ -23,7 +23,7 @@ func TestCompute(t *testing.T) {
 		// Availability: 10 inverters × 1440 min = 14400; (14400 − 144) ÷ 14400 = 99 %.
 		// CO₂ 4200 × 0.475 = 1995 kg; revenue 4200 × (0.40 + 0.10) = 2100 CNY.
 		name: "PV plant",
-		totals: Totals{PVKWh: 4200, RefEnergyKWh: 5000, TempRefKWh: 5000 * TempFactor(35),
+		totals: Totals{PVKWh: 4200, CO2Kg: 1995, RefEnergyKWh: 5000, TempRefKWh: 5000 * TempFactor(35),
 			InverterMin: 14400, OnlineMin: 14400, FaultMin: 144},
 		site: Site{CapacityKWp: 1000, PricePerKWh: 0.40, SubsidyPerKWh: 0.10, Currency: "CNY"},
 		want: KPIs{YieldKWh: 4200, SpecificYield: p(4.2), EquivalentHours: p(4.2), PR: p(84), PRTemp: p(87.5),
@@ -37,7 +37,7 @@ func TestCompute(t *testing.T) {
 		// Availability: 1 inverter × 1440 min, online 1380, no fault → 95.8333 %.
 		// Revenue 40 × 0.30 = 12 EUR; CO₂ 40 × 0.475 = 19 kg.
 		name: "storage home, load by balance",
-		totals: Totals{PVKWh: 40, ExportKWh: 12, ImportKWh: 5, ChargeKWh: 10, DischargeKWh: 9,
+		totals: Totals{PVKWh: 40, CO2Kg: 19, ExportKWh: 12, ImportKWh: 5, ChargeKWh: 10, DischargeKWh: 9,
 			RefEnergyKWh: 50, TempRefKWh: 50, InverterMin: 1440, OnlineMin: 1380, GridMeter: true},
 		site: Site{CapacityKWp: 10, PricePerKWh: 0.30, Currency: "EUR", Storage: true},
 		want: KPIs{YieldKWh: 40, SpecificYield: p(4), EquivalentHours: p(4), PR: p(80), PRTemp: p(80),
@@ -46,7 +46,7 @@ func TestCompute(t *testing.T) {
 	}, {
 		// The same home with a load meter reading 30 kWh: autarky = (30 − 5) ÷ 30 = 83.3333 %.
 		name: "storage home, measured load",
-		totals: Totals{PVKWh: 40, ExportKWh: 12, ImportKWh: 5, ChargeKWh: 10, DischargeKWh: 9, LoadKWh: 30,
+		totals: Totals{PVKWh: 40, CO2Kg: 19, ExportKWh: 12, ImportKWh: 5, ChargeKWh: 10, DischargeKWh: 9, LoadKWh: 30,
 			RefEnergyKWh: 50, TempRefKWh: 50, InverterMin: 1440, OnlineMin: 1380, GridMeter: true, LoadMeter: true},
 		site: Site{CapacityKWp: 10, PricePerKWh: 0.30, Currency: "EUR", Storage: true},
 		want: KPIs{YieldKWh: 40, SpecificYield: p(4), EquivalentHours: p(4), PR: p(80), PRTemp: p(80),
@@ -59,7 +59,7 @@ func TestCompute(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := Compute(c.totals, c.site, 0.475)
+			got := Compute(c.totals, c.site)
 			num := func(field string, g, w float64) {
 				if math.Abs(g-w) > 1e-4 {
 					t.Errorf("%s = %.6f, want %.6f", field, g, w)
@@ -102,7 +102,7 @@ func TestSharesAcrossSites(t *testing.T) {
 	var fleet Totals
 	fleet.Add(home)
 	fleet.Add(plant)
-	k := Compute(fleet, Site{}, 0.5)
+	k := Compute(fleet, Site{})
 	// as for the home alone: (40 − 12) ÷ 40 = 70 %, load 32, (32 − 5) ÷ 32 = 84.375 %
 	if *k.SelfConsumption != 70 || *k.LoadKWh != 32 || *k.Autarky != 84.375 {
 		t.Errorf("self-consumption %v load %v autarky %v", *k.SelfConsumption, *k.LoadKWh, *k.Autarky)
@@ -112,7 +112,7 @@ func TestSharesAcrossSites(t *testing.T) {
 func TestSharesBounded(t *testing.T) {
 	// a battery discharging to the grid exports more than the PV made: no self-consumption,
 	// not a negative one
-	k := Compute(Totals{PVKWh: 10, ExportKWh: 14, DischargeKWh: 6, GridMeter: true}, Site{}, 0.5)
+	k := Compute(Totals{PVKWh: 10, ExportKWh: 14, DischargeKWh: 6, GridMeter: true}, Site{})
 	if *k.SelfConsumption != 0 {
 		t.Errorf("self-consumption %v, want 0", *k.SelfConsumption)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/helio-energy/helio/internal/emission"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -18,7 +19,13 @@ type Measured struct {
 type Measurer struct {
 	Rollups Rollups
 	Now     func() time.Time
+	// EmissionFactor is the grid factor (kg CO₂/kWh) of stations whose country the
+	// emission table lacks (--emission-factor); others use their country's.
+	EmissionFactor float64
 }
+
+// factor is the grid emission factor of a station in the country.
+func (m *Measurer) factor(country string) float64 { return emission.Factor(country, m.EmissionFactor) }
 
 func (m *Measurer) now() time.Time {
 	if m.Now != nil {
@@ -48,15 +55,15 @@ func (m *Measurer) Stations(ctx context.Context, stations []Station, p Period) (
 		}
 		slots := p.Slots(cal)
 		for _, s := range list {
-			out[s.ID] = m.fill(slots, got[s.ID], s.Inverters)
+			out[s.ID] = m.fill(slots, got[s.ID], s.Inverters, m.factor(s.Country))
 		}
 	}
 	return out, nil
 }
 
-// Device measures one device over the period in its station's calendar; kind as for
-// Rollups.Devices, inverters 1 for an inverter.
-func (m *Measurer) Device(ctx context.Context, id int64, kind, zone string, p Period) (*Measured, error) {
+// Device measures one device over the period in its station's calendar (zone) at its
+// station's country's CO₂ factor; kind as for Rollups.Devices, inverters 1 for an inverter.
+func (m *Measurer) Device(ctx context.Context, id int64, kind, zone, country string, p Period) (*Measured, error) {
 	cal := telemetry.CalendarFor(zone)
 	from, to := p.Range(cal)
 	got, err := m.Rollups.Devices(ctx, map[int64]string{id: kind}, p.Res(), from, to)
@@ -67,12 +74,12 @@ func (m *Measurer) Device(ctx context.Context, id int64, kind, zone string, p Pe
 	if kind == "inverter" {
 		inv = 1
 	}
-	return m.fill(p.Slots(cal), got[id], inv), nil
+	return m.fill(p.Slots(cal), got[id], inv, m.factor(country)), nil
 }
 
 // fill lays buckets on the period's slots and adds each slot's inverter time (inverters ×
-// the elapsed minutes of the slot).
-func (m *Measurer) fill(slots []Slot, buckets []Bucket, inverters int) *Measured {
+// the elapsed minutes of the slot) and the CO₂ its PV energy avoided at the factor.
+func (m *Measurer) fill(slots []Slot, buckets []Bucket, inverters int, factor float64) *Measured {
 	now := m.now().UnixMilli()
 	at := make(map[int64]*Bucket, len(buckets))
 	for i := range buckets {
@@ -83,6 +90,7 @@ func (m *Measurer) fill(slots []Slot, buckets []Bucket, inverters int) *Measured
 		ms.Labels[i] = sl.Label
 		if b, ok := at[sl.Start]; ok {
 			ms.Buckets[i] = b.Totals.Sited()
+			ms.Buckets[i].CO2Kg = ms.Buckets[i].PVKWh * factor
 		}
 		if elapsed := min(sl.End, now) - sl.Start; elapsed > 0 {
 			ms.Buckets[i].InverterMin = float64(inverters) * float64(elapsed) / 60000

@@ -60,7 +60,7 @@ type Money struct {
 
 // Model names the constants the formulas use, so the console can show them.
 type Model struct {
-	EmissionFactor float64 `json:"emissionFactorKgPerKwh"`
+	EmissionFactor float64 `json:"emissionFactorKgPerKwh" doc:"CO₂ ÷ kWh of the period: the station's country factor, for several stations theirs weighted by energy"`
 	TempCoeff      float64 `json:"tempCoeffPerC"`
 	SystemLoss     float64 `json:"systemLoss"`
 	InverterEta    float64 `json:"inverterEta"`
@@ -68,8 +68,10 @@ type Model struct {
 
 // Service serves the analysis calls.
 type Service struct {
-	DB             *store.DB
-	Measure        *Measurer
+	DB      *store.DB
+	Measure *Measurer
+	// EmissionFactor is the grid factor of stations whose country the emission table
+	// lacks (the Measurer's decides; this one is shown when no energy gives a factor).
 	EmissionFactor float64
 
 	compares *Templates[CompareConfig]
@@ -165,13 +167,16 @@ func Revenues(sts []Station, got map[int64]*Measured) []Money {
 func (s *Service) answer(scope, name string, per Period, site Site, ms *Measured, revenue []Money) Overview {
 	o := Overview{Scope: scope, Name: name, Period: per, Site: site, Totals: ms.Total, Revenue: revenue, Model: s.model(),
 		Series: make([]Point, len(ms.Labels))}
-	o.KPIs = Compute(ms.Total, site, s.EmissionFactor)
+	o.KPIs = Compute(ms.Total, site)
+	if ms.Total.PVKWh > 0 {
+		o.Model.EmissionFactor = ms.Total.CO2Kg / ms.Total.PVKWh
+	}
 	if site.Currency == "" && len(revenue) == 1 {
 		v := revenue[0].Amount
 		o.KPIs.Revenue, o.KPIs.Currency = &v, revenue[0].Currency
 	}
 	for i, l := range ms.Labels {
-		o.Series[i] = Point{Label: l, Totals: ms.Buckets[i], KPIs: Compute(ms.Buckets[i], site, s.EmissionFactor)}
+		o.Series[i] = Point{Label: l, Totals: ms.Buckets[i], KPIs: Compute(ms.Buckets[i], site)}
 	}
 	if o.Revenue == nil {
 		o.Revenue = []Money{}

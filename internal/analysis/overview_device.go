@@ -88,7 +88,7 @@ func (s *Service) deviceOverview(r *http.Request, id int64, per Period) (any, er
 	if kind == "meter" {
 		kind = "meter:" + d.MeterPosition
 	}
-	ms, err := s.Measure.Device(ctx, d.ID, kind, st.Timezone, per)
+	ms, err := s.Measure.Device(ctx, d.ID, kind, st.Timezone, st.Country, per)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

@@ -70,7 +70,7 @@ func TestOverviewEqualsRollups(t *testing.T) {
 		return data[analysis.Overview](t, f.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/analysis/overview?" + q, As: user}))
 	}
 	fleet := get("admin", "scope=fleet&period=month&date="+f.month)
-	var sum float64
+	var sum, co2 float64
 	for key, id := range f.ids {
 		if id == f.other {
 			continue
@@ -113,10 +113,18 @@ func TestOverviewEqualsRollups(t *testing.T) {
 		if id == f.storage && (o.KPIs.SelfConsumption == nil || o.KPIs.Autarky == nil) {
 			t.Errorf("%s: storage site without self-consumption or autarky: %+v", key, o.KPIs)
 		}
+		// CO₂ at the station's country factor (the Tools page's table), worked by hand
+		var country string
+		_ = f.DB.QueryRow(ctx, "SELECT country FROM stations WHERE id = ?", id).Scan(&country)
+		k := map[string]float64{"CN": 0.57, "US": 0.37, "ES": 0.15, "AU": 0.66, "ZA": 0.93, "DE": 0.38, "JP": 0.45, "KR": 0.44, "TW": 0.49}[country]
+		if k == 0 || !near(o.KPIs.CO2Kg, pv*k) || !near(o.Model.EmissionFactor, k) {
+			t.Errorf("%s (%s): CO₂ %v kg at %v kg/kWh, by hand %v kg", key, country, o.KPIs.CO2Kg, o.Model.EmissionFactor, pv*k)
+		}
+		co2 += pv * k
 		sum += pv
 	}
-	if !near(fleet.KPIs.YieldKWh, sum) {
-		t.Errorf("fleet %v, stations %v", fleet.KPIs.YieldKWh, sum)
+	if !near(fleet.KPIs.YieldKWh, sum) || !near(fleet.KPIs.CO2Kg, co2) {
+		t.Errorf("fleet %v kWh %v kg, stations %v kWh %v kg", fleet.KPIs.YieldKWh, fleet.KPIs.CO2Kg, sum, co2)
 	}
 	if f.storage == 0 {
 		t.Fatal("the demo fleet has no storage station")

@@ -117,6 +117,7 @@ type Station struct {
 	ID        int64  `json:"id"`
 	Name      string `json:"name"`
 	Timezone  string `json:"timezone"`
+	Country   string `json:"country" doc:"ISO 3166-1 alpha-2: its grid CO₂ factor"`
 	Inverters int    `json:"inverters"`
 	Site
 }
@@ -125,7 +126,7 @@ type Station struct {
 // (any other id is store.ErrNotFound), with their inverter counts, by name.
 func Stations(ctx context.Context, db *store.DB, p *httpapi.Principal, ids []int64) ([]Station, error) {
 	where, args := station.Scope(p)
-	q := `SELECT s.id, s.name, s.timezone, s.capacity_kwp, s.price_per_kwh, s.subsidy_per_kwh, s.currency, s.system_type,
+	q := `SELECT s.id, s.name, s.timezone, s.country, s.capacity_kwp, s.price_per_kwh, s.subsidy_per_kwh, s.currency, s.system_type,
 		(SELECT COUNT(*) FROM devices d JOIN stations ds ON ds.id = d.station_id
 		 WHERE d.type = 'inverter' AND (ds.id = s.id OR ds.parent_id = s.id))
 		FROM stations s WHERE s.parent_id IS NULL AND ` + where
@@ -144,7 +145,7 @@ func Stations(ctx context.Context, db *store.DB, p *httpapi.Principal, ids []int
 	for rows.Next() {
 		var s Station
 		var sys string
-		if err := rows.Scan(&s.ID, &s.Name, &s.Timezone, &s.CapacityKWp, &s.PricePerKWh, &s.SubsidyPerKWh, &s.Currency, &sys, &s.Inverters); err != nil {
+		if err := rows.Scan(&s.ID, &s.Name, &s.Timezone, &s.Country, &s.CapacityKWp, &s.PricePerKWh, &s.SubsidyPerKWh, &s.Currency, &sys, &s.Inverters); err != nil {
 			return nil, fmt.Errorf("analysis: unable to list stations: %w", err)
 		}
 		s.Storage = sys == "pv_storage"

@@ -32,6 +32,8 @@ type Engine struct {
 	// Judge, when set, judges the back-filled history's abnormal samples with the alarm
 	// engine without notifying anyone (alarm.Engine.Replay).
 	Judge func(ctx context.Context, samples []telemetry.Sample) (int, error)
+
+	restored map[string]bool // devices resumed from a stored sample (Prepare)
 }
 
 func (e *Engine) now() time.Time {
@@ -56,10 +58,12 @@ func (e *Engine) Prepare(ctx context.Context) (time.Time, error) {
 		return time.Time{}, err
 	}
 	var last time.Time
+	e.restored = map[string]bool{}
 	for id, s := range latest {
 		if err := e.Sim.Restore(keyOf[id], s); err != nil {
 			return time.Time{}, err
 		}
+		e.restored[keyOf[id]] = true
 		if s.Time.After(last) {
 			last = s.Time
 		}
@@ -73,6 +77,9 @@ func (e *Engine) Backfill(ctx context.Context, from, to time.Time) (telemetry.Ba
 	from, to = from.Truncate(Step), to.Truncate(Step)
 	if !to.After(from) {
 		return telemetry.BackfillResult{}, nil
+	}
+	if err := e.seedOpenings(ctx, from); err != nil {
+		return telemetry.BackfillResult{}, err
 	}
 	steppers := e.Sim.Steppers()
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(steppers)))
@@ -149,6 +156,30 @@ func (e *Engine) Backfill(ctx context.Context, from, to time.Time) (telemetry.Ba
 	}
 	slog.Info("history judged by the alarm engine", "samples", len(tap.kept), "alarms", n, "seconds", time.Since(start).Seconds())
 	return res, nil
+}
+
+// seedOpenings stores the opening counter of each inverter whose history starts with this
+// back-fill (not resumed from a stored sample): its lifetime counter at `from`, which the
+// simulator dates back to grid connection with its solar model (sim.OpeningCounters). A
+// station's lifetime figures are then its whole life, not the back-filled stretch.
+func (e *Engine) seedOpenings(ctx context.Context, from time.Time) error {
+	var list []telemetry.Opening
+	for key, kwh := range e.Sim.OpeningCounters(from) {
+		id, ok := e.IDs[key]
+		if !ok || e.restored[key] {
+			continue
+		}
+		list = append(list, telemetry.Opening{DeviceID: id, EnergyKWh: kwh, AsOf: from, Basis: "simulator"})
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	n, err := e.Writer.SetOpenings(ctx, list)
+	if err != nil {
+		return err
+	}
+	slog.Info("opening counters seeded", "devices", n)
+	return nil
 }
 
 // StepNow steps the fleet to t and writes the samples through the normal write path.

@@ -43,6 +43,32 @@ func sqlFlows(t testing.TB, db *store.DB, station int64, res telemetry.Resolutio
 	return f, ref
 }
 
+// sqlOpenings is the opening counters of the devices a station counts: its own and its
+// sub-stations', not the packs inside a unit.
+func sqlOpenings(t testing.TB, db *store.DB, station int64) telemetry.Flows {
+	t.Helper()
+	rows, err := db.Query(context.Background(), `SELECT d.type, d.meter_position, o.energy_kwh, o.energy2_kwh
+		FROM device_openings o JOIN devices d ON d.id = o.device_id JOIN stations s ON s.id = d.station_id
+		WHERE d.parent_id IS NULL AND (d.station_id = ? OR s.parent_id = ?)`, station, station)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var f telemetry.Flows
+	for rows.Next() {
+		var typ, pos string
+		var s telemetry.Stats
+		if err := rows.Scan(&typ, &pos, &s.EnergyKWh, &s.Energy2KWh); err != nil {
+			t.Fatal(err)
+		}
+		if typ == "meter" && pos != "" {
+			typ += ":" + pos
+		}
+		f.Add(typ, &s)
+	}
+	return f
+}
+
 type bounds struct{ day, prevDay, month, prevMonth, year, prevYear int64 }
 
 func localBounds(now time.Time, tz string) bounds {
@@ -99,6 +125,13 @@ func checkState(t testing.TB, db *store.DB, s *State, now time.Time, when string
 		want.Month, _ = sqlFlows(t, db, x.id, telemetry.Month, &b.month)
 		want.Year, _ = sqlFlows(t, db, x.id, telemetry.Year, &b.year)
 		want.Total, _ = sqlFlows(t, db, x.id, telemetry.Year, nil)
+		want.Total.Sum(sqlOpenings(t, db, x.id))
+		// the roll-ups read afresh give the same lifetime
+		if rt, err := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }}).StationTotals(ctx, []int64{x.id}); err != nil {
+			t.Fatal(err)
+		} else if !nearFlows(rt[x.id].Total, want.Total) {
+			t.Fatalf("%s: station %d lifetime: roll-ups read %+v, SQL %+v", when, x.id, rt[x.id].Total, want.Total)
+		}
 		got := totals[x.id]
 		for _, c := range []struct {
 			name      string
@@ -190,15 +223,18 @@ func checkState(t testing.TB, db *store.DB, s *State, now time.Time, when string
 		b := localBounds(now, d.tz)
 		loc, _ := time.LoadLocation(d.tz)
 		end := time.UnixMilli(b.day).In(loc).AddDate(0, 0, 1).UnixMilli()
-		var today, total, days float64
+		var today, total, days, opening float64
 		var n int
 		if err := db.QueryRow(ctx, `SELECT COALESCE(SUM(CASE WHEN res = 2 AND bucket >= ? AND bucket < ? THEN energy_kwh END), 0),
 			COALESCE(SUM(CASE WHEN res = 4 THEN energy_kwh END), 0), COALESCE(SUM(CASE WHEN res = 2 THEN energy_kwh END), 0), COUNT(*)
 			FROM telemetry_device_rollups WHERE device_id = ?`, b.day, end, d.id).Scan(&today, &total, &days, &n); err != nil {
 			t.Fatal(err)
 		}
+		if err := db.QueryRow(ctx, "SELECT COALESCE(SUM(energy_kwh), 0) FROM device_openings WHERE device_id = ?", d.id).Scan(&opening); err != nil {
+			t.Fatal(err)
+		}
 		e := energy[d.id]
-		if !near(e.TodayKWh, today) || !near(e.TotalKWh, total) {
+		if !near(e.TodayKWh, today) || !near(e.TotalKWh, total+opening) {
 			t.Fatalf("%s: device %d energy: state %+v, SQL today %v total %v", when, d.id, e, today, total)
 		}
 		if !near(days, total) { // the roll-ups agree with each other

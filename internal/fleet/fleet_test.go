@@ -71,6 +71,16 @@ func newRig(t testing.TB, db *store.DB, start time.Time) *rig {
 			}
 		}
 	}
+	// half the devices came with a history: their opening counters
+	var open []telemetry.Opening
+	for i, id := range r.devices {
+		if i%2 == 0 {
+			open = append(open, telemetry.Opening{DeviceID: id, EnergyKWh: float64(1000 + 37*i), Energy2KWh: float64(11 * i), AsOf: start, Basis: "test"})
+		}
+	}
+	if _, err := telemetry.SetOpenings(context.Background(), db, open); err != nil {
+		t.Fatal(err)
+	}
 	r.w = telemetry.NewWriter(db, telemetry.Options{Now: r.now})
 	r.s = New(db, r.w, r.now)
 	return r
@@ -232,6 +242,13 @@ func runProperty(t *testing.T, db *store.DB, seed uint64) {
 			if i > 10 && len(r.stations) > 6 {
 				r.deleteStation(t, rng)
 			}
+		case 2: // a device's opening counters are stored
+			id := r.devices[rng.IntN(len(r.devices))]
+			if _, err := telemetry.SetOpenings(ctx, db, []telemetry.Opening{{DeviceID: id, EnergyKWh: rng.Float64() * 5e4,
+				Energy2KWh: rng.Float64() * 100, AsOf: r.now(), Basis: "test"}}); err != nil {
+				t.Fatal(err)
+			}
+			r.s.Changed()
 		}
 		r.clock.Add(step.Milliseconds())
 		if i%3 == 0 {

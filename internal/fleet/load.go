@@ -60,19 +60,32 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 		}
 	}
 	devices := map[int64]*deviceInfo{}
-	rows, err := db.Query(ctx, "SELECT id, station_id, type, meter_position FROM devices ORDER BY id")
+	rows, err := db.Query(ctx, `SELECT d.id, d.station_id, d.type, d.meter_position, d.parent_id IS NULL,
+		COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0)
+		FROM devices d LEFT JOIN device_openings o ON o.device_id = d.id ORDER BY d.id`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		d := &deviceInfo{}
-		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos); err != nil {
+		var counted bool
+		var e2 float64
+		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos, &counted, &d.opening, &e2); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		devices[d.id] = d
-		if st := stations[d.station]; st != nil {
-			st.devices = append(st.devices, d.id)
+		st := stations[d.station]
+		if st == nil {
+			continue
+		}
+		st.devices = append(st.devices, d.id)
+		if counted && (d.opening != 0 || e2 != 0) { // as the station roll-ups count it
+			kind := telemetry.OpeningKind(d.typ, d.meterPos)
+			st.opening.AddOpening(kind, d.opening, e2)
+			if p := stations[st.parent]; p != nil {
+				p.opening.AddOpening(kind, d.opening, e2)
+			}
 		}
 	}
 	rows.Close()

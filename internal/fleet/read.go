@@ -45,7 +45,25 @@ func (s *State) Totals(ctx context.Context, ids []int64) (map[int64]telemetry.To
 				t.Total.Sum(p.Flows)
 			}
 		}
+		t.Total.Sum(info.opening) // lifetime: opening counters and what was recorded since
 		out[id] = t
+	}
+	return out, nil
+}
+
+// Openings returns each existing station's opening counters: those of the devices it
+// counts (its own and its sub-stations'), the energy before the recorded history.
+func (s *State) Openings(ctx context.Context, ids []int64) (map[int64]telemetry.Flows, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]telemetry.Flows, len(ids))
+	for _, id := range ids {
+		if info := s.stations[id]; info != nil && info.opening != (telemetry.Flows{}) {
+			out[id] = info.opening
+		}
 	}
 	return out, nil
 }
@@ -123,12 +141,19 @@ func (s *State) DeviceEnergy(ctx context.Context, ids []int64) (map[int64]Energy
 	defer s.mu.RUnlock()
 	out := make(map[int64]Energy, len(ids))
 	for _, id := range ids {
-		d := s.dev[id]
-		if d == nil || (len(d.days) == 0 && d.total == 0) {
+		d, info := s.dev[id], s.devices[id]
+		var opening float64
+		if info != nil {
+			opening = info.opening
+		}
+		if opening == 0 && (d == nil || (len(d.days) == 0 && d.total == 0)) {
 			continue
 		}
+		if d == nil {
+			d = newDeviceFig()
+		}
 		loc := time.UTC
-		if info := s.devices[id]; info != nil {
+		if info != nil {
 			if st := s.stations[info.station]; st != nil {
 				loc = st.cal.Loc
 			}
@@ -136,7 +161,7 @@ func (s *State) DeviceEnergy(ctx context.Context, ids []int64) (map[int64]Energy
 		l := now.In(loc)
 		day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
 		from, to := day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli()
-		e := Energy{TotalKWh: d.total}
+		e := Energy{TotalKWh: d.total + opening}
 		for start, kwh := range d.days {
 			if start >= from && start < to {
 				e.TodayKWh += kwh

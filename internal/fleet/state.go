@@ -72,13 +72,15 @@ type stationInfo struct {
 	id, parent int64
 	cal        *telemetry.Calendar
 	children   []int64
-	devices    []int64 // its own devices
+	devices    []int64         // its own devices
+	opening    telemetry.Flows // opening counters of its devices and its sub-stations'
 }
 
 // deviceInfo is a device's place in the fleet.
 type deviceInfo struct {
 	id, station   int64
 	typ, meterPos string
+	opening       float64 // main opening counter, kWh
 }
 
 // State is the in-memory fleet. Its zero value is not usable: use New.

@@ -12,14 +12,16 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/emission"
 	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
-// DefaultEmissionFactor is the grid emission factor used for carbon reduction, in kg CO₂
-// per kWh (a world-average grid; set per deployment with --emission-factor).
+// DefaultEmissionFactor is the grid emission factor used for carbon reduction of stations
+// whose country internal/emission lacks, in kg CO₂ per kWh (a world-average grid; set per
+// deployment with --emission-factor).
 const DefaultEmissionFactor = 0.475
 
 // Figures reads telemetry for the station, device and summary calls.
@@ -240,11 +242,17 @@ func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[in
 	return out, nil
 }
 
+// factor is the deployment's factor: that of stations whose country the table lacks.
 func (f *Figures) factor() float64 {
 	if f.EmissionFactor > 0 {
 		return f.EmissionFactor
 	}
 	return DefaultEmissionFactor
+}
+
+// factorOf is a station's grid emission factor: its country's (internal/emission).
+func (f *Figures) factorOf(st *station.Station) float64 {
+	return emission.Factor(st.Country, f.factor())
 }
 
 func location(tz string) *time.Location {
@@ -269,10 +277,10 @@ func (f *Figures) KPIs(ctx context.Context, st *station.Station) (station.KPIs, 
 	return station.KPIs{
 		Unit: "kWh", DayEnergyKWh: r3(t.Today.PVKWh), MonthEnergyKWh: r3(t.Month.PVKWh), YearEnergyKWh: r3(t.Year.PVKWh),
 		TotalEnergyKWh: r3(t.Total.PVKWh), EquivalentHours: r3(EquivalentHours(t.Today.PVKWh, st.CapacityKWp)),
-		PerformanceRatio: r3(pr), CO2ReductionKg: r3(CO2Reduction(t.Total.PVKWh, f.factor())),
+		PerformanceRatio: r3(pr), CO2ReductionKg: r3(CO2Reduction(t.Total.PVKWh, f.factorOf(st))),
 		ProfitToday: r3(Profit(t.Today.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)),
 		ProfitTotal: r3(Profit(t.Total.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)), Currency: st.Currency,
-		EmissionFactorKg: f.factor(),
+		EmissionFactorKg: f.factorOf(st),
 	}, nil
 }
 
@@ -361,6 +369,15 @@ func (f *Figures) Energy(ctx context.Context, devs []*device.Device) (map[int64]
 		for _, p := range pts {
 			e.TotalKWh += p.Stats.EnergyKWh
 		}
+		out[id] = e
+	}
+	open, err := f.Reader.DeviceOpenings(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	for id, kwh := range open { // lifetime: the opening counter and what was recorded since
+		e := out[id]
+		e.TotalKWh += kwh
 		out[id] = e
 	}
 	for tz, ids := range byTZ {

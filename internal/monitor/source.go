@@ -23,6 +23,14 @@ func (f *Figures) stationTotals(ctx context.Context, ids []int64) (map[int64]tel
 	return f.Reader.StationTotals(ctx, ids)
 }
 
+// openings returns each station's opening counters (the energy before its history).
+func (f *Figures) openings(ctx context.Context, ids []int64) (map[int64]telemetry.Flows, error) {
+	if f.Fleet != nil {
+		return f.Fleet.Openings(ctx, ids)
+	}
+	return f.Reader.StationOpenings(ctx, ids)
+}
+
 // latest returns the last sample of each device that has reported.
 func (f *Figures) latest(ctx context.Context, ids []int64) (map[int64]telemetry.Sample, error) {
 	if f.Fleet != nil {

@@ -53,7 +53,7 @@ type All struct {
 	EnergyKWh        Periods `json:"energyKwh" doc:"PV energy, kWh, by each station's calendar"`
 	CO2ReductionKg   Periods `json:"co2ReductionKg"`
 	Profit           []Money `json:"profit" doc:"per currency"`
-	EmissionFactorKg float64 `json:"emissionFactorKgPerKwh"`
+	EmissionFactorKg float64 `json:"emissionFactorKgPerKwh" doc:"CO₂ ÷ energy in all: the stations' country factors weighted by their lifetime energy (the deployment's factor when there is none)"`
 }
 
 // PowerPoint is one bucket of the fleet's energy flows.
@@ -70,6 +70,9 @@ type PowerData struct {
 	Timezone string       `json:"timezone"`
 	Unit     string       `json:"unit"`
 	Points   []PowerPoint `json:"points"`
+	// Opening is, for the total period, the energy before the recorded history (the
+	// devices' opening counters, docs/kpi.md): in no point, part of the lifetime total.
+	Opening *PowerPoint `json:"opening,omitempty" doc:"total period only: energy before the recorded history (opening counters), in no point; time is the first point's"`
 }
 
 // PowerQuery names the calendar the fleet series is drawn in.
@@ -154,16 +157,21 @@ func (s *Summary) all(r *http.Request) (any, error) {
 		return nil, httpapi.Internal(err)
 	}
 	money := map[string]*Money{}
-	var e Periods
+	var e, c Periods // energy, and CO₂ at each station's country factor
 	for _, st := range rs {
 		t := totals[st.ID]
-		e.Day.Value += t.Today.PVKWh
-		e.Month.Value += t.Month.PVKWh
-		e.Year.Value += t.Year.PVKWh
-		e.Total.Value += t.Total.PVKWh
-		e.Day.addPrevious(t.Today.PVKWh, prevDay, st.ID)
-		e.Month.addPrevious(t.Month.PVKWh, prevMonth, st.ID)
-		e.Year.addPrevious(t.Year.PVKWh, prevYear, st.ID)
+		for _, x := range []struct {
+			p *Periods
+			k float64
+		}{{&e, 1}, {&c, f.factorOf(st)}} {
+			x.p.Day.Value += x.k * t.Today.PVKWh
+			x.p.Month.Value += x.k * t.Month.PVKWh
+			x.p.Year.Value += x.k * t.Year.PVKWh
+			x.p.Total.Value += x.k * t.Total.PVKWh
+			x.p.Day.addPrevious(x.k*t.Today.PVKWh, prevDay, st.ID, x.k)
+			x.p.Month.addPrevious(x.k*t.Month.PVKWh, prevMonth, st.ID, x.k)
+			x.p.Year.addPrevious(x.k*t.Year.PVKWh, prevYear, st.ID, x.k)
+		}
 		m := money[st.Currency]
 		if m == nil {
 			m = &Money{Currency: st.Currency}
@@ -174,13 +182,17 @@ func (s *Summary) all(r *http.Request) (any, error) {
 		m.Year += Profit(t.Year.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
 		m.Total += Profit(t.Total.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
 	}
-	e.Day.Compare, e.Month.Compare, e.Year.Compare = CompareDay, CompareMonth, CompareYear
-	finish := func(p *Period, scale float64) Period {
-		return Period{Value: r3(p.Value * scale), Previous: r3(p.Previous * scale), Change: change(p.compared, p.Previous), Compare: p.Compare}
+	finish := func(p *Periods) Periods {
+		p.Day.Compare, p.Month.Compare, p.Year.Compare = CompareDay, CompareMonth, CompareYear
+		one := func(p *Period) Period {
+			return Period{Value: r3(p.Value), Previous: r3(p.Previous), Change: change(p.compared, p.Previous), Compare: p.Compare}
+		}
+		return Periods{Day: one(&p.Day), Month: one(&p.Month), Year: one(&p.Year), Total: one(&p.Total)}
 	}
-	out.EnergyKWh = Periods{Day: finish(&e.Day, 1), Month: finish(&e.Month, 1), Year: finish(&e.Year, 1), Total: finish(&e.Total, 1)}
-	k := f.factor()
-	out.CO2ReductionKg = Periods{Day: finish(&e.Day, k), Month: finish(&e.Month, k), Year: finish(&e.Year, k), Total: finish(&e.Total, k)}
+	out.EnergyKWh, out.CO2ReductionKg = finish(&e), finish(&c)
+	if e.Total.Value > 0 { // the fleet's factor: its stations' weighted by their lifetime energy
+		out.EmissionFactorKg = r3(c.Total.Value / e.Total.Value)
+	}
 	for _, m := range money {
 		out.Profit = append(out.Profit, Money{Currency: m.Currency, Day: r3(m.Day), Month: r3(m.Month), Year: r3(m.Year), Total: r3(m.Total)})
 	}
@@ -310,6 +322,25 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 				}
 			}
 			out.Points = append(out.Points, pp)
+		}
+		if period == "total" {
+			open, err := f.openings(ctx, ids)
+			if err != nil {
+				return nil, httpapi.Internal(err)
+			}
+			if len(open) > 0 {
+				pp := PowerPoint{Time: from.UnixMilli(), Profit: map[string]float64{}}
+				for id, fl := range open {
+					st := byID[id]
+					addFlows(&pp.Flows, fl)
+					pp.Profit[st.Currency] += Profit(fl.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+				}
+				pp.Flows = roundFlows(pp.Flows)
+				for c, v := range pp.Profit {
+					pp.Profit[c] = r3(v)
+				}
+				out.Opening = &pp
+			}
 		}
 		return out, nil
 	}

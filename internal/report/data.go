@@ -48,9 +48,8 @@ func (d *Data) T(key string, args ...any) string { return httpapi.T(d.Locale, ke
 
 // Builder gathers a report's data through the analysis measurer.
 type Builder struct {
-	DB             *store.DB
-	Measure        *analysis.Measurer
-	EmissionFactor float64
+	DB      *store.DB
+	Measure *analysis.Measurer // its EmissionFactor applies to stations of unlisted countries
 }
 
 // chunk is how many stations are measured between progress reports.
@@ -75,9 +74,9 @@ func (b *Builder) Build(ctx context.Context, p *httpapi.Principal, in Params, pe
 		for _, st := range part {
 			ms := got[st.ID]
 			all = append(all, ms)
-			row := Row{Name: st.Name, Currency: st.Currency, Total: ms.Total, KPIs: analysis.Compute(ms.Total, st.Site, b.EmissionFactor)}
+			row := Row{Name: st.Name, Currency: st.Currency, Total: ms.Total, KPIs: analysis.Compute(ms.Total, st.Site)}
 			for _, bt := range ms.Buckets {
-				row.Points = append(row.Points, analysis.Compute(bt, st.Site, b.EmissionFactor))
+				row.Points = append(row.Points, analysis.Compute(bt, st.Site))
 			}
 			d.Rows = append(d.Rows, row)
 		}
@@ -88,13 +87,13 @@ func (b *Builder) Build(ctx context.Context, p *httpapi.Principal, in Params, pe
 	fleet := analysis.Combine(all)
 	site := analysis.FleetSite(sts)
 	d.Labels = fleet.Labels
-	d.Total = Row{Name: d.T("rpt.total"), Total: fleet.Total, KPIs: analysis.Compute(fleet.Total, site, b.EmissionFactor)}
+	d.Total = Row{Name: d.T("rpt.total"), Total: fleet.Total, KPIs: analysis.Compute(fleet.Total, site)}
 	if rev := analysis.Revenues(sts, measuredByID(sts, all)); len(rev) == 1 {
 		v := rev[0].Amount
 		d.Total.KPIs.Revenue, d.Total.Currency = &v, rev[0].Currency
 	}
 	for _, bt := range fleet.Buckets {
-		d.Total.Points = append(d.Total.Points, analysis.Compute(bt, site, b.EmissionFactor))
+		d.Total.Points = append(d.Total.Points, analysis.Compute(bt, site))
 	}
 	if err := b.info(ctx, p, in, sts, d); err != nil {
 		return nil, err

@@ -125,7 +125,8 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&monitor.Summary{Figures: s.Figures}).Routes(s.API)
 	// analysis: data overview and comparisons (issue 16)
 	s.Analysis = &analysis.Service{DB: db, EmissionFactor: cfg.EmissionFactor,
-		Measure: &analysis.Measurer{Rollups: analysis.FleetRollups{Fleet: s.Fleet, Fallback: analysis.ReaderRollups{Reader: s.Reader}}}}
+		Measure: &analysis.Measurer{Rollups: analysis.FleetRollups{Fleet: s.Fleet, Fallback: analysis.ReaderRollups{Reader: s.Reader}},
+			EmissionFactor: cfg.EmissionFactor}}
 	s.Analysis.Routes(s.API)
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
@@ -151,7 +152,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	// reports: rendered in the background, files in the blob store (issue 16)
 	records := &report.Records{DB: db}
 	s.Reports = &report.Service{DB: db, Records: records, Blobs: blob.NewDB(db), Worker: &report.Worker{Records: records,
-		Builder: &report.Builder{DB: db, Measure: s.Analysis.Measure, EmissionFactor: cfg.EmissionFactor},
+		Builder: &report.Builder{DB: db, Measure: s.Analysis.Measure},
 		Blobs:   blob.NewDB(db), Messages: s.Messages}}
 	s.Reports.Routes(s.API)
 	// Work orders and plans: attachments in the database blob store, events to the message centre.

@@ -234,7 +234,7 @@ func DemoFleet() Fleet {
 		voltage: 400, freq: 50,
 		climate: Climate{AnnualMeanC: 5.5, SeasonalAmpC: 13, DailyRangeC: 14,
 			Cloudiness:     [12]float64{0.11, 0.12, 0.15, 0.18, 0.22, 0.27, 0.3, 0.27, 0.21, 0.12, 0.09, 0.09},
-			LinkeTurbidity: 2.4, Albedo: 0.28, DustDays: 0.12, SpecificYieldKWhKWp: 1900},
+			LinkeTurbidity: 2.4, Albedo: 0.28, DustDays: 0.12, SpecificYieldKWhKWp: 2020},
 	})
 	for n, name := range []string{"Array A", "Array B", "Array C"} {
 		s := b.sub(n+1, name, "", LoadProfile{LoadAuxiliary, 12}, 0)
@@ -262,7 +262,7 @@ func DemoFleet() Fleet {
 		voltage: 480, freq: 60,
 		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 10, DailyRangeC: 15,
 			Cloudiness:     [12]float64{0.14, 0.13, 0.11, 0.08, 0.05, 0.02, 0.02, 0.02, 0.03, 0.06, 0.1, 0.13},
-			LinkeTurbidity: 2.5, Albedo: 0.25, DustDays: 0.04, SpecificYieldKWhKWp: 1880},
+			LinkeTurbidity: 2.5, Albedo: 0.25, DustDays: 0.04, SpecificYieldKWhKWp: 1910},
 	})
 	for n, name := range []string{"Block North", "Block Central", "Block South"} {
 		s := b.sub(n+1, name, "", LoadProfile{LoadAuxiliary, 15}, 0)
@@ -289,7 +289,7 @@ func DemoFleet() Fleet {
 		voltage: 400, freq: 50,
 		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 9, DailyRangeC: 14,
 			Cloudiness:     [12]float64{0.23, 0.21, 0.19, 0.18, 0.14, 0.06, 0.03, 0.03, 0.1, 0.17, 0.21, 0.23},
-			LinkeTurbidity: 3, Albedo: 0.22, FogDays: 0.1, SpecificYieldKWhKWp: 1600},
+			LinkeTurbidity: 3, Albedo: 0.22, FogDays: 0.1, SpecificYieldKWhKWp: 1610},
 	})
 	for n, name := range []string{"Field 1", "Field 2", "Field 3"} {
 		s := b.sub(n+1, name, "", LoadProfile{LoadAuxiliary, 10}, 0)
@@ -316,7 +316,7 @@ func DemoFleet() Fleet {
 		voltage: 230, freq: 50,
 		climate: Climate{AnnualMeanC: 18.5, SeasonalAmpC: 6, DailyRangeC: 12,
 			Cloudiness:     [12]float64{0.06, 0.06, 0.09, 0.17, 0.25, 0.31, 0.31, 0.29, 0.23, 0.17, 0.11, 0.07},
-			LinkeTurbidity: 2.6, Albedo: 0.2, SpecificYieldKWhKWp: 1550},
+			LinkeTurbidity: 2.6, Albedo: 0.2, SpecificYieldKWhKWp: 1720},
 	})
 	for n, home := range []struct {
 		name, addr string
@@ -349,7 +349,7 @@ func DemoFleet() Fleet {
 		voltage: 400, freq: 50,
 		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 5, DailyRangeC: 11,
 			Cloudiness:     [12]float64{0.07, 0.07, 0.1, 0.17, 0.24, 0.28, 0.28, 0.25, 0.2, 0.15, 0.1, 0.07},
-			LinkeTurbidity: 2.7, Albedo: 0.18, FogDays: 0.08, SpecificYieldKWhKWp: 1650},
+			LinkeTurbidity: 2.7, Albedo: 0.18, FogDays: 0.08, SpecificYieldKWhKWp: 1680},
 	})
 	for n, bld := range []struct {
 		name  string
@@ -377,7 +377,7 @@ func DemoFleet() Fleet {
 		voltage: 400, freq: 50,
 		climate: Climate{AnnualMeanC: 9, SeasonalAmpC: 9.5, DailyRangeC: 9,
 			Cloudiness:     [12]float64{0.5, 0.46, 0.42, 0.39, 0.39, 0.35, 0.32, 0.32, 0.35, 0.42, 0.5, 0.53},
-			LinkeTurbidity: 3.2, Albedo: 0.2, FogDays: 0.18, SpecificYieldKWhKWp: 1020},
+			LinkeTurbidity: 3.2, Albedo: 0.2, FogDays: 0.18, SpecificYieldKWhKWp: 1080},
 	})
 	for n, hall := range []struct {
 		name string
@@ -405,7 +405,7 @@ func DemoFleet() Fleet {
 		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 11, DailyRangeC: 7,
 			Cloudiness:     [12]float64{0.32, 0.35, 0.35, 0.35, 0.35, 0.46, 0.39, 0.32, 0.39, 0.32, 0.32, 0.29},
 			LinkeTurbidity: 3.6, Albedo: 0.18, HazeDays: 0.1, DustDays: 0.06, TyphoonDays: 0.06,
-			SpecificYieldKWhKWp: 1160},
+			SpecificYieldKWhKWp: 1260},
 	})
 	for n, plant := range []struct {
 		name string
@@ -440,7 +440,7 @@ func DemoFleet() Fleet {
 		climate: Climate{AnnualMeanC: 16, SeasonalAmpC: 10, DailyRangeC: 6,
 			Cloudiness:     [12]float64{0.52, 0.48, 0.41, 0.38, 0.38, 0.45, 0.45, 0.38, 0.38, 0.34, 0.41, 0.51},
 			LinkeTurbidity: 3.3, Albedo: 0.18, HazeDays: 0.08, DustDays: 0.08, TyphoonDays: 0.05,
-			SpecificYieldKWhKWp: 1150},
+			SpecificYieldKWhKWp: 1240},
 	})
 	for n, home := range []struct {
 		name string
@@ -467,7 +467,7 @@ func DemoFleet() Fleet {
 		voltage: 380, freq: 60,
 		climate: Climate{AnnualMeanC: 24.5, SeasonalAmpC: 5, DailyRangeC: 7,
 			Cloudiness:     [12]float64{0.24, 0.25, 0.25, 0.28, 0.35, 0.42, 0.39, 0.39, 0.32, 0.21, 0.21, 0.23},
-			LinkeTurbidity: 4, Albedo: 0.1, HazeDays: 0.15, TyphoonDays: 0.08, SpecificYieldKWhKWp: 1370},
+			LinkeTurbidity: 4, Albedo: 0.1, HazeDays: 0.15, TyphoonDays: 0.08, SpecificYieldKWhKWp: 1410},
 	})
 	for n, name := range []string{"Pond A", "Pond B", "Pond C"} {
 		s := b.sub(n+1, name, "", LoadProfile{LoadAuxiliary, 20}, 0)

@@ -564,7 +564,7 @@ func (st *stationSim) initSub(sub *subSim, sec int64) {
 		base := 2 + 30*r.float()
 		switch d.kind {
 		case DeviceInverter:
-			d.e1 = base + years*sub.yield*d.kwp*(0.92+0.1*r.float())*(1-degradPerYear*years/2)
+			d.e1 = inverterOpening(d, sub, sec)
 			d.perf = d.perf0 * (1 - degradPerYear*years)
 		case DeviceBattery, DeviceStorage:
 			dis := years * 365 * d.capKWh * 0.8 * (0.85 + 0.2*r.float())
@@ -589,6 +589,38 @@ func (st *stationSim) initSub(sub *subSim, sec int64) {
 	}
 	sub.lastDay = st.localDay(sec)
 	sub.started = true
+}
+
+// inverterOpening is an inverter's lifetime counter at the sub-station's first simulated
+// instant sec: a commissioning value of 2-32 kWh plus the years since grid connection ×
+// the climate's specific yield (kWh/kWp, calibrated to the solar model: TestClimateYield)
+// × the array's kWp × a plant factor of 0.92-1.02 (soiling, outages) × the mean of the
+// yearly degradation over those years. Deterministic per device.
+func inverterOpening(d *devSim, sub *subSim, sec int64) float64 {
+	years := math.Max(0, float64(sec-sub.gridSec)/(365.25*86400))
+	r := newRNG(hash2(d.seed, saltCounter))
+	base := 2 + 30*r.float()
+	return base + years*sub.yield*d.kwp*(0.92+0.1*r.float())*(1-degradPerYear*years/2)
+}
+
+// OpeningCounters returns, per inverter key, its lifetime energy counter (kWh) at the
+// first instant the simulator gives it from `from` on: at `from`, or at its grid
+// connection when that is later. It is the counter of the first sample a back-fill from
+// `from` emits, so the energy before the history is this opening.
+func (s *Simulator) OpeningCounters(from time.Time) map[string]float64 {
+	out := map[string]float64{}
+	sec := from.Unix()
+	for _, st := range s.stations {
+		for _, sub := range st.subs {
+			at := max(sec, sub.gridSec)
+			for _, d := range sub.devs {
+				if d.kind == DeviceInverter {
+					out[d.key] = inverterOpening(d, sub, at)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // advance computes one step of a sub-station: irradiance on each array, inverters,

@@ -180,7 +180,8 @@ type Climate struct {
 	FogDays     float64 `json:"fogDays"`
 	TyphoonDays float64 `json:"typhoonDays"`
 	// SpecificYieldKWhKWp is the typical annual yield per kWp, used only to estimate the
-	// energy counters of a device before the first simulated instant.
+	// energy counters of a device before the first simulated instant (its opening, see
+	// OpeningCounters); the demo sites' figures follow the solar model (TestClimateYield).
 	SpecificYieldKWhKWp float64 `json:"specificYieldKWhKWp"`
 }
 

@@ -94,6 +94,7 @@ func DeleteDeviceData(ctx context.Context, tx *store.Tx, deviceID int64) error {
 		"DELETE FROM telemetry_samples WHERE device_id = ?",
 		"DELETE FROM telemetry_latest WHERE device_id = ?",
 		"DELETE FROM telemetry_device_rollups WHERE device_id = ?",
+		"DELETE FROM device_openings WHERE device_id = ?",
 	} {
 		if _, err := tx.Exec(ctx, q, deviceID); err != nil {
 			return fmt.Errorf("telemetry: unable to delete device data: %w", err)

@@ -323,6 +323,18 @@ func (r *Reader) StationTotals(ctx context.Context, stationIDs []int64) (map[int
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 		}
 	}
+	// lifetime: the devices' opening counters and what was recorded since
+	open, err := r.StationOpenings(ctx, stationIDs)
+	if err != nil {
+		return nil, err
+	}
+	for id, f := range open {
+		if _, ok := cals[id]; ok {
+			t := out[id]
+			t.Total.sum(f)
+			out[id] = t
+		}
+	}
 	return out, nil
 }
 

@@ -15,7 +15,7 @@ import (
 // Service serves /v2/tools.
 type Service struct {
 	DB *store.DB
-	// EmissionFactor is the factor the KPIs use (kg CO₂/kWh).
+	// EmissionFactor is the KPIs' factor for stations of countries the table lacks (kg CO₂/kWh).
 	EmissionFactor float64
 	// Climate returns the simulator's climate of a station (by its simulator key), when
 	// it has one: the estimator then draws that station's weather.

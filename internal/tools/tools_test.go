@@ -55,7 +55,7 @@ func TestToolsAPI(t *testing.T) {
 			Body: `{"modulesPerString":21,"moduleVocV":49.5,"moduleVmpV":41.6,"vocCoeffPctPerC":-0.27,"vmpCoeffPctPerC":-0.35,"inverterMaxDcV":1100,"mpptMinV":200,"mpptMaxV":1000,"siteMinAirC":-25,"siteMaxAirC":38}`},
 		{Name: "string inputs in the wrong order", Method: "POST", URL: "/v2/tools/strings", As: "admin", Status: 400, Contains: []string{`"moduleVmpV"`, `"mpptMaxV"`, `"siteMaxAirC"`},
 			Body: `{"modulesPerString":18,"moduleVocV":40,"moduleVmpV":41.6,"vocCoeffPctPerC":-0.27,"vmpCoeffPctPerC":-0.35,"inverterMaxDcV":1100,"mpptMinV":900,"mpptMaxV":800,"siteMinAirC":30,"siteMaxAirC":20}`},
-		{Name: "factors", Method: "GET", URL: "/v2/tools/co2factors", As: "operator", Status: 200, Contains: []string{`"kpiFactorKgPerKwh":0.5`, `"country":"CN"`}},
+		{Name: "factors", Method: "GET", URL: "/v2/tools/co2factors", As: "operator", Status: 200, Contains: []string{`"kpiFactorKgPerKwh":0.5`, `"kpiScope":"country"`, `"country":"CN","kgPerKwh":0.57`}},
 	})
 	if plain.AnnualKWh < 100*1200 || plain.AnnualKWh > 100*2300 {
 		t.Fatalf("a 100 kWp array at Golmud yields %.0f kWh a year", plain.AnnualKWh)

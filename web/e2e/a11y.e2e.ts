@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { type Finding, installAxe, report, seriousFindings, settle } from './axe';
-import { declaredRoutes, pathParams, type DeclaredRoute } from './routes';
+import { concretePath, sampleParams, SIGNED_IN } from './route-samples';
 import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
 
 // axe-core (WCAG 2.x A and AA) on every route of the console's route table, signed out and in,
@@ -20,55 +20,6 @@ afterAll(async () => {
 
 type Theme = 'light' | 'dark';
 type Locale = 'zh-CN' | 'en-US';
-
-interface Envelope<T> {
-  code: number;
-  data: T;
-}
-
-async function apiGet<T>(path: string, token: string): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await response.json()) as Envelope<T>;
-  if (body.code !== 200) {
-    throw new Error(`${path}: code ${body.code}`);
-  }
-  return body.data;
-}
-
-async function apiToken(): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v2/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }),
-  });
-  return ((await response.json()) as Envelope<{ token: string }>).data.token;
-}
-
-/**
- * Sample values for route parameters, by the first segment of the route's path: a station's
- * pages get a demo station, a device's pages a demo device. A parameter of an area not listed
- * here gets "1", so its page is still checked (as whatever that id shows).
- */
-async function sampleParams(): Promise<Record<string, string>> {
-  const token = await apiToken();
-  const stations = await apiGet<{ list: { id: number }[] }>('/v2/site/list?pageSize=1', token);
-  const devices = await apiGet<{ list: { id: number }[] }>('/v2/dev/listbytype?type=inverter&pageSize=1', token);
-  const station = stations.list[0];
-  const device = devices.list[0];
-  if (!station || !device) {
-    throw new Error('the demo has no station or no inverter to open');
-  }
-  return { station: String(station.id), device: String(device.id) };
-}
-
-function concretePath(route: DeclaredRoute, samples: Record<string, string>): string {
-  const area = route.path.split('/')[1] ?? '';
-  let path = route.path;
-  for (const param of pathParams(route.path)) {
-    path = path.replace(`:${param}`, samples[area] ?? '1');
-  }
-  return path;
-}
 
 /** A browser profile in the given language and theme (stored before the first load). */
 async function profile(context: TestContext, locale: Locale, theme: Theme): Promise<Page> {
@@ -89,8 +40,6 @@ async function check(page: Page, where: string, findings: Map<string, Finding[]>
     findings.set(where, found);
   }
 }
-
-const SIGNED_IN = declaredRoutes().filter((route) => route.requiresAuth);
 
 async function sweep(context: TestContext, locale: Locale, theme: Theme): Promise<void> {
   const findings = new Map<string, Finding[]>();

@@ -34,8 +34,9 @@ export async function openPage(
   browser: Browser,
   context: TestContext,
   locale?: string,
+  viewport = { width: 1440, height: 900 },
 ): Promise<{ page: Page; browserContext: BrowserContext }> {
-  const browserContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const browserContext = await browser.newContext({ viewport });
   if (locale) {
     await browserContext.addInitScript((value) => {
       if (!window.localStorage.getItem('helio-locale')) {

@@ -2707,6 +2707,7 @@ export interface components {
             devices?: number;
             devicesFault?: number;
             devicesOnline?: number;
+            /** @description CO₂ ÷ energy in all: the stations' country factors weighted by their lifetime energy (the deployment's factor when there is none) */
             emissionFactorKgPerKwh?: number;
             /** @description PV energy, kWh, by each station's calendar */
             energyKwh?: components["schemas"]["Periods"];
@@ -2813,10 +2814,10 @@ export interface components {
             name?: string;
         };
         CO2Factors: {
-            countries?: components["schemas"]["CountryFactor"][];
-            /** @description the factor every KPI's carbon reduction uses (--emission-factor) */
+            countries?: components["schemas"]["Country"][];
+            /** @description the factor of stations whose country is not listed (--emission-factor) */
             kpiFactorKgPerKwh?: number;
-            /** @description fleet: one factor for every station */
+            /** @description country: each station's carbon reduction uses its country's factor */
             kpiScope?: string;
         };
         Comment: {
@@ -2871,7 +2872,7 @@ export interface components {
             /** @description share with the organisation */
             shared?: boolean;
         };
-        CountryFactor: {
+        Country: {
             /** @description ISO 3166-1 alpha-2 */
             country?: string;
             kgPerKwh?: number;
@@ -3546,6 +3547,7 @@ export interface components {
             updateTime?: string;
         };
         Model: {
+            /** @description CO₂ ÷ kWh of the period: the station's country factor, for several stations theirs weighted by energy */
             emissionFactorKgPerKwh?: number;
             inverterEta?: number;
             systemLoss?: number;
@@ -3840,6 +3842,8 @@ export interface components {
             time?: string;
         };
         PowerData: {
+            /** @description total period only: energy before the recorded history (opening counters), in no point; time is the first point's */
+            opening?: components["schemas"]["PowerPoint"];
             period?: string;
             points?: components["schemas"]["PowerPoint"][];
             timezone?: string;
@@ -4514,6 +4518,7 @@ export interface components {
         };
         Totals: {
             chargeKwh?: number;
+            co2Kg?: number;
             dischargeKwh?: number;
             exportKwh?: number;
             faultMin?: number;

@@ -37,10 +37,13 @@ function useLocalEntries(): Entry[] {
     if (!roleAllows(route, role)) {
       continue;
     }
+    // Entries inside a group go without an icon (the group has one) and with a small indent
+    // (levelIndent), so the longest label ("Station tag management") fits the default
+    // width in every language.
     const entry: Entry = {
       key: route.name,
       label: t(route.locale),
-      icon: MENU_ICONS[route.name],
+      icon: route.group ? undefined : MENU_ICONS[route.name],
       target: route.path,
     };
     if (!route.group) {
@@ -104,7 +107,7 @@ function fromServer(
         {
           key: `server:${item.name || path}`,
           label,
-          icon: MENU_ICONS[local?.name ?? ''] ?? (children ? MENU_ICONS.operations : undefined),
+          icon: parentPath ? undefined : (MENU_ICONS[local?.name ?? ''] ?? (children ? MENU_ICONS.operations : undefined)),
           target: children ? undefined : (local?.path ?? path),
           children,
         },
@@ -199,6 +202,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       defaultOpenKeys={open ? [open] : entries.filter((entry) => entry.children).map((entry) => entry.key)}
       onClickMenuItem={onClick}
       autoOpen={false}
+      levelIndent={12}
     >
       {renderEntries(entries)}
     </Menu>

@@ -1,11 +1,12 @@
 import Pagination from '@arco-design/web-react/es/Pagination';
 import '@arco-design/web-react/es/Pagination/style/css.js';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import Table from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Table/style/css.js';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, type TableHTMLAttributes, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { type FitColumn, useFitColumns } from './fit-columns';
 import styles from './list.module.css';
 
 /** One page of a list as the server answers it (httpapi.Page). */
@@ -22,13 +23,12 @@ export interface ListTableProps<T> {
   /** The table's accessible name. */
   label: string;
   query: UseQueryResult<Page<T>>;
-  columns: ColumnProps<T>[];
+  /** The columns; optional ones step aside into the row's details when the table is too wide. */
+  columns: FitColumn<T>[];
   page: number;
   pageSize: number;
   onPage: (page: number, pageSize: number) => void;
   emptyText: ReactNode;
-  /** The table's scroll width. */
-  width?: number;
   sizeOptions?: number[];
   rowKey?: string;
   /** Details shown under a row the user opens. */
@@ -44,7 +44,6 @@ export function ListTable<T>({
   pageSize,
   onPage,
   emptyText,
-  width,
   sizeOptions = [10, 20, 50, 100],
   rowKey = 'id',
   expandedRowRender,
@@ -52,13 +51,14 @@ export function ListTable<T>({
   const { t } = useTranslation();
   const rows = query.data?.list ?? [];
   const capped = query.data?.totalCapped === true;
+  const fit = useFitColumns(columns, expandedRowRender);
   // Arco's table takes no aria-label; its table element does.
   const components = useMemo(
     () => ({ table: (props: TableHTMLAttributes<HTMLTableElement>) => <table {...props} aria-label={label} /> }),
     [label],
   );
   return (
-    <>
+    <div ref={fit.ref}>
       <DataState
         loading={query.isPending}
         error={query.isError && !query.data}
@@ -69,13 +69,13 @@ export function ListTable<T>({
       >
         <Table
           rowKey={rowKey}
-          columns={columns}
+          columns={fit.columns}
           data={rows}
           pagination={false}
-          scroll={width ? { x: width } : undefined}
+          scroll={fit.scroll}
           border={false}
           components={components}
-          expandedRowRender={expandedRowRender}
+          expandedRowRender={fit.expandedRowRender}
         />
       </DataState>
       {query.data && query.data.total > 0 && (
@@ -91,7 +91,7 @@ export function ListTable<T>({
           />
         </div>
       )}
-    </>
+    </div>
   );
 }
 

@@ -1,10 +1,10 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import { IconRefresh } from '@arco-design/web-react/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '@/components/export-buttons';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable, ListToolbar } from '@/components/list/list-table';
 import { usePushStatus } from '@/lib/push';
 import { useStationOptions } from '@/lib/stations';
@@ -44,11 +44,11 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
   const [dealing, setDealing] = useState<Alarm | null>(null);
   const { page: _page, pageSize: _size, ...values } = filters;
 
-  const columns: ColumnProps<Alarm>[] = [
+  const columns: FitColumn<Alarm>[] = [
     {
       title: t('alarm.field.occurTime'),
       dataIndex: 'occurTime',
-      width: 170,
+      width: 160,
       fixed: 'left',
       render: (value: string, alarm) => formatInZone(value, alarm.timezone),
     },
@@ -68,20 +68,22 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
       title: t('alarm.field.dealStatus'),
       dataIndex: 'dealStatus',
       width: 110,
+      optional: 6,
       render: (status: number) => <DealStatusText status={status} label={t(`alarm.dealStatus.${status}`)} />,
     },
     {
       title: t('alarm.field.description'),
       dataIndex: 'description',
-      width: 260,
+      width: 220,
       ellipsis: true,
       tooltip: true,
     },
-    { title: t('alarm.field.station'), dataIndex: 'stationName', width: 200, ellipsis: true, tooltip: true },
+    { title: t('alarm.field.station'), dataIndex: 'stationName', width: 160, ellipsis: true, tooltip: true },
     {
       title: t('alarm.field.device'),
       dataIndex: 'deviceName',
       width: 200,
+      optional: 5,
       render: (name: string, alarm) => (
         <span className={styles.device}>
           <span>{name}</span>
@@ -93,24 +95,28 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
       title: t('alarm.field.deviceType'),
       dataIndex: 'deviceType',
       width: 120,
+      optional: 1,
       render: (type: string) => t(`alarm.deviceType.${type}`, { defaultValue: type }),
     },
     {
       title: t('alarm.field.type'),
       dataIndex: 'type',
       width: 110,
+      optional: 2,
       render: (type: number) => t(`alarm.type.${type}`),
     },
     {
       title: t('alarm.field.recoveryTime'),
       dataIndex: 'recoveryTime',
-      width: 170,
+      width: 160,
+      optional: 3,
       render: (value: string | null, alarm) => (value ? formatInZone(value, alarm.timezone) : '-'),
     },
     {
       title: t('alarm.field.duration'),
       dataIndex: 'durationMin',
       width: 110,
+      optional: 4,
       render: (value: number) => duration(value),
     },
     {
@@ -161,7 +167,6 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
         pageSize={filters.pageSize}
         onPage={(page, pageSize) => onFilters({ page, pageSize })}
         emptyText={t('alarm.empty')}
-        width={1900}
       />
       {dealing && <DealDialog alarm={dealing} visible onClose={() => setDealing(null)} />}
     </>

@@ -2,7 +2,6 @@ import Button from '@arco-design/web-react/es/Button';
 import Input from '@arco-design/web-react/es/Input';
 import Modal from '@arco-design/web-react/es/Modal';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
@@ -13,6 +12,7 @@ import { IconDelete, IconDownload, IconEye, IconUpload } from '@arco-design/web-
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable } from '@/components/list/list-table';
 import { PageHeader, Panel } from '@/components/panel';
 import { Permission } from '@/components/permission';
@@ -188,9 +188,9 @@ export function DocumentsPage() {
   const documents = useDocuments({ name: params.get('name') ?? '', page, pageSize });
   const remove = useDeleteDocument();
 
-  const columns: ColumnProps<DocumentItem>[] = [
-    { title: t('assistant.documents.col.name'), dataIndex: 'name', ellipsis: true },
-    { title: t('assistant.documents.col.type'), dataIndex: 'contentType', width: 150 },
+  const columns: FitColumn<DocumentItem>[] = [
+    { title: t('assistant.documents.col.name'), dataIndex: 'name', width: 160, ellipsis: true, tooltip: true },
+    { title: t('assistant.documents.col.type'), dataIndex: 'contentType', width: 150, optional: 2 },
     { title: t('assistant.documents.col.size'), dataIndex: 'size', width: 100, render: (n: number) => formatBytes(n) },
     {
       title: t('assistant.documents.col.status'),
@@ -202,7 +202,7 @@ export function DocumentsPage() {
         </Tag>
       ),
     },
-    { title: t('assistant.documents.col.chunks'), dataIndex: 'chunks', width: 90 },
+    { title: t('assistant.documents.col.chunks'), dataIndex: 'chunks', width: 90, optional: 1 },
     {
       title: t('assistant.documents.col.created'),
       dataIndex: 'createdAt',
@@ -286,7 +286,6 @@ export function DocumentsPage() {
           pageSize={pageSize}
           onPage={(p, size) => change((next) => (next.set('page', String(p)), next.set('pageSize', String(size)), next))}
           emptyText={t('assistant.documents.empty')}
-          width={1000}
         />
       </Panel>
       {docId > 0 && <DocumentView id={docId} seq={seq} onClose={() => change((next) => (next.delete('doc'), next.delete('seq'), next))} />}

@@ -2,7 +2,7 @@ import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
 import Pagination from '@arco-design/web-react/es/Pagination';
 import '@arco-design/web-react/es/Pagination/style/css.js';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import Table from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useCallback, useMemo } from 'react';
@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
+import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
 import { PageHeader } from '@/components/panel';
 import { StatusTag } from '@/components/status-tag';
 import { formatDateTime, formatQuantity } from '@/lib/format';
@@ -68,7 +69,7 @@ export function DevicePage() {
     [setParams],
   );
 
-  const columns: ColumnProps<DeviceItem>[] = [
+  const columns: FitColumn<DeviceItem>[] = [
     {
       title: t('device.field.name'),
       dataIndex: 'name',
@@ -80,9 +81,9 @@ export function DevicePage() {
         </button>
       ),
     },
-    { title: t('device.field.sn'), dataIndex: 'sn', width: 170 },
-    { title: t('device.field.type'), dataIndex: 'type', width: 110, render: (type: string) => t(`device.type.${type}`) },
-    { title: t('device.field.station'), dataIndex: 'stationName', width: 240, ellipsis: true },
+    { title: t('device.field.sn'), dataIndex: 'sn', width: 170, optional: 3 },
+    { title: t('device.field.type'), dataIndex: 'type', width: 100, render: (type: string) => t(`device.type.${type}`) },
+    { title: t('device.field.station'), dataIndex: 'stationName', width: 200, ellipsis: true, tooltip: true },
     {
       title: t('device.field.state'),
       dataIndex: 'state',
@@ -99,28 +100,28 @@ export function DevicePage() {
     {
       title: t('device.live.today'),
       dataIndex: 'todayKwh',
-      width: 130,
+      width: 120,
       align: 'right',
       render: (value: number) => formatQuantity(value, 'kWh'),
     },
     {
       title: t('device.live.total'),
       dataIndex: 'totalKwh',
-      width: 150,
+      width: 150, optional: 4,
       align: 'right',
       render: (value: number) => formatQuantity(value, 'kWh', { scale: true }),
     },
     {
       title: t('device.live.soc'),
       dataIndex: 'soc',
-      width: 90,
+      width: 90, optional: 1,
       align: 'right',
       render: (value: number, device) => (device.type === 'battery' || device.type === 'storage' ? formatQuantity(value, '%', { digits: 1 }) : '-'),
     },
     {
       title: t('device.live.lastSeen'),
       dataIndex: 'lastSeen',
-      width: 170,
+      width: 170, optional: 2,
       render: (value: string | null) => formatDateTime(value) || '-',
     },
     {
@@ -137,6 +138,7 @@ export function DevicePage() {
   ];
 
   const rows = list.data?.list ?? [];
+  const fit = useFitColumns(columns);
   return (
     <>
       <PageHeader
@@ -157,6 +159,7 @@ export function DevicePage() {
       <DeviceSummaryCards />
       <InverterOverview />
       <DeviceFilterBar value={values as DeviceFilterValues} stations={stations.data ?? []} onChange={update} />
+      <div ref={fit.ref}>
       <DataState
         loading={list.isPending}
         error={list.isError && !list.data}
@@ -167,15 +170,17 @@ export function DevicePage() {
       >
         <Table
           rowKey="id"
-          columns={columns}
+          columns={fit.columns}
           data={rows}
           pagination={false}
-          scroll={{ x: 1500 }}
+          scroll={fit.scroll}
+          expandedRowRender={fit.expandedRowRender}
           border={false}
           loading={list.isFetching && list.isPlaceholderData}
           aria-label={t('device.list')}
         />
       </DataState>
+      </div>
       {list.data && list.data.total > 0 && (
         <div className={styles.pagination}>
           <Pagination

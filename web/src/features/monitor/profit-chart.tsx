@@ -63,6 +63,7 @@ export function ProfitChart() {
   const currencies = useMemo(() => currenciesOf(points), [points]);
   const currency = chosenCurrency && currencies.includes(chosenCurrency) ? chosenCurrency : preferredCurrency(currencies);
   const unit = power.data?.unit ?? 'kWh';
+  const opening = period === 'total' ? power.data?.opening : undefined;
 
   const spec = useCallback(
     (theme: ChartTheme): ChartSpec => {
@@ -129,6 +130,11 @@ export function ProfitChart() {
           onRetry={() => void power.refetch()}
         />
       </div>
+      {opening && opening.pvKwh > 0 && (
+        <p className={styles.caption}>
+          {t('monitor.profit.opening', { energy: formatNumber(opening.pvKwh, 0), year: bucketLabel('total', opening.time) })}
+        </p>
+      )}
     </Panel>
   );
 }

@@ -1,11 +1,11 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import { IconPlus, IconRefresh } from '@arco-design/web-react/icon';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable, ListToolbar } from '@/components/list/list-table';
 import { useListFilters } from '@/components/list/use-list-filters';
 import { PageHeader } from '@/components/panel';
@@ -64,12 +64,12 @@ export function WorkOrderPage() {
   );
   const open = (id: number) => change((next) => next.set('detail', String(id)));
 
-  const columns: ColumnProps<WorkOrder>[] = [
+  const columns: FitColumn<WorkOrder>[] = [
     {
       title: t('ops.wo.field.title'),
       dataIndex: 'title',
       fixed: 'left',
-      width: 240,
+      width: 200,
       render: (_: string, order) => (
         <span className={styles.stack}>
           <button type="button" className={styles.link} onClick={() => open(order.id)}>
@@ -79,45 +79,45 @@ export function WorkOrderPage() {
         </span>
       ),
     },
-    { title: t('ops.wo.field.status'), dataIndex: 'status', width: 130, render: (s: number) => <WorkOrderStatusTag status={s} /> },
+    { title: t('ops.wo.field.status'), dataIndex: 'status', width: 110, render: (s: number) => <WorkOrderStatusTag status={s} /> },
     {
       title: t('ops.wo.field.timeout'),
       dataIndex: 'timeoutStatus',
-      width: 110,
+      width: 110, optional: 4,
       render: (_: number, order) => <TimeoutTag timeout={liveTimeout(order, now).timeout} />,
     },
-    { title: t('ops.wo.field.priority'), dataIndex: 'priority', width: 120, render: (p: number) => <PriorityTag priority={p} /> },
+    { title: t('ops.wo.field.priority'), dataIndex: 'priority', width: 100, render: (p: number) => <PriorityTag priority={p} /> },
     {
       title: t('ops.wo.field.overtime'),
       dataIndex: 'overtimeHours',
-      width: 110,
+      width: 110, optional: 1,
       align: 'right',
       render: (_: number, order) => {
         const h = liveTimeout(order, now).overtimeHours;
         return h > 0 ? <span className={styles.late}>{t('ops.wo.hours', { hours: formatNumber(h, 1) })}</span> : '-';
       },
     },
-    { title: t('ops.wo.field.station'), dataIndex: 'stationName', width: 180, ellipsis: true, tooltip: true },
-    { title: t('ops.wo.field.submitTime'), dataIndex: 'submitTime', width: 170, render: (v: string) => formatDateTime(v) },
-    { title: t('ops.wo.field.submitter'), dataIndex: 'submitter', width: 120 },
+    { title: t('ops.wo.field.station'), dataIndex: 'stationName', width: 160, ellipsis: true, tooltip: true },
+    { title: t('ops.wo.field.submitTime'), dataIndex: 'submitTime', width: 160, optional: 6, render: (v: string) => formatDateTime(v) },
+    { title: t('ops.wo.field.submitter'), dataIndex: 'submitter', width: 120, optional: 5 },
     {
       title: t('ops.wo.field.processor'),
       dataIndex: 'processor',
-      width: 140,
+      width: 140, optional: 7,
       render: (_: string, order) => order.processor || order.assigneeDept || '-',
     },
-    { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 170, render: (v: string) => formatDateTime(v) },
+    { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 160, render: (v: string) => formatDateTime(v) },
     {
       title: t('ops.wo.field.hours'),
       dataIndex: 'plannedHours',
-      width: 150,
+      width: 150, optional: 3,
       align: 'right',
       render: (_: number, order) => `${formatNumber(order.actualHours, 1)} / ${formatNumber(order.plannedHours, 1)}`,
     },
     {
       title: t('ops.wo.field.deviation'),
       dataIndex: 'deviationPercent',
-      width: 110,
+      width: 110, optional: 2,
       align: 'right',
       render: (v: number, order) => (order.actualStart ? `${formatNumber(v, 1)}%` : '-'),
     },
@@ -172,7 +172,6 @@ export function WorkOrderPage() {
             pageSize={filters.pageSize}
             onPage={(page, pageSize) => update({ page, pageSize })}
             emptyText={t('ops.wo.empty')}
-            width={1900}
           />
           <WorkOrderDrawer id={detailId} now={now} onClose={() => change((next) => next.delete('detail'))} />
           <WorkOrderForm

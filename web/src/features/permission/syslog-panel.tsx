@@ -1,7 +1,6 @@
 import Button from '@arco-design/web-react/es/Button';
 import Checkbox from '@arco-design/web-react/es/Checkbox';
 import Input from '@arco-design/web-react/es/Input';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Checkbox/style/css.js';
@@ -12,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RangePicker } from '@/components/date-pickers';
 import { ExportButtons } from '@/components/export-buttons';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable } from '@/components/list/list-table';
 import { formatDateTime } from '@/lib/format';
 import { exportSysLog, type LogEntry, type LogFilters, useSysLog } from './api/org';
@@ -60,7 +60,7 @@ export function SysLogPanel() {
       page: 1,
     }));
 
-  const columns: ColumnProps<LogEntry>[] = [
+  const columns: FitColumn<LogEntry>[] = [
     { title: t('org.log.time'), dataIndex: 'time', width: 170, render: (v: string) => formatDateTime(v) },
     { title: t('org.log.user'), dataIndex: 'username', width: 130 },
     { title: t('org.log.action'), dataIndex: 'action', width: 170 },
@@ -71,8 +71,8 @@ export function SysLogPanel() {
       width: 100,
       render: (s: number) => <Tag color={s < 400 ? 'green' : s < 500 ? 'orange' : 'red'}>{s}</Tag>,
     },
-    { title: t('org.log.address'), dataIndex: 'address', width: 140 },
-    { title: t('org.log.route'), dataIndex: 'route', width: 300, ellipsis: true, tooltip: true },
+    { title: t('org.log.address'), dataIndex: 'address', width: 140, optional: 2 },
+    { title: t('org.log.route'), dataIndex: 'route', width: 300, optional: 1, ellipsis: true, tooltip: true },
   ];
   const tableName = t('org.tab.log');
   const field = (key: keyof typeof draft) => (
@@ -126,7 +126,6 @@ export function SysLogPanel() {
         pageSize={filters.pageSize}
         onPage={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))}
         emptyText={t('org.log.empty')}
-        width={1210}
         sizeOptions={[20, 50, 100]}
         expandedRowRender={(entry) => <Change entry={entry} />}
       />

@@ -1,7 +1,6 @@
 import Button from '@arco-design/web-react/es/Button';
 import Input from '@arco-design/web-react/es/Input';
 import Modal from '@arco-design/web-react/es/Modal';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
@@ -10,6 +9,7 @@ import '@arco-design/web-react/es/Tag/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable } from '@/components/list/list-table';
 import { LabelledSelect, Option } from '@/components/select';
 import { useUser } from '@/lib/auth';
@@ -45,28 +45,28 @@ export function UserTable({ deptId }: { deptId?: number }) {
       },
     });
 
-  const columns: ColumnProps<OrgUser>[] = [
-    { title: t('org.user.username'), dataIndex: 'username', width: 140, fixed: 'left' },
-    { title: t('org.user.name'), dataIndex: 'name', width: 140, ellipsis: true, tooltip: true },
-    { title: t('org.user.dept'), dataIndex: 'deptName', width: 150, ellipsis: true, tooltip: true },
+  const columns: FitColumn<OrgUser>[] = [
+    { title: t('org.user.username'), dataIndex: 'username', width: 130, fixed: 'left' },
+    { title: t('org.user.name'), dataIndex: 'name', width: 120, optional: 6, ellipsis: true, tooltip: true },
+    { title: t('org.user.dept'), dataIndex: 'deptName', width: 150, optional: 4, ellipsis: true, tooltip: true },
     {
       title: t('org.user.role'),
       dataIndex: 'role',
-      width: 120,
+      width: 110, optional: 5,
       render: (role: string) => <Tag color={role === 'admin' ? 'arcoblue' : 'gray'}>{t(`org.role.${role}`)}</Tag>,
     },
     {
       title: t('org.user.authority'),
       dataIndex: 'stationAuthority',
-      width: 190,
+      width: 170, optional: 3,
       render: (a: string) => t(`org.authority.${a}`),
     },
-    { title: t('org.user.email'), dataIndex: 'email', width: 200, ellipsis: true, tooltip: true },
-    { title: t('org.user.phone'), dataIndex: 'phone', width: 140 },
+    { title: t('org.user.email'), dataIndex: 'email', width: 200, optional: 2, ellipsis: true, tooltip: true },
+    { title: t('org.user.phone'), dataIndex: 'phone', width: 140, optional: 1 },
     {
       title: t('org.user.status'),
       dataIndex: 'status',
-      width: 100,
+      width: 90,
       render: (status: number) => (
         <Tag color={status === 1 ? 'green' : 'red'}>{t(`org.status.${status === 1 ? 'active' : 'disabled'}`)}</Tag>
       ),
@@ -164,7 +164,6 @@ export function UserTable({ deptId }: { deptId?: number }) {
         pageSize={filters.pageSize}
         onPage={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))}
         emptyText={t('org.user.empty')}
-        width={1500}
         sizeOptions={[10, 20, 50]}
         rowKey="uid"
       />

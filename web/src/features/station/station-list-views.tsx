@@ -1,9 +1,10 @@
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import Table from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Table/style/css.js';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { IconImage } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
+import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
 import { StatusTag } from '@/components/status-tag';
 import { API_BASE } from '@/lib/env';
 import { formatDateTime, formatQuantity } from '@/lib/format';
@@ -90,12 +91,12 @@ export function StationCards({ list, onOpen }: ViewProps) {
 /** Stations as a table with every live figure. */
 export function StationTable({ list, loading, onOpen }: ViewProps) {
   const { t } = useTranslation();
-  const columns: ColumnProps<StationItem>[] = [
+  const columns: FitColumn<StationItem>[] = [
     {
       title: t('station.field.name'),
       dataIndex: 'name',
       fixed: 'left',
-      width: 220,
+      width: 200,
       render: (_, station) => (
         <button type="button" className={styles.titleLink} onClick={() => onOpen(station)}>
           {station.name}
@@ -105,81 +106,85 @@ export function StationTable({ list, loading, onOpen }: ViewProps) {
     {
       title: t('station.field.communicationStatus'),
       dataIndex: 'communicationStatus',
-      width: 150,
+      width: 130,
       render: (value: number) => <StatusTag category="communicationStatus" value={value} appearance="filled" />,
     },
     {
       title: t('station.field.alarmStatus'),
       dataIndex: 'alarmExist',
-      width: 120,
+      width: 110,
       render: (value: number) => <StatusTag category="alarmExist" value={value} appearance="filled" />,
     },
     {
       title: t('station.field.capacityKwp'),
       dataIndex: 'capacityKwp',
-      width: 130,
+      width: 120,
       align: 'right',
       render: (value: number) => formatQuantity(value, 'kWp'),
     },
     {
       title: t('station.live.currentPower'),
       dataIndex: 'currentPowerKw',
-      width: 130,
+      width: 120,
       align: 'right',
       render: (value: number) => formatQuantity(value, 'kW'),
     },
     {
       title: t('station.live.normalization'),
       dataIndex: 'powerNormalization',
-      width: 120,
+      width: 120, optional: 3,
       align: 'right',
       render: (value: number) => formatQuantity(value, '%', { digits: 1 }),
     },
     {
       title: t('station.live.dailyEnergy'),
       dataIndex: 'dailyEnergyKwh',
-      width: 140,
+      width: 130,
       align: 'right',
       render: (value: number) => formatQuantity(value, 'kWh'),
     },
     {
       title: t('station.live.equivalentHours'),
       dataIndex: 'dailyEquivalentHours',
-      width: 120,
+      width: 120, optional: 4,
       align: 'right',
       render: (value: number) => formatQuantity(value, 'h'),
     },
     {
       title: t('station.field.stationType'),
       dataIndex: 'stationType',
-      width: 110,
+      width: 110, optional: 2,
       render: (value: string) => t(`station.stationType.${value}`),
     },
-    { title: t('station.field.tags'), dataIndex: 'tags', width: 200, render: (tags: StationTag[]) => <TagList tags={tags} /> },
+    { title: t('station.field.tags'), dataIndex: 'tags', width: 200, optional: 1, render: (tags: StationTag[]) => <TagList tags={tags} /> },
     {
       title: t('station.live.latestAlarm'),
       dataIndex: 'latestAlarm',
-      width: 200,
+      width: 200, optional: 5,
       ellipsis: true,
       render: (value: string) => value || <span className={styles.muted}>-</span>,
     },
     {
       title: t('station.live.lastSeen'),
       dataIndex: 'lastSeen',
-      width: 170,
+      width: 170, optional: 6,
       render: (value: string | null) => formatDateTime(value) || '-',
     },
   ];
+  const fit = useFitColumns(columns);
   return (
-    <Table
-      rowKey="id"
-      columns={columns}
-      data={list}
-      loading={loading}
-      pagination={false}
-      scroll={{ x: 1800 }}
-      border={false}
-      aria-label={t('station.list')}
-    />
+    <div ref={fit.ref}>
+      <Table
+        rowKey="id"
+        columns={fit.columns}
+        data={list}
+        loading={loading}
+        pagination={false}
+        scroll={fit.scroll}
+        expandedRowRender={fit.expandedRowRender}
+        border={false}
+        aria-label={t('station.list')}
+      />
+    </div>
   );
 }

@@ -23,6 +23,8 @@ export interface PowerData {
   timezone: string;
   unit: string;
   points: PowerPoint[];
+  /** Total period: the energy before the recorded history (opening counters), in no point. */
+  opening?: PowerPoint;
 }
 
 export function powerDataQuery(period: PowerPeriod) {

@@ -1,0 +1,105 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { settle } from './axe';
+import { apiToken, concretePath, sampleParams, SIGNED_IN } from './route-samples';
+import { baseUrl, launch, openPage, screenshot, waitForHash } from './support';
+
+// Every screen of the route table fits a 1280 × 800 window in all five languages: the page
+// never scrolls sideways, no table needs a sideways scroll of its own, and no menu label is
+// cut. One browser, one signed-in page per language.
+
+const LOCALES = ['en-US', 'zh-CN', 'zh-TW', 'ja-JP', 'ko-KR'] as const;
+const VIEWPORT = { width: 1280, height: 800 };
+/** Views a route shows under a parameter: the station list as a table. */
+const EXTRA_PATHS = ['/station?view=table'];
+
+let browser: Browser;
+let samples: Record<string, string>;
+
+beforeAll(async () => {
+  browser = await launch();
+  samples = await sampleParams();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedIn(context: TestContext, locale: string): Promise<Page> {
+  const token = await apiToken();
+  const { page, browserContext } = await openPage(browser, context, locale, VIEWPORT);
+  await browserContext.addInitScript((value) => {
+    if (!window.localStorage.getItem('helio-token')) {
+      window.localStorage.setItem('helio-token', value);
+    }
+  }, token);
+  await page.goto(`${baseUrl()}/#/monitor`);
+  await waitForHash(page, '/monitor');
+  return page;
+}
+
+/** What overflows sideways: the page, and any element that scrolls sideways on its own. */
+async function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const name = (el: Element) => {
+      const cls = typeof el.className === 'string' ? el.className.split(/\s+/).filter(Boolean).slice(0, 2).join('.') : '';
+      return `${el.tagName.toLowerCase()}${cls ? `.${cls}` : ''}`;
+    };
+    const found: string[] = [];
+    const root = document.scrollingElement ?? document.documentElement;
+    const width = root.clientWidth;
+    if (root.scrollWidth > width) {
+      const wide = Array.from(document.body.querySelectorAll('*'))
+        .filter((el) => el.getBoundingClientRect().right > width + 1 && (el as HTMLElement).offsetParent !== null)
+        .slice(-3)
+        .map((el) => `${name(el)} (right ${Math.round(el.getBoundingClientRect().right)})`);
+      found.push(`page ${root.scrollWidth} > ${width}: ${wide.join(', ')}`);
+    }
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const style = getComputedStyle(el);
+      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+        found.push(`${name(el)} scrolls ${el.scrollWidth} > ${el.clientWidth}`);
+      }
+    }
+    return found;
+  });
+}
+
+/** Menu labels (items and group titles) cut by their box. */
+async function cutLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('.arco-menu-item, .arco-menu-item-inner, .arco-menu-inline-header'))
+      .filter((el) => (el as HTMLElement).offsetParent !== null && el.scrollWidth > el.clientWidth)
+      .map((el) => `${el.textContent?.trim()} (${el.scrollWidth} > ${el.clientWidth})`),
+  );
+}
+
+describe('every screen fits 1280 px wide', () => {
+  for (const locale of LOCALES) {
+    it(`in ${locale}`, async (context) => {
+      const page = await signedIn(context, locale);
+      await settle(page);
+      const problems = new Map<string, string[]>();
+      const menu = await cutLabels(page);
+      if (menu.length > 0) {
+        problems.set('menu', menu);
+      }
+      expect(await page.locator('.arco-menu-item').count()).toBeGreaterThan(10);
+      const paths = [...SIGNED_IN.map((route) => [route.name, concretePath(route, samples)]), ...EXTRA_PATHS.map((path) => [path, path])];
+      for (const [name, path] of paths as [string, string][]) {
+        await page.evaluate((target) => {
+          window.location.hash = `#${target}`;
+        }, path);
+        await waitForHash(page, path);
+        await settle(page);
+        const found = await overflow(page);
+        if (found.length > 0) {
+          problems.set(path, found);
+          await screenshot(page, `layout-${locale}-${name.replace(/\W+/g, '-')}`);
+        }
+      }
+      const report = Array.from(problems, ([where, list]) => `${where}:\n  ${list.join('\n  ')}`).join('\n');
+      expect(problems.size, `overflow at 1280 px (${locale}):\n${report}`).toBe(0);
+    }, 300_000);
+  }
+});
