@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -65,18 +64,7 @@ func start(t *testing.T) *server {
 func (s *server) url(path string) string { return "http://" + s.addr + path }
 
 func (s *server) stop() {
-	if s.cmd.ProcessState != nil {
-		return
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-done
-	}
+	proctest.Stop(s.cmd, 20*time.Second)
 }
 
 // alive fails the test when the server process has ended.

@@ -19,7 +19,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -185,18 +184,7 @@ func (s *server) kill() {
 func (s *server) stop() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cmd.ProcessState != nil {
-		return
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-done
-	}
+	proctest.Stop(s.cmd, 20*time.Second)
 }
 
 func tail(s string) string {

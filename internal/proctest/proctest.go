@@ -1,13 +1,16 @@
 // Package proctest holds what the tests that run the helio binary as a process share: a
-// free loopback address to give it and a log buffer its output can be written to while the
-// test reads it.
+// free loopback address to give it, a log buffer its output can be written to while the
+// test reads it, and a graceful stop.
 package proctest
 
 import (
 	"bytes"
 	"net"
+	"os/exec"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Log is a buffer safe for a process to write while a test reads it.
@@ -36,4 +39,21 @@ func FreeAddr(t testing.TB) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// Stop ends a started process with SIGTERM, and kills it when it has not ended within
+// grace; a process already waited for is left alone.
+func Stop(cmd *exec.Cmd, grace time.Duration) {
+	if cmd == nil || cmd.Process == nil || cmd.ProcessState != nil {
+		return
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		_ = cmd.Process.Kill()
+		<-done
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -77,20 +76,7 @@ func (r *replica) kill() {
 	_, _ = r.cmd.Process.Wait()
 }
 
-func (r *replica) stop() {
-	if r.cmd == nil || r.cmd.ProcessState != nil {
-		return
-	}
-	_ = r.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = r.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		_ = r.cmd.Process.Kill()
-		<-done
-	}
-}
+func (r *replica) stop() { proctest.Stop(r.cmd, 20*time.Second) }
 
 func tail(s string) string {
 	if len(s) > 4000 {
