@@ -30,6 +30,7 @@ const TEXT = {
     live: 'Live',
     openAlarm: /^Open alarm: /,
     detailsOf: (id: number) => `Details of alarm ${id}`,
+    showDetails: 'Show details',
     drawer: (id: number) => `Alarm ${id}`,
     deal: 'Deal',
     dealDialog: 'Deal alarm',
@@ -61,6 +62,7 @@ const TEXT = {
     live: '实时',
     openAlarm: /^打开告警：/,
     detailsOf: (id: number) => `告警 ${id} 的详情`,
+    showDetails: '展开详情',
     drawer: (id: number) => `告警 ${id}`,
     deal: '处理',
     dealDialog: '处理告警',
@@ -267,7 +269,9 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
   const alarmId = alarm!.id;
   await page.getByRole('button', { name: text.detailsOf(alarmId), exact: true }).waitFor({ timeout: 30_000 });
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: text.detailsOf(alarmId), exact: true }) });
-  expect(await row.textContent()).toContain(device.name);
+  // the device column sits in the row's details at 1440 px
+  await row.getByRole('button', { name: text.showDetails }).click();
+  expect(await row.locator('xpath=following-sibling::tr[1]').textContent()).toContain(device.name);
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   await shot(page, `alarm-list-${theme}-${locale}`);
 

@@ -277,7 +277,8 @@ describe.each(['en-US', 'zh-CN'] as const)('the operator journey in %s', (locale
     await page.getByText(t.deviceSaved).first().waitFor();
     await waitForHash(page, /^\/device\?name=/);
     expect(await page.getByRole('textbox', { name: t.searchDevices }).inputValue()).toBe(serial);
-    const row = page.getByRole('row').filter({ hasText: serial });
+    // the list is searched by the serial; the serial column itself may sit in the details
+    const row = page.getByRole('row').filter({ hasText: `E2E inverter ${locale}` });
     await row.waitFor();
     await row.getByRole('button', { name: `E2E inverter ${locale}`, exact: true }).click();
     await waitForHash(page, /^\/device\/detail\/\d+$/);

@@ -91,7 +91,9 @@ describe('organisation', () => {
     await userDialog.waitFor({ state: 'detached' });
     const row = admin.getByRole('row').filter({ hasText: username });
     await row.waitFor();
-    expect(await row.textContent()).toContain('Stations authorised to own unit');
+    // at 1440 px the authority column sits in the row's details
+    await row.getByRole('button', { name: 'Show details' }).click();
+    await admin.getByText('Stations authorised to own unit').first().waitFor();
     await screenshot(admin, 'organisation-users');
 
     // The new user signs in and sees exactly the two stations, everywhere.

@@ -1,5 +1,7 @@
 import type { ColumnProps } from '@arco-design/web-react/es/Table';
+import { IconMinus, IconPlus } from '@arco-design/web-react/icon';
 import { type ReactNode, type RefObject, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import styles from './list.module.css';
 
 /**
@@ -92,10 +94,27 @@ export function useFitColumns<T>(columns: FitColumn<T>[], expandedRowRender?: (r
       </>
     );
   }, [fit.dropped, expandedRowRender]);
+  const { t } = useTranslation();
+  // Arco's own toggle is an icon without a name: this one says what it does
+  const expandProps = useMemo(
+    () => ({
+      icon: ({ expanded }: { expanded?: boolean }) => (
+        <button
+          type="button"
+          aria-label={t(expanded ? 'list.hideDetails' : 'list.showDetails')}
+          aria-expanded={Boolean(expanded)}
+        >
+          {expanded ? <IconMinus /> : <IconPlus />}
+        </button>
+      ),
+    }),
+    [t],
+  );
   return {
     ref,
     columns: fit.shown as ColumnProps<T>[],
     scroll: fit.fits || available === 0 ? undefined : { x: fit.width },
     expandedRowRender: details,
+    expandProps,
   };
 }

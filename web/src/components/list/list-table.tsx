@@ -76,6 +76,7 @@ export function ListTable<T>({
           border={false}
           components={components}
           expandedRowRender={fit.expandedRowRender}
+          expandProps={fit.expandProps}
         />
       </DataState>
       {query.data && query.data.total > 0 && (

@@ -175,6 +175,7 @@ export function DevicePage() {
           pagination={false}
           scroll={fit.scroll}
           expandedRowRender={fit.expandedRowRender}
+          expandProps={fit.expandProps}
           border={false}
           loading={list.isFetching && list.isPlaceholderData}
           aria-label={t('device.list')}

@@ -182,6 +182,7 @@ export function StationTable({ list, loading, onOpen }: ViewProps) {
         pagination={false}
         scroll={fit.scroll}
         expandedRowRender={fit.expandedRowRender}
+        expandProps={fit.expandProps}
         border={false}
         aria-label={t('station.list')}
       />
