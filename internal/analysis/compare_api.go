@@ -94,7 +94,9 @@ func (s *Service) compareList(r *http.Request) (any, error) {
 }
 
 // templateErr maps a template lookup failure.
-func templateErr(err error) error {
+// LookupErr is the answer for a record that could not be read: 404 for one not found (or
+// not the caller's), the validation error as it is, else an internal error.
+func LookupErr(err error) error {
 	var he *httpapi.Error
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -121,7 +123,7 @@ func (s *Service) compareData(r *http.Request) (any, error) {
 	}
 	t, err := s.compares.Get(r.Context(), httpapi.Caller(r), id)
 	if err != nil {
-		return nil, templateErr(err)
+		return nil, LookupErr(err)
 	}
 	res, err := s.Compare(r.Context(), httpapi.Caller(r), t.Config)
 	if err != nil {
@@ -175,12 +177,9 @@ func (s *Service) compareAdd(r *http.Request) (any, error) {
 }
 
 func (s *Service) compareEdit(r *http.Request) (any, error) {
-	id, err := httpapi.PathID(r, "uid")
+	id, err := s.compares.WritableFromPath(r)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := s.compares.Writable(r.Context(), httpapi.Caller(r), id); err != nil {
-		return nil, templateErr(err)
 	}
 	var in CompareTemplateInput
 	if err := s.checkCompare(r, &in); err != nil {
@@ -192,16 +191,4 @@ func (s *Service) compareEdit(r *http.Request) (any, error) {
 	return Saved{ID: id}, nil
 }
 
-func (s *Service) compareDelete(r *http.Request) (any, error) {
-	id, err := httpapi.PathID(r, "uid")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.compares.Writable(r.Context(), httpapi.Caller(r), id); err != nil {
-		return nil, templateErr(err)
-	}
-	if err := s.compares.Delete(r.Context(), id); err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	return Saved{ID: id}, nil
-}
+func (s *Service) compareDelete(r *http.Request) (any, error) { return s.compares.DeleteFromPath(r) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -157,4 +158,30 @@ func flag(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// WritableFromPath reads the template id of the path ({uid}) and checks that the caller may
+// change that template (LookupErr's answers otherwise).
+func (s *Templates[C]) WritableFromPath(r *http.Request) (int64, error) {
+	id, err := httpapi.PathID(r, "uid")
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.Writable(r.Context(), httpapi.Caller(r), id); err != nil {
+		return 0, LookupErr(err)
+	}
+	return id, nil
+}
+
+// DeleteFromPath is a template kind's delete call: the path's template, if the caller may
+// change it.
+func (s *Templates[C]) DeleteFromPath(r *http.Request) (any, error) {
+	id, err := s.WritableFromPath(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Delete(r.Context(), id); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return Saved{ID: id}, nil
 }

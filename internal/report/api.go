@@ -100,17 +100,6 @@ func (s *Service) Routes(api *httpapi.API) {
 		Summary: "Download a scheduled report through the link of its message, until the link expires", RawType: "application/octet-stream", Raw: s.fileByLink})
 }
 
-func lookupErr(err error) error {
-	var he *httpapi.Error
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return httpapi.NotFound()
-	case errors.As(err, &he):
-		return he
-	}
-	return httpapi.Internal(err)
-}
-
 func (s *Service) templateList(r *http.Request) (any, error) {
 	page, size, err := httpapi.PageParams(r)
 	if err != nil {
@@ -227,12 +216,9 @@ func (s *Service) templateAdd(r *http.Request) (any, error) {
 }
 
 func (s *Service) templateEdit(r *http.Request) (any, error) {
-	id, err := httpapi.PathID(r, "uid")
+	id, err := s.templates.WritableFromPath(r)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := s.templates.Writable(r.Context(), httpapi.Caller(r), id); err != nil {
-		return nil, lookupErr(err)
 	}
 	var in TemplateInput
 	if err := s.checkTemplate(r, &in); err != nil {
@@ -248,19 +234,7 @@ func (s *Service) templateEdit(r *http.Request) (any, error) {
 	return analysis.Saved{ID: id}, nil
 }
 
-func (s *Service) templateDelete(r *http.Request) (any, error) {
-	id, err := httpapi.PathID(r, "uid")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.templates.Writable(r.Context(), httpapi.Caller(r), id); err != nil {
-		return nil, lookupErr(err)
-	}
-	if err := s.templates.Delete(r.Context(), id); err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	return analysis.Saved{ID: id}, nil
-}
+func (s *Service) templateDelete(r *http.Request) (any, error) { return s.templates.DeleteFromPath(r) }
 
 // templateRun makes the template's next scheduled report now, for the caller: with a
 // schedule it reports on the schedule's previous period, without one on the saved period.
@@ -272,7 +246,7 @@ func (s *Service) templateRun(r *http.Request) (any, error) {
 	p := httpapi.Caller(r)
 	t, err := s.templates.Get(r.Context(), p, id)
 	if err != nil {
-		return nil, lookupErr(err)
+		return nil, analysis.LookupErr(err)
 	}
 	cfg := t.Config
 	if cfg.Schedule.Frequency == "none" || cfg.Schedule.Frequency == "" {
@@ -314,7 +288,7 @@ func (s *Service) recordDetail(r *http.Request) (any, error) {
 	p := httpapi.Caller(r)
 	rec, err := s.Records.Get(r.Context(), p.OrgID, p.UserID, id)
 	if err != nil {
-		return nil, lookupErr(err)
+		return nil, analysis.LookupErr(err)
 	}
 	return rec, nil
 }
@@ -367,7 +341,7 @@ func (s *Service) download(w http.ResponseWriter, r *http.Request) {
 	p := httpapi.Caller(r)
 	rec, err := s.Records.Get(r.Context(), p.OrgID, p.UserID, id)
 	if err != nil {
-		httpapi.Fail(w, r, lookupErr(err))
+		httpapi.Fail(w, r, analysis.LookupErr(err))
 		return
 	}
 	s.send(w, r, rec)
@@ -393,7 +367,7 @@ func (s *Service) send(w http.ResponseWriter, r *http.Request, rec *Record) {
 	}
 	meta, data, err := s.Blobs.Get(r.Context(), rec.OrgID, rec.BlobID)
 	if err != nil {
-		httpapi.Fail(w, r, lookupErr(err))
+		httpapi.Fail(w, r, analysis.LookupErr(err))
 		return
 	}
 	w.Header().Set("Content-Type", meta.ContentType)
