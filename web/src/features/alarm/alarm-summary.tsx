@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import statTiles from '@/components/stat-tiles.module.css';
 import { formatNumber } from '@/lib/format';
 import styles from './alarm.module.css';
 import { ALARM_LEVELS, useDailyInfo } from './api/alarms';
@@ -35,14 +36,14 @@ export function AlarmSummary({ stationId }: { stationId?: number }) {
         onRetry={() => void daily.refetch()}
         minHeight={88}
       >
-        <dl className={styles.tiles}>
+        <dl className={statTiles.tiles}>
           {tiles.map((tile) => (
-            <div key={tile.key} className={styles.tile} data-accent={tile.accent || undefined}>
+            <div key={tile.key} className={statTiles.tile} data-accent={tile.accent || undefined}>
               <dt>{tile.label}</dt>
               <dd>{tile.value}</dd>
             </div>
           ))}
-          <div className={`${styles.tile} ${styles.levels}`}>
+          <div className={`${statTiles.tile} ${styles.levels}`}>
             <dt>{t('alarm.today.byLevel')}</dt>
             <dd>
               {ALARM_LEVELS.map((level) => (

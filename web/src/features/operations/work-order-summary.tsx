@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import statTiles from '@/components/stat-tiles.module.css';
 import { formatNumber } from '@/lib/format';
 import { useWorkOrderSummary, type WorkOrderFilters } from './api/work-orders';
 import styles from './operations.module.css';
@@ -23,9 +24,9 @@ export function WorkOrderSummary({ filters }: { filters: WorkOrderFilters }) {
     : [];
   return (
     <DataState loading={summary.isPending} error={summary.isError && !s} onRetry={() => void summary.refetch()} minHeight={88}>
-      <dl className={styles.tiles} aria-label={t('ops.wo.summary.title')} data-testid="wo-summary">
+      <dl className={`${statTiles.tiles} ${styles.tilesSpaced}`} aria-label={t('ops.wo.summary.title')} data-testid="wo-summary">
         {tiles.map((tile) => (
-          <div key={tile.key} className={styles.tile} data-accent={tile.accent || undefined} data-key={tile.key}>
+          <div key={tile.key} className={statTiles.tile} data-accent={tile.accent || undefined} data-key={tile.key}>
             <dt>{tile.label}</dt>
             <dd>{tile.value}</dd>
           </div>
