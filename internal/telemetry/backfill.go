@@ -112,7 +112,7 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 					return err
 				}
 				if j.days != nil {
-					n, err := mergeDays(ctx, tx, j.days, per, stored)
+					n, err := mergeDays(ctx, tx, j.days, per, stored, now)
 					out.DayRows += int64(n)
 					for _, k := range j.days.order {
 						written[k] = true

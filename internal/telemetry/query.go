@@ -69,7 +69,13 @@ func (r *Reader) DeviceRollups(ctx context.Context, deviceIDs []int64, res Resol
 // StationRollups returns the stations' buckets per device kind ("inverter", "battery",
 // "storage", "meter:grid", …), each including the station's sub-stations.
 func (r *Reader) StationRollups(ctx context.Context, stationIDs []int64, res Resolution, from, to time.Time) (map[int64]map[string][]Point, error) {
-	pts, err := r.rollups(ctx, true, stationIDs, res, from, to)
+	var pts map[ownerKey][]Point
+	var err error
+	if res == Day {
+		pts, err = r.stationDays(ctx, stationIDs, from, to)
+	} else {
+		pts, err = r.rollups(ctx, true, stationIDs, res, from, to)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +120,7 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 	out := map[ownerKey][]Point{}
 	for _, chunk := range chunks(ids, 400) {
 		q := "SELECT " + idCol + ", " + kindCol + ", bucket, bucket_end, " + statCols + ", " + hoursCol + " FROM " + table +
-			" WHERE res = ? AND " + idCol + " IN (" + placeholders(len(chunk)) + ") AND " + cond + " ORDER BY bucket"
+			" WHERE res = ? AND " + idCol + " IN (" + placeholders(len(chunk)) + ") AND " + cond
 		rows, err := r.db.Query(ctx, q, append(append([]any{int(dbRes)}, int64Args(chunk)...), args...)...)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
@@ -151,6 +157,11 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 		}
+	}
+	// each owner's rows come in index order, by bucket, in practice: sorting them here (a
+	// check of an ordered list) spares the database a sort of every row read across owners
+	for _, pts := range out {
+		sortPoints(pts)
 	}
 	return out, nil
 }

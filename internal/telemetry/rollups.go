@@ -143,9 +143,13 @@ func readDays(ctx context.Context, tx *store.Tx, keys []dayKey, station bool) (m
 }
 
 // mergeDays merges the day changes of acc into the stored rows, writes them, and adds the
-// changes to the months and years in per. stored, when not nil, says which days may have
+// changes to the months and years in per; it drops the packed months the old days belong
+// to (see packed.go), now being the writer's clock. stored, when not nil, says which days may have
 // a stored row (the others are not read).
-func mergeDays(ctx context.Context, tx *store.Tx, acc *accum, per *periods, stored func(dayKey) bool) (int, error) {
+func mergeDays(ctx context.Context, tx *store.Tx, acc *accum, per *periods, stored func(dayKey) bool, now int64) (int, error) {
+	if err := forgetPacked(ctx, tx, acc, now); err != nil {
+		return 0, err
+	}
 	var devKeys, stKeys []dayKey
 	for _, k := range acc.order {
 		if k.kind == "" {

@@ -395,7 +395,7 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		return nil, nil, err
 	}
 	per := newPeriods()
-	if _, err := mergeDays(ctx, tx, acc, per, nil); err != nil {
+	if _, err := mergeDays(ctx, tx, acc, per, nil, now); err != nil {
 		return nil, nil, err
 	}
 	if _, err = writePeriods(ctx, tx, per); err != nil {
