@@ -34,10 +34,12 @@ const (
 
 // DeviceInfo names the device of a device overview.
 type DeviceInfo struct {
-	ID          int64  `json:"id"`
-	Type        string `json:"type" doc:"inverter, battery, storage or meter"`
-	StationID   int64  `json:"stationId"`
-	StationName string `json:"stationName"`
+	ID   int64  `json:"id"`
+	Type string `json:"type" doc:"inverter, battery, storage or meter"`
+	// MeterPosition is a meter's place: grid (import and export) or load (consumption).
+	MeterPosition string `json:"meterPosition" doc:"grid or load for a meter, else empty"`
+	StationID     int64  `json:"stationId"`
+	StationName   string `json:"stationName"`
 	// CapacitySource says what Site.CapacityKWp is: the modules' kWp, the rated power
 	// in kW, or empty when neither is known (specific yield and full-load hours are null).
 	CapacitySource string `json:"capacitySource" doc:"modules, rated or empty"`
@@ -106,7 +108,7 @@ func (s *Service) deviceOverview(r *http.Request, id int64, per Period) (any, er
 	for i := range o.Series {
 		o.Series[i].KPIs = withoutKPIs(o.Series[i].KPIs, na)
 	}
-	o.Device = &DeviceInfo{ID: d.ID, Type: d.Type, StationID: d.StationID, StationName: d.StationName, CapacitySource: source}
+	o.Device = &DeviceInfo{ID: d.ID, Type: d.Type, MeterPosition: d.MeterPosition, StationID: d.StationID, StationName: d.StationName, CapacitySource: source}
 	return o, nil
 }
 

@@ -94,8 +94,16 @@ func TestDeviceOverviewEqualsRollups(t *testing.T) {
 	if !slices.Contains(b.NotApplicable, "yield") || !slices.Contains(b.NotApplicable, "availability") || b.KPIs.PR != nil || b.KPIs.Revenue != nil {
 		t.Errorf("battery: not applicable %v, kpis %+v", b.NotApplicable, b.KPIs)
 	}
-	if b.Totals.DischargeKWh <= 0 {
-		t.Errorf("battery: discharge %v", b.Totals.DischargeKWh)
+	if b.Totals.DischargeKWh <= 0 || b.Totals.ChargeKWh <= 0 || b.Device.MeterPosition != "" {
+		t.Errorf("battery: discharge %v, charge %v, meter position %q", b.Totals.DischargeKWh, b.Totals.ChargeKWh, b.Device.MeterPosition)
+	}
+	// a grid meter says where it sits, and measured import and export
+	var meter int64
+	_ = f.DB.QueryRow(ctx, `SELECT MIN(d.id) FROM devices d JOIN stations s ON s.id = d.station_id
+		WHERE d.type = 'meter' AND d.meter_position = 'grid' AND s.org_id = ?`, f.Accounts.OrgID).Scan(&meter)
+	m := get(fmt.Sprintf("scope=device&id=%d&period=month&date=%s", meter, f.month))
+	if m.Device == nil || m.Device.Type != "meter" || m.Device.MeterPosition != "grid" || m.Totals.ImportKWh+m.Totals.ExportKWh <= 0 || m.Totals.PVKWh != 0 {
+		t.Errorf("grid meter %d: device %+v, totals %+v", meter, m.Device, m.Totals)
 	}
 	// the station's and fleet's overviews name nothing as not applying
 	if station.NotApplicable == nil || len(station.NotApplicable) != 0 || station.Device != nil {

@@ -112,6 +112,23 @@ describe('analysis', () => {
     await expect.poll(() => kpis.locator('[data-kpi="specificYield"]').textContent()).toMatch(/kWh ÷ kWp = [\d,.]+ ÷ [\d,.]+/);
     await shot(page, 'analysis-overview-device-light-en-US');
 
+    // The station's battery and grid meter are offered too, grouped by type, found by name
+    await page.getByRole('combobox', { name: 'Device' }).click();
+    const groups = page.locator('.arco-select-group-title');
+    await expect.poll(() => groups.allTextContents()).toEqual(['Inverter', 'Battery', 'Meter']);
+    await page.keyboard.type('BESS');
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Whole station', 'BESS-01']);
+    await page.getByRole('option', { name: 'BESS-01' }).click();
+    await expect.poll(() => kpis.locator('[data-kpi]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kpi')))).toEqual([
+      'charged',
+      'discharged',
+      'roundTrip',
+    ]);
+    expect(Number((await kpis.locator('[data-kpi="charged"] p').nth(1).textContent())?.replace(/[^\d.]/g, ''))).toBeGreaterThan(0);
+    expect(await kpis.locator('[data-kpi="roundTrip"]').textContent()).toMatch(/Discharged ÷ charged = [\d,.]+ ÷ [\d,.]+ kWh/);
+    expect(await notes.textContent()).toContain('This device produces no PV energy');
+    await shot(page, 'analysis-overview-battery-light-en-US');
+
     // Compare two stations over the month
     await page.getByRole('tab', { name: 'Compare' }).click();
     await page.getByRole('combobox', { name: 'Stations' }).click();

@@ -3037,6 +3037,8 @@ export interface components {
             /** @description modules, rated or empty */
             capacitySource?: string;
             id?: number;
+            /** @description grid or load for a meter, else empty */
+            meterPosition?: string;
             stationId?: number;
             stationName?: string;
             /** @description inverter, battery, storage or meter */

@@ -22,3 +22,4 @@ export function LabelledSelect({ label, ...props }: LabelledSelectProps) {
 }
 
 export const Option = Select.Option;
+export const OptGroup = Select.OptGroup;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tabOf } from './analysis-page';
 import type { Overview } from './api/overview';
 import { toConfig } from './compare-tab';
+import { flowSeries } from './flow-cards';
 import { cards } from './kpi-cards';
 import { switchPeriod, thisMonth } from './period-picker';
 
@@ -62,11 +63,32 @@ describe('KPI cards', () => {
       ...o,
       scope: 'device',
       notApplicable: ['selfConsumption', 'autarky'],
-      device: { id: 7, type: 'inverter', stationId: 1, stationName: 'Home', capacitySource: 'rated' },
+      device: { id: 7, type: 'inverter', meterPosition: '', stationId: 1, stationName: 'Home', capacitySource: 'rated' },
     };
     const keys = cards(device).map((c) => c.key);
     expect(keys).not.toContain('selfConsumption');
     expect(keys).not.toContain('autarky');
     expect(keys).toEqual(['yield', 'specificYield', 'equivalentHours', 'pr', 'prTemp', 'availability', 'co2', 'revenue', 'expected', 'actualVsExpected']);
+  });
+  it('shows what a battery, a grid meter and a load meter measured, per bucket too', () => {
+    const of = (type: string, meterPosition = ''): Overview => ({
+      ...o,
+      scope: 'device',
+      device: { id: 8, type, meterPosition, stationId: 1, stationName: 'Home', capacitySource: '' },
+      series: [
+        { label: '01', totals: { ...totals, chargeKwh: 4, dischargeKwh: 3, importKwh: 1, exportKwh: 2, loadKwh: 6 }, kpis },
+        { label: '02', totals: { ...totals, chargeKwh: 6, dischargeKwh: 6, importKwh: 4, exportKwh: 10, loadKwh: 7 }, kpis },
+      ],
+      totals: { ...totals, loadKwh: 13 },
+    });
+    const battery = cards(of('battery'));
+    expect(battery.map((c) => [c.key, c.value])).toEqual([['charged', 10], ['discharged', 9], ['roundTrip', 90]]);
+    expect(battery.find((c) => c.key === 'roundTrip')?.formula).toEqual({ out: '9', in: '10' });
+    expect(flowSeries(of('storage'))).toEqual([{ key: 'charged', values: [4, 6] }, { key: 'discharged', values: [3, 6] }]);
+    expect(cards(of('meter', 'grid')).map((c) => [c.key, c.value])).toEqual([['imported', 5], ['exported', 12], ['netImport', -7]]);
+    expect(flowSeries(of('meter', 'grid')).map((f) => f.values)).toEqual([[1, 4], [2, 10]]);
+    expect(cards(of('meter', 'load')).map((c) => [c.key, c.value])).toEqual([['consumed', 13]]);
+    expect(cards({ ...of('battery'), totals: { ...totals, chargeKwh: 0 } }).find((c) => c.key === 'roundTrip')?.value).toBeNull();
+    expect(flowSeries(o)).toEqual([]);
   });
 });

@@ -2,19 +2,15 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format';
 import styles from './analysis.module.css';
 import type { Overview } from './api/overview';
-
-interface Card {
-  key: string;
-  value: number | null;
-  unit: string;
-  /** The formula with this period's numbers in it. */
-  formula: Record<string, string>;
-}
+import { type Card, flowCards, flowKind } from './flow-cards';
 
 const n = (v: number | null | undefined, digits = 2) => formatNumber(v ?? null, digits);
 
 /** Every KPI of the overview beside its formula, the formula filled in with the period's figures. */
 export function cards(o: Overview): Card[] {
+  if (flowKind(o)) {
+    return flowCards(o);
+  }
   const { totals: x, kpis: k, site, model } = o;
   const revenue = o.revenue.map((r) => `${n(r.amount)} ${r.currency}`).join(' + ');
   const list: Card[] = [

@@ -6,35 +6,48 @@ import { DataState } from '@/components/data-state';
 import { LabelledSelect, Option } from '@/components/select';
 import { formatNumber } from '@/lib/format';
 import styles from './analysis.module.css';
-import { type OverviewQuery, type PeriodQuery, useOverview, useStationInverters } from './api/overview';
+import { type OverviewQuery, type PeriodQuery, useOverview } from './api/overview';
 import { useParameters } from './api/reports';
+import { OverviewDevicePicker } from './device-picker';
+import { flowSeries } from './flow-cards';
 import { KpiCards } from './kpi-cards';
 import { PeriodPicker, thisMonth } from './period-picker';
 
-/** The data overview: the fleet's, a station's or one inverter's KPIs over a period, each beside its formula, and the energy per bucket. */
+/** The data overview: the fleet's, a station's or one device's KPIs over a period, each beside its formula, and the energy per bucket. */
 export function OverviewTab() {
   const { t } = useTranslation();
   const params = useParameters();
   const [stationId, setStationId] = useState<number | 0>(0);
   const [deviceId, setDeviceId] = useState<number | 0>(0);
   const [period, setPeriod] = useState<PeriodQuery>(thisMonth);
-  const inverters = useStationInverters(stationId);
   const scope = deviceId ? 'device' : stationId ? 'station' : 'fleet';
   const query: OverviewQuery = { ...period, scope, ...(scope !== 'fleet' ? { id: deviceId || stationId } : {}) };
   const overview = useOverview(query);
   const o = overview.data;
 
   const spec = useCallback(
-    (theme: ChartTheme): ChartSpec => ({
-      categories: o?.series.map((p) => p.label) ?? [],
-      legend: true,
-      axes: [{ name: 'kWh' }, { name: '%' }],
-      series: [
-        { name: t('analysis.metric.yield'), kind: 'bar', unit: 'kWh', color: theme.color('primary'), data: o?.series.map((p) => p.kpis.yieldKwh) ?? [] },
-        { name: t('analysis.metric.expected'), kind: 'bar', unit: 'kWh', color: theme.color('green'), data: o?.series.map((p) => p.kpis.expectedKwh) ?? [] },
-        { name: t('analysis.metric.pr'), kind: 'line', axis: 1, unit: '%', color: theme.color('orange'), data: o?.series.map((p) => p.kpis.pr) ?? [] },
-      ],
-    }),
+    (theme: ChartTheme): ChartSpec => {
+      const flows = o ? flowSeries(o) : [];
+      if (flows.length > 0) {
+        const colors = ['primary', 'green'] as const;
+        return {
+          categories: o?.series.map((p) => p.label) ?? [],
+          legend: true,
+          axes: [{ name: 'kWh' }],
+          series: flows.map((f, i) => ({ name: t(`analysis.metric.${f.key}`), kind: 'bar', unit: 'kWh', color: theme.color(colors[i % 2]!), data: f.values })),
+        };
+      }
+      return {
+        categories: o?.series.map((p) => p.label) ?? [],
+        legend: true,
+        axes: [{ name: 'kWh' }, { name: '%' }],
+        series: [
+          { name: t('analysis.metric.yield'), kind: 'bar', unit: 'kWh', color: theme.color('primary'), data: o?.series.map((p) => p.kpis.yieldKwh) ?? [] },
+          { name: t('analysis.metric.expected'), kind: 'bar', unit: 'kWh', color: theme.color('green'), data: o?.series.map((p) => p.kpis.expectedKwh) ?? [] },
+          { name: t('analysis.metric.pr'), kind: 'line', axis: 1, unit: '%', color: theme.color('orange'), data: o?.series.map((p) => p.kpis.pr) ?? [] },
+        ],
+      };
+    },
     [o, t],
   );
 
@@ -59,23 +72,7 @@ export function OverviewTab() {
             </Option>
           ))}
         </LabelledSelect>
-        <LabelledSelect
-          label={t('analysis.device')}
-          style={{ width: 240 }}
-          value={deviceId}
-          disabled={!stationId}
-          loading={inverters.isFetching}
-          onChange={(v: number) => setDeviceId(v)}
-          showSearch
-          filterOption={(input, option) => String((option as { props?: { children?: unknown } })?.props?.children ?? '').toLowerCase().includes(input.toLowerCase())}
-        >
-          <Option value={0}>{t(stationId ? 'analysis.device.whole' : 'analysis.device.pickStation')}</Option>
-          {inverters.data?.map((d) => (
-            <Option key={d.id} value={d.id}>
-              {d.name}
-            </Option>
-          ))}
-        </LabelledSelect>
+        <OverviewDevicePicker stationId={stationId} value={deviceId} onChange={setDeviceId} />
         <PeriodPicker value={period} onChange={setPeriod} />
         {o && (
           <span className={styles.muted}>

@@ -1,8 +1,9 @@
 import Select from '@arco-design/web-react/es/Select';
 import '@arco-design/web-react/es/Select/style/css.js';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDebounced } from '@/lib/use-debounced';
 import { deviceOptionsQuery } from './api/scada';
 
 /** A searchable device choice (name or serial number), fed by the device list. */
@@ -18,11 +19,7 @@ export function DevicePicker({
 }) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(typed.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const search = useDebounced(typed.trim());
   const options = useQuery({ ...deviceOptionsQuery(search), placeholderData: keepPreviousData });
   return (
     <Select

@@ -77,16 +77,19 @@ export interface DeviceInfo {
   id: number;
   type: string;
   stationId: number;
+  /** A meter's place: grid (import, export) or load (consumption); empty for other devices. */
+  meterPosition: string;
   stationName: string;
   /** What site.capacityKwp is: the modules' kWp, the rated AC power (kW), or nothing known. */
   capacitySource: 'modules' | 'rated' | '';
 }
 
-/** An inverter a device overview can be made for. */
-export interface InverterOption {
+/** A device a device overview can be made for (every device type is: inverter, battery, storage, meter). */
+export interface DeviceOption {
   id: number;
   name: string;
   sn: string;
+  type: string;
   stationName: string;
 }
 
@@ -106,13 +109,13 @@ export function useOverview(q: OverviewQuery, enabled = true) {
   return useQuery({ ...overviewQuery(q), enabled });
 }
 
-/** A station's inverters (sub-stations' included), for the device overview. */
-export function useStationInverters(stationId: number) {
+/** A station's inverters, batteries, storage units and meters (sub-stations' included) whose name or serial number holds name, for the device overview. */
+export function useStationDevices(stationId: number, name: string) {
   return useQuery({
-    queryKey: ['analysis', 'inverters', stationId],
+    queryKey: ['analysis', 'devices', stationId, name],
     queryFn: ({ signal }) =>
-      api.get<{ list: InverterOption[] }>('/v2/dev/listbytype', { signal, query: { stationId, type: 'inverter', pageSize: 200 } }),
+      api.get<{ list: DeviceOption[]; total: number }>('/v2/dev/listbytype', { signal, query: { stationId, name: name || undefined, pageSize: 200 } }),
     enabled: stationId > 0,
-    select: (page) => page.list,
+    placeholderData: keepPreviousData,
   });
 }
