@@ -279,7 +279,7 @@ func (s *Service) setLink(r *http.Request) (any, error) {
 		return nil, httpapi.Internal(err)
 	}
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "scada.dev.set", d.SN, fmt.Sprintf("%s unit %d every %d s map %d", l.Addr(), l.UnitID, l.IntervalS, l.MapID), httpapi.ClientAddr(r))
-	s.linksChanged(r)
+	s.linksChanged(r.Context())
 	return s.field(r.Context(), d)
 }
 
@@ -301,6 +301,6 @@ func (s *Service) deleteLink(r *http.Request) (any, error) {
 	}
 	p := httpapi.Caller(r)
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "scada.dev.delete", d.SN, d.Name, httpapi.ClientAddr(r))
-	s.linksChanged(r)
+	s.linksChanged(r.Context())
 	return s.field(r.Context(), d)
 }

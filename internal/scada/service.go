@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,8 +226,8 @@ func (s *Service) reloadSoon() {
 // linksChanged applies a link or map edit: at once when this replica polls, and
 // announced to the others, so that the one that polls reloads at once too. Without a bus
 // the polling replica picks it up at its next reload.
-func (s *Service) linksChanged(r *http.Request) {
-	if err := s.Reload(r.Context()); err != nil {
+func (s *Service) linksChanged(ctx context.Context) {
+	if err := s.Reload(ctx); err != nil {
 		slog.Error("field links reload failed", "err", err)
 	}
 	s.comm.drop()
@@ -236,7 +235,7 @@ func (s *Service) linksChanged(r *http.Request) {
 	bus := s.bus
 	s.mu.Unlock()
 	if bus != nil {
-		if err := bus.Publish(r.Context(), []byte(s.self+":links")); err != nil {
+		if err := bus.Publish(ctx, []byte(s.self+":links")); err != nil {
 			slog.Warn("field link edit not announced to the other replicas", "err", err)
 		}
 	}

@@ -26,9 +26,9 @@ func SaveStatuses(ctx context.Context, db *store.DB, sts map[int64]Status, gone 
 			if err != nil {
 				return err
 			}
-			// the device may have been deleted meanwhile: write only while it exists
+			// the link (or the device) may have gone meanwhile: write only while it is there
 			if _, err := tx.Exec(ctx, `INSERT INTO scada_status (device_id, state, body, updated_at)
-				SELECT id, ?, ?, ? FROM devices WHERE id = ?
+				SELECT device_id, ?, ?, ? FROM field_links WHERE device_id = ?
 				ON CONFLICT (device_id) DO UPDATE SET state = excluded.state, body = excluded.body, updated_at = excluded.updated_at`,
 				st.State, string(body), now, id); err != nil {
 				return fmt.Errorf("scada: unable to save status of %d: %w", id, err)
