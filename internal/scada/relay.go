@@ -124,9 +124,9 @@ func (s *Service) debug(ctx context.Context, c debugCall) debugAnswer {
 	if p := s.poller.Load(); p != nil {
 		return c.exec(ctx, p.Do)
 	}
-	s.mu.Lock()
+	s.shareMu.Lock()
 	relay := s.relay
-	s.mu.Unlock()
+	s.shareMu.Unlock()
 	if relay != nil {
 		body, _ := json.Marshal(c)
 		out, err := relay.Request(ctx, body)

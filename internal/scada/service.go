@@ -43,15 +43,16 @@ type Service struct {
 	// CommTTL is how long a replica that does not poll keeps the states it read (default 2 s).
 	CommTTL time.Duration
 
-	mu     sync.Mutex // one reload at a time
-	poller atomic.Pointer[Poller]
-	kick   chan struct{}
-	bus    Bus
-	relay  Relay
-	self   string
-	comm   commCache
-	init   sync.Once
-	jobs   sync.WaitGroup
+	mu      sync.Mutex // one reload at a time
+	shareMu sync.Mutex // bus and relay
+	poller  atomic.Pointer[Poller]
+	kick    chan struct{}
+	bus     Bus
+	relay   Relay
+	self    string
+	comm    commCache
+	init    sync.Once
+	jobs    sync.WaitGroup
 }
 
 // NewService returns the service of a replica; it polls once Run holds the lock.
@@ -93,9 +94,9 @@ func (s *Service) Share(bus Bus, relay Relay) (func(), error) {
 		}
 		stop = st
 	}
-	s.mu.Lock()
+	s.shareMu.Lock()
 	s.bus, s.relay = bus, relay
-	s.mu.Unlock()
+	s.shareMu.Unlock()
 	return stop, nil
 }
 
@@ -130,9 +131,9 @@ func (s *Service) Poll(ctx context.Context, every time.Duration) {
 	s.setup()
 	p := NewPoller(s.Options)
 	s.poller.Store(p)
-	s.mu.Lock()
+	s.shareMu.Lock()
 	relay := s.relay
-	s.mu.Unlock()
+	s.shareMu.Unlock()
 	if relay != nil {
 		if stop, err := relay.Serve(s.answer); err != nil {
 			slog.Error("field debug calls of other replicas not served here", "err", err)
@@ -231,9 +232,9 @@ func (s *Service) linksChanged(ctx context.Context) {
 		slog.Error("field links reload failed", "err", err)
 	}
 	s.comm.drop()
-	s.mu.Lock()
+	s.shareMu.Lock()
 	bus := s.bus
-	s.mu.Unlock()
+	s.shareMu.Unlock()
 	if bus != nil {
 		if err := bus.Publish(ctx, []byte(s.self+":links")); err != nil {
 			slog.Warn("field link edit not announced to the other replicas", "err", err)
