@@ -153,6 +153,7 @@ func (s *Service) Poll(ctx context.Context, every time.Duration) {
 	defer reload.Stop()
 	flush := time.NewTicker(s.FlushEvery)
 	defer flush.Stop()
+	var last time.Time // of the last flush
 	for {
 		if err := s.Reload(ctx); err != nil && ctx.Err() == nil {
 			slog.Error("field links reload failed", "err", err)
@@ -168,8 +169,14 @@ func (s *Service) Poll(ctx context.Context, every time.Duration) {
 				break wait
 			case <-flush.C:
 				s.flush(ctx, p)
+				last = time.Now()
 			case <-p.Changed():
-				s.flush(ctx, p)
+				// at once, but not more often than every quarter second however many
+				// devices flap (the ticker takes what waits)
+				if time.Since(last) >= 250*time.Millisecond {
+					s.flush(ctx, p)
+					last = time.Now()
+				}
 			}
 		}
 	}
