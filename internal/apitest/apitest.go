@@ -72,6 +72,10 @@ func NewWith(t testing.TB, db *store.DB, cfg *config.Config) *Env {
 		t.Fatal(err)
 	}
 	s := server.NewWithDB(cfg, db)
+	// field polling runs as on a started server (on this replica: no other holds the lock)
+	pollCtx, stopPolling := context.WithCancel(context.Background())
+	s.Scada.Start(pollCtx, 30*time.Second)
+	t.Cleanup(func() { stopPolling(); s.Scada.Wait() })
 	e := &Env{Server: s, DB: db, Accounts: acc, Tokens: map[string]string{}}
 	for _, u := range []string{"admin", "operator", "other"} {
 		e.Tokens[u] = e.Login(t, u, demo.Password)

@@ -158,6 +158,40 @@ func (b *NATS) Subscribe(fn func([]byte)) (func(), error) {
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
+// ErrNoResponders means no replica serves the subject's requests.
+var ErrNoResponders = errors.New("push: no replica answers")
+
+// Request sends data to one replica serving the subject (Serve) and returns its answer.
+func (b *NATS) Request(ctx context.Context, data []byte) ([]byte, error) {
+	m, err := b.nc.RequestWithContext(ctx, b.subject, data)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, ErrNoResponders
+	}
+	if err != nil {
+		return nil, fmt.Errorf("push: NATS request: %w", err)
+	}
+	return m.Data, nil
+}
+
+// Serve answers the subject's requests with fn, each on its own goroutine, until the
+// returned function is called. When several replicas serve, each request reaches one.
+func (b *NATS) Serve(fn func(ctx context.Context, data []byte) []byte) (func(), error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sub, err := b.nc.QueueSubscribe(b.subject, "serve", func(m *nats.Msg) {
+		go func() { _ = m.Respond(fn(ctx, m.Data)) }()
+	})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("push: NATS serve: %w", err)
+	}
+	if err := b.nc.FlushTimeout(5 * time.Second); err != nil {
+		cancel()
+		_ = sub.Unsubscribe()
+		return nil, fmt.Errorf("push: NATS serve: %w", err)
+	}
+	return func() { _ = sub.Unsubscribe(); cancel() }, nil
+}
+
 // MaxPayload is the largest event the server accepts.
 func (b *NATS) MaxPayload() int64 { return b.nc.MaxPayload() }
 

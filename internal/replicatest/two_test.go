@@ -18,6 +18,7 @@ import (
 	"github.com/helio-energy/helio/internal/proctest"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
+	"github.com/helio-energy/helio/internal/sunspec/sunspectest"
 )
 
 // committed is the replica's count of MQTT messages committed since it started.
@@ -95,7 +96,8 @@ func seed(t *testing.T, db *store.DB, key, coll string) (orgID int64, http inver
 
 // Two replicas on one PostgreSQL schema, NATS and the MQTT broker (a shared subscription):
 // a sample ingested through one shows through the other; an alarm raised on one reaches a
-// WebSocket client of the other; a session ended on one is refused by the other at once;
+// WebSocket client of the other; a Modbus device is polled by one replica only (one
+// connection) while both answer its status and live reads; a session ended on one is refused by the other at once;
 // killing one (SIGKILL) while devices publish, and starting it again, loses no acknowledged
 // sample. The broker keeps what its shared subscription gave the killed replica's session
 // until that session returns: run replicas under a supervisor that restarts them
@@ -185,6 +187,56 @@ func TestTwoReplicas(t *testing.T) {
 				break
 			}
 		}
+	})
+
+	t.Run("a Modbus device is polled by one replica and answered by both", func(t *testing.T) {
+		var dev int64
+		if err := db.QueryRow(ctx, "SELECT id FROM devices WHERE org_id = ? AND type = 'inverter' ORDER BY id LIMIT 1 OFFSET 5", orgID).Scan(&dev); err != nil {
+			t.Fatal(err)
+		}
+		im := sunspectest.NewImage()
+		im.PutSunSpec(40000, sunspectest.Load(t, 103).Block(map[string]float64{"W": 6000, "WH": 1e6, "St": 4}, map[string]int{"W_SF": 0, "WH_SF": 0}, nil))
+		device := sunspectest.Counting(t, sunspectest.Serve(t, map[uint8]*sunspectest.Unit{1: {Image: im}}).Addr)
+		host, port, _ := strings.Cut(device.Addr, ":")
+		if status, body := call(t, "POST", b.url()+"/v1/scada/dev/set", admin,
+			fmt.Sprintf(`{"deviceId":%d,"host":%q,"port":%s,"unitId":1,"intervalS":1,"timeoutMs":500}`, dev, host, port)); status != 200 {
+			t.Fatalf("link: %d %s", status, body)
+		}
+		var polls [2]int64
+		for i, r := range reps {
+			eventually(t, 15*time.Second, "the device online through replica "+r.name, func() (bool, string) {
+				status, body := call(t, "POST", r.url()+"/v1/scada/dev/get", admin, fmt.Sprintf(`{"deviceId":%d}`, dev))
+				var out struct {
+					Data struct {
+						Status *struct {
+							State string
+							Polls int64
+						}
+					}
+				}
+				_ = json.Unmarshal([]byte(body), &out)
+				if st := out.Data.Status; status == 200 && st != nil && st.State == "online" && st.Polls >= 3 {
+					polls[i] = st.Polls
+					return true, body
+				}
+				return false, body
+			})
+		}
+		for _, r := range reps {
+			if status, body := call(t, "POST", r.url()+"/v1/scada/register/get", admin, fmt.Sprintf(`{"deviceId":%d}`, dev)); status != 200 ||
+				!strings.Contains(body, `"protocol":"sunspec"`) {
+				t.Fatalf("live read through replica %s: %d %s", r.name, status, body)
+			}
+		}
+		if n := device.Opened(); n != 1 {
+			t.Fatalf("the device saw %d connections from the replicas, want one (polls seen %v)", n, polls)
+		}
+		if status, body := call(t, "POST", a.url()+"/v1/scada/dev/delete", admin, fmt.Sprintf(`{"deviceId":%d}`, dev)); status != 200 {
+			t.Fatalf("unlink: %d %s", status, body)
+		}
+		eventually(t, 5*time.Second, "the polling replica lets go of the device", func() (bool, string) {
+			return device.Open() == 0, fmt.Sprintf("%d connections open", device.Open())
+		})
 	})
 
 	t.Run("killing one and starting it again loses no acknowledged sample", func(t *testing.T) {

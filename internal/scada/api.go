@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -16,47 +13,6 @@ import (
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
-
-// Service serves /v1/scada and keeps the poller's targets in step with the database.
-type Service struct {
-	DB     *store.DB
-	Poller *Poller
-	mu     sync.Mutex // one reload at a time
-}
-
-// Reload reads every link and applies it to the poller (no restart needed).
-func (s *Service) Reload(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ts, err := Targets(ctx, s.DB)
-	if err != nil {
-		return err
-	}
-	s.Poller.Apply(ts)
-	return nil
-}
-
-// Run reloads now and every interval (picking up other replicas' changes) until ctx ends.
-func (s *Service) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if err := s.Reload(ctx); err != nil && ctx.Err() == nil {
-			slog.Error("field links reload failed", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func (s *Service) reloadNow(r *http.Request) {
-	if err := s.Reload(r.Context()); err != nil {
-		slog.Error("field links reload failed", "err", err)
-	}
-}
 
 // Request bodies.
 type (
@@ -161,7 +117,7 @@ func (s *Service) project(r *http.Request) (any, error) {
 		}
 		out.Devices++
 		addrs[f.Link.Addr()]++
-		switch s.Poller.Comm(f.ID) {
+		switch s.Comm(f.ID) {
 		case StateOnline:
 			out.Online++
 		case StateOffline:
@@ -188,10 +144,18 @@ func (s *Service) fields(ctx context.Context, devs []*device.Device) ([]DeviceFi
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	linked := make([]int64, 0, len(links))
+	for id := range links {
+		linked = append(linked, id)
+	}
+	sts, err := s.statuses(ctx, linked)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
 	out := make([]DeviceField, 0, len(devs))
 	for _, d := range devs {
 		f := DeviceField{ID: d.ID, Name: d.Name, SN: d.SN, Type: d.Type, StationID: d.StationID, StationName: d.StationName, Link: links[d.ID]}
-		if st, ok := s.Poller.Status(d.ID); ok {
+		if st, ok := sts[d.ID]; ok && f.Link != nil {
 			f.Status = &st
 		}
 		out = append(out, f)
@@ -315,7 +279,7 @@ func (s *Service) setLink(r *http.Request) (any, error) {
 		return nil, httpapi.Internal(err)
 	}
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "scada.dev.set", d.SN, fmt.Sprintf("%s unit %d every %d s map %d", l.Addr(), l.UnitID, l.IntervalS, l.MapID), httpapi.ClientAddr(r))
-	s.reloadNow(r)
+	s.linksChanged(r.Context())
 	return s.field(r.Context(), d)
 }
 
@@ -337,6 +301,6 @@ func (s *Service) deleteLink(r *http.Request) (any, error) {
 	}
 	p := httpapi.Caller(r)
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "scada.dev.delete", d.SN, d.Name, httpapi.ClientAddr(r))
-	s.reloadNow(r)
+	s.linksChanged(r.Context())
 	return s.field(r.Context(), d)
 }

@@ -127,18 +127,11 @@ func (s *Service) registers(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), debugTimeout)
-	defer cancel()
-	var out *Live
-	err = s.Poller.Do(ctx, d.ID, func(ss *Session) error {
-		var err error
-		out, err = liveRead(ss, d.ID)
-		return err
-	})
-	if err != nil {
+	a := s.debug(r.Context(), debugCall{Op: opRead, DeviceID: d.ID})
+	if err := a.err(); err != nil {
 		return nil, s.deviceFailure(err)
 	}
-	return out, nil
+	return a.Live, nil
 }
 
 func (s *Service) write(r *http.Request) (any, error) {
@@ -159,46 +152,22 @@ func (s *Service) write(r *http.Request) (any, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), debugTimeout)
-	defer cancel()
-	var out *Live
-	var written []uint16
-	var reg Register
-	err = s.Poller.Do(ctx, d.ID, func(ss *Session) error {
-		found := false
-		for _, x := range ss.Target.Registers {
-			if x.Name == in.Register {
-				reg, found = x, true
-			}
-		}
-		if !found || !reg.Writable {
-			return inputError{"not writable"}
-		}
-		words, ok := encode(&reg, in.Value)
-		if !ok {
-			return errValueRange
-		}
-		if err := ss.Write(uint16(reg.Address), words); err != nil {
-			return err
-		}
-		written = words
-		var err error
-		out, err = liveRead(ss, d.ID)
-		return err
-	})
+	a := s.debug(r.Context(), debugCall{Op: opWrite, DeviceID: d.ID, Register: in.Register, Value: in.Value})
+	err = a.err()
+	reg := a.Reg
 	if errors.Is(err, errValueRange) {
 		return nil, httpapi.InvalidField("value", "scada_value_range", reg.DataType)
 	}
-	if err != nil && written == nil {
+	if err != nil && a.Written == nil {
 		return nil, s.deviceFailure(err)
 	}
 	p := httpapi.Caller(r)
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "scada.register.write", d.SN,
-		fmt.Sprintf("%s @%d = %v %s (raw %v)", reg.Name, reg.Address, in.Value, reg.Unit, written), httpapi.ClientAddr(r))
+		fmt.Sprintf("%s @%d = %v %s (raw %v)", reg.Name, reg.Address, in.Value, reg.Unit, a.Written), httpapi.ClientAddr(r))
 	if err != nil {
 		return nil, s.deviceFailure(err) // written, but the read-back failed
 	}
-	return out, nil
+	return a.Live, nil
 }
 
 var errValueRange = inputError{"value out of range"}

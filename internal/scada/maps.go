@@ -34,7 +34,7 @@ func (s *Service) addMap(r *http.Request) (any, error) {
 		return nil, httpapi.Internal(err)
 	}
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "scada.map.save", in.Name, fmt.Sprintf("version %d, %d registers", version, len(in.Registers)), httpapi.ClientAddr(r))
-	s.reloadNow(r) // devices read with the map take the new version at their next poll
+	s.linksChanged(r.Context()) // devices read with the map take the new version at their next poll
 	return GetMap(r.Context(), s.DB, p.OrgID, id, 0)
 }
 

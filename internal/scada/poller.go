@@ -43,6 +43,9 @@ type Poller struct {
 	mu        sync.Mutex
 	endpoints map[string]*endpoint
 	status    map[int64]*Status
+	dirty     map[int64]bool // statuses changed since takeDirty
+	gone      []int64        // devices dropped since takeDirty
+	changed   chan struct{}  // a device changed state
 	wg        sync.WaitGroup
 }
 
@@ -58,32 +61,50 @@ func NewPoller(opt Options) *Poller {
 		opt.Sink = func(context.Context, []telemetry.Sample) {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Poller{opt: opt, ctx: ctx, cancel: cancel, endpoints: map[string]*endpoint{}, status: map[int64]*Status{}}
+	return &Poller{opt: opt, ctx: ctx, cancel: cancel, endpoints: map[string]*endpoint{}, status: map[int64]*Status{},
+		dirty: map[int64]bool{}, changed: make(chan struct{}, 1)}
 }
 
 // Close stops every endpoint and closes its connection.
 func (p *Poller) Close() {
-	p.cancel()
+	p.mu.Lock()
+	p.cancel() // under mu: no Apply starts an endpoint after this
+	p.mu.Unlock()
 	p.wg.Wait()
 }
 
 // Apply makes targets the poller's whole work: new devices start, removed ones stop,
 // changed ones take their new settings at their next poll. No restart needed.
-func (p *Poller) Apply(targets []Target) {
+func (p *Poller) Apply(targets []Target) { p.ApplySeeded(targets, nil) }
+
+// ApplySeeded is Apply where a device new to this poller starts from its status in seed
+// (what the replica that polled it before knew), if there.
+func (p *Poller) ApplySeeded(targets []Target, seed map[int64]Status) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.ctx.Err() != nil {
+		return // closed
+	}
 	byAddr := map[string][]Target{}
 	keep := map[int64]bool{}
 	for _, t := range targets {
 		byAddr[t.Addr] = append(byAddr[t.Addr], t)
 		keep[t.DeviceID] = true
 		if p.status[t.DeviceID] == nil {
-			p.status[t.DeviceID] = &Status{State: StateConnecting}
+			st, ok := seed[t.DeviceID]
+			if !ok {
+				st = Status{State: StateConnecting}
+			}
+			st.Errors = append([]PollError(nil), st.Errors...)
+			p.status[t.DeviceID] = &st
+			p.dirty[t.DeviceID] = true
 		}
 	}
 	for id := range p.status {
 		if !keep[id] {
 			delete(p.status, id)
+			delete(p.dirty, id)
+			p.gone = append(p.gone, id)
 		}
 	}
 	for addr, e := range p.endpoints {

@@ -73,6 +73,7 @@ func (p *Poller) succeeded(id int64, at time.Time, latency time.Duration, layout
 	if st == nil {
 		return
 	}
+	p.touch(id, st.State, StateOnline)
 	t := at.UTC()
 	st.LastPoll, st.LastSuccess = &t, &t
 	st.LatencyMs = float64(latency.Microseconds()) / 1000
@@ -98,7 +99,10 @@ func (p *Poller) failed(id int64, at time.Time, kind string, err error) {
 	st.Failures++
 	st.ConsecutiveFailures++
 	if st.ConsecutiveFailures >= offlineAfter {
+		p.touch(id, st.State, StateOffline)
 		st.State = StateOffline
+	} else {
+		p.touch(id, st.State, st.State)
 	}
 	e := PollError{Time: t, Message: err.Error(), Kind: kind}
 	st.Errors = append([]PollError{e}, st.Errors...)
@@ -106,3 +110,37 @@ func (p *Poller) failed(id int64, at time.Time, kind string, err error) {
 		st.Errors = st.Errors[:maxErrors]
 	}
 }
+
+// touch marks a device's status as changed (p.mu held); a change of state is signalled so
+// that it is written at once rather than with the next batch.
+func (p *Poller) touch(id int64, from, to string) {
+	p.dirty[id] = true
+	if from != to {
+		select {
+		case p.changed <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// takeDirty returns copies of the statuses changed since the last call and the devices
+// dropped since then, and forgets both.
+func (p *Poller) takeDirty() (map[int64]Status, []int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[int64]Status, len(p.dirty))
+	for id := range p.dirty {
+		if st, ok := p.status[id]; ok {
+			c := *st
+			c.Errors = append([]PollError(nil), st.Errors...)
+			out[id] = c
+		}
+	}
+	clear(p.dirty)
+	gone := p.gone
+	p.gone = nil
+	return out, gone
+}
+
+// Changed is signalled when a device changes state.
+func (p *Poller) Changed() <-chan struct{} { return p.changed }

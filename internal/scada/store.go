@@ -288,21 +288,30 @@ func SaveLink(ctx context.Context, db *store.DB, orgID int64, l *Link) error {
 	})
 }
 
-// DeleteLink removes a device's link (ok false when it had none).
+// DeleteLink removes a device's link and its stored poll status (ok false when it had
+// no link).
 func DeleteLink(ctx context.Context, db *store.DB, deviceID int64) (bool, error) {
-	res, err := db.Exec(ctx, "DELETE FROM field_links WHERE device_id = ?", deviceID)
-	if err != nil {
-		return false, err
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	var n int64
+	err := db.InTx(ctx, func(tx *store.Tx) error {
+		res, err := tx.Exec(ctx, "DELETE FROM field_links WHERE device_id = ?", deviceID)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		_, err = tx.Exec(ctx, "DELETE FROM scada_status WHERE device_id = ?", deviceID)
+		return err
+	})
+	return n > 0, err
 }
 
 // Targets loads every link as a poll target, with its map's current registers.
-func Targets(ctx context.Context, db *store.DB) ([]Target, error) {
+func Targets(ctx context.Context, db *store.DB) ([]Target, error) { return targets(ctx, db, "") }
+
+// targets loads the links matching where (a WHERE clause on f, field_links) as targets.
+func targets(ctx context.Context, db *store.DB, where string, args ...any) ([]Target, error) {
 	rows, err := db.Query(ctx, `SELECT f.device_id, f.org_id, d.type, f.host, f.port, f.unit_id, f.interval_ms, f.timeout_ms,
 		COALESCE(m.id, 0), COALESCE(m.version, 0), COALESCE(m.body, '')
-		FROM field_links f JOIN devices d ON d.id = f.device_id LEFT JOIN register_maps m ON m.id = f.map_id ORDER BY f.device_id`)
+		FROM field_links f JOIN devices d ON d.id = f.device_id LEFT JOIN register_maps m ON m.id = f.map_id `+where+` ORDER BY f.device_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("scada: unable to load targets: %w", err)
 	}

@@ -165,9 +165,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
 	s.assistantRoutes(cfg, db)
 	httpapi.TrustProxy(cfg.TrustProxy)
-	s.Scada = &scada.Service{DB: db, Poller: scada.NewPoller(scada.Options{Sink: s.writeField})}
+	// field polling runs on one replica (Run); every replica answers /v1/scada
+	s.Scada = scada.NewService(db, scada.Options{Sink: s.writeField})
 	s.Scada.Routes(s.API)
-	s.Figures.Comm = s.Scada.Poller.Comm
+	s.Figures.Comm = s.Scada.Comm
 	var bus push.Bus
 	if cfg.NATSURL != "" {
 		nb, err := push.DialNATS(cfg.NATSURL, "")
@@ -193,6 +194,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		} else if _, err := s.Answers.ShareOver(ab); err != nil {
 			slog.Error("kept answers not shared between replicas", "err", err)
 		}
+	}
+	if cfg.NATSURL != "" {
+		s.shareScada(cfg.NATSURL)
 	}
 	hub, err := push.NewHub(push.Options{Messages: s.Messages, Sessions: s.Sessions, Bus: bus})
 	if err != nil {
@@ -399,7 +403,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.DB.RunExclusive(bgCtx, "month-packer", func(ctx context.Context) { s.Writer.RunPacker(ctx, 10*time.Minute) })
 		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)
-		go s.Scada.Run(bgCtx, 30*time.Second)
+		s.Scada.Start(bgCtx, 30*time.Second) // on one replica: the lock's holder polls
 		go s.DB.RunExclusive(bgCtx, "syslog-retention", func(ctx context.Context) { s.SysLog.RunPruner(ctx, time.Hour) })
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
@@ -424,9 +428,31 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	s.Ingest.Close()
 	s.Alarms.Settle() // notifications of alarms already opened
-	s.Scada.Poller.Close()
+	s.Scada.Wait()    // the field connections closed, the last statuses written
 	_ = s.Hub.Close()
 	return s.DB.Close()
+}
+
+// shareScada has link edits reach the polling replica at once, and routes the other
+// replicas' remote-debugging calls to it (helio.scada and helio.scada.debug).
+func (s *Server) shareScada(url string) {
+	bus, err := push.DialNATS(url, "helio.scada")
+	if err != nil {
+		slog.Error("NATS unreachable: link edits reach the polling replica at its next reload", "err", err)
+		return
+	}
+	relay, err := push.DialNATS(url, "helio.scada.debug")
+	if err != nil {
+		slog.Error("NATS unreachable: debug calls use a connection of the replica they reach", "err", err)
+		relay = nil
+	}
+	var r scada.Relay
+	if relay != nil {
+		r = relay
+	}
+	if _, err := s.Scada.Share(bus, r); err != nil {
+		slog.Error("field link edits not shared between replicas", "err", err)
+	}
 }
 
 // writeField hands polled samples to the write path.
