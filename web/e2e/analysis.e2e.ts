@@ -117,8 +117,12 @@ describe('analysis', () => {
     const groups = page.locator('.arco-select-group-title');
     await expect.poll(() => groups.allTextContents()).toEqual(['Inverter', 'Battery', 'Meter']);
     await page.keyboard.type('BESS');
-    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Whole station', 'BESS-01']);
-    await page.getByRole('option', { name: 'BESS-01' }).click();
+    // the search runs on the server; the station's sub-stations each have a BESS-01, and each
+    // option names its sub-station
+    const options = () => page.getByRole('option').allTextContents();
+    await expect.poll(options).toEqual(['Whole station', 'BESS-01 · Block Central', 'BESS-01 · Block North', 'BESS-01 · Block South']);
+    const found = await options();
+    await page.getByRole('option', { name: found[1] }).click();
     await expect.poll(() => kpis.locator('[data-kpi]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kpi')))).toEqual([
       'charged',
       'discharged',

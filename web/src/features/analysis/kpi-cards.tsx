@@ -75,7 +75,7 @@ function DeviceNotes({ overview: o }: { overview: Overview }) {
       {o.notApplicable.length > 0 && (
         <p data-note="notApplicable">{t(o.device.type === 'inverter' ? 'analysis.notApplicable.inverter' : 'analysis.notApplicable.other', { names })}</p>
       )}
-      {o.device.capacitySource === 'rated' && (
+      {o.device.type === 'inverter' && o.device.capacitySource === 'rated' && (
         <p data-note="capacity">{t('analysis.capacity.rated', { kw: formatNumber(o.site.capacityKwp) })}</p>
       )}
       {o.device.type === 'inverter' && o.device.capacitySource === '' && <p data-note="capacity">{t('analysis.capacity.none')}</p>}

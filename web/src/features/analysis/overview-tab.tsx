@@ -9,7 +9,7 @@ import styles from './analysis.module.css';
 import { type OverviewQuery, type PeriodQuery, useOverview } from './api/overview';
 import { useParameters } from './api/reports';
 import { OverviewDevicePicker } from './device-picker';
-import { flowSeries } from './flow-cards';
+import { flowKind, flowSeries } from './flow-cards';
 import { KpiCards } from './kpi-cards';
 import { PeriodPicker, thisMonth } from './period-picker';
 
@@ -51,6 +51,9 @@ export function OverviewTab() {
     [o, t],
   );
 
+  const flows = o ? flowKind(o) : null;
+  const chartTitle = flows ? t(`analysis.chart.flows.${flows}`) : t('analysis.chart.energy');
+
   return (
     <div>
       <div className={styles.controls}>
@@ -72,7 +75,12 @@ export function OverviewTab() {
             </Option>
           ))}
         </LabelledSelect>
-        <OverviewDevicePicker stationId={stationId} value={deviceId} onChange={setDeviceId} />
+        <OverviewDevicePicker
+          stationId={stationId}
+          stationName={params.data?.stations.find((s) => s.id === stationId)?.name ?? ''}
+          value={deviceId}
+          onChange={setDeviceId}
+        />
         <PeriodPicker value={period} onChange={setPeriod} />
         {o && (
           <span className={styles.muted}>
@@ -93,11 +101,11 @@ export function OverviewTab() {
         {o && (
           <>
             <KpiCards overview={o} />
-            <h2 className={styles.section}>{t('analysis.chart.energy')}</h2>
+            <h2 className={styles.section}>{chartTitle}</h2>
             <div className={styles.chart}>
               <Chart
                 spec={spec}
-                label={t('analysis.chart.energy')}
+                label={chartTitle}
                 empty={o.series.length === 0}
                 zoom
                 exportName={`overview-${o.period.first}_${o.period.last}`}
