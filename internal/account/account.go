@@ -34,6 +34,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	s.userRoutes(api)
 	s.selfRoutes(api)
 	s.certRoutes(api)
+	s.orgSettingsRoutes(api)
 }
 
 func (s *Service) revoked(ctx context.Context, userID int64) {

@@ -46,33 +46,35 @@ type LoginResponse struct {
 
 // UserInfo is the signed-in user's profile (SPEC.md section 3).
 type UserInfo struct {
-	UID               int64  `json:"uid"`
-	Username          string `json:"username"`
-	Name              string `json:"name"`
-	Avatar            string `json:"avatar"`
-	Job               string `json:"job"`
-	JobName           string `json:"jobName"`
-	Organization      int64  `json:"organization"`
-	OrganizationName  string `json:"organizationName"`
-	Department        int64  `json:"department"`
-	DepartmentName    string `json:"departmentName"`
-	Location          string `json:"location"`
-	LocationName      string `json:"locationName"`
-	Email             string `json:"email"`
-	Introduction      string `json:"introduction"`
-	PersonalWebsite   string `json:"personalWebsite"`
-	Phone             string `json:"phone"`
-	RegistrationDate  string `json:"registrationDate" doc:"RFC 3339"`
-	AccountID         string `json:"accountId"`
-	Certification     int    `json:"certification"`
-	Role              string `json:"role" doc:"admin or user"`
-	Status            int    `json:"status" doc:"1 active, 0 disabled"`
-	StationAuthority  string `json:"stationAuthority" doc:"all, own or authorized"`
-	Country           string `json:"country"`
-	Area              string `json:"area"`
-	Address           string `json:"address"`
-	SecurityQuestion  string `json:"securityQuestion"`
-	HasSecurityAnswer bool   `json:"hasSecurityAnswer"`
+	UID              int64  `json:"uid"`
+	Username         string `json:"username"`
+	Name             string `json:"name"`
+	Avatar           string `json:"avatar"`
+	Job              string `json:"job"`
+	JobName          string `json:"jobName"`
+	Organization     int64  `json:"organization"`
+	OrganizationName string `json:"organizationName"`
+	// OrganizationTimezone is the organisation's IANA zone ("" until an administrator sets it).
+	OrganizationTimezone string `json:"organizationTimezone" doc:"IANA time zone or empty"`
+	Department           int64  `json:"department"`
+	DepartmentName       string `json:"departmentName"`
+	Location             string `json:"location"`
+	LocationName         string `json:"locationName"`
+	Email                string `json:"email"`
+	Introduction         string `json:"introduction"`
+	PersonalWebsite      string `json:"personalWebsite"`
+	Phone                string `json:"phone"`
+	RegistrationDate     string `json:"registrationDate" doc:"RFC 3339"`
+	AccountID            string `json:"accountId"`
+	Certification        int    `json:"certification"`
+	Role                 string `json:"role" doc:"admin or user"`
+	Status               int    `json:"status" doc:"1 active, 0 disabled"`
+	StationAuthority     string `json:"stationAuthority" doc:"all, own or authorized"`
+	Country              string `json:"country"`
+	Area                 string `json:"area"`
+	Address              string `json:"address"`
+	SecurityQuestion     string `json:"securityQuestion"`
+	HasSecurityAnswer    bool   `json:"hasSecurityAnswer"`
 }
 
 // Routes registers the sign-in calls (the account calls are internal/account's).
@@ -182,7 +184,7 @@ func (s *Service) userInfo(r *http.Request) (any, error) {
 	}
 	return UserInfo{
 		UID: u.ID, Username: u.Username, Name: u.Name, Avatar: u.Avatar, Job: u.Job, JobName: u.JobName,
-		Organization: u.OrgID, OrganizationName: u.OrgName, Department: u.DeptID, DepartmentName: u.DeptName,
+		Organization: u.OrgID, OrganizationName: u.OrgName, OrganizationTimezone: u.OrgTimezone, Department: u.DeptID, DepartmentName: u.DeptName,
 		Location: u.Location, LocationName: u.LocationName, Email: u.Email, Introduction: u.Introduction,
 		PersonalWebsite: u.PersonalWebsite, Phone: u.Phone, RegistrationDate: u.CreatedAt.Format(time.RFC3339),
 		AccountID: fmt.Sprintf("HL%08d", u.ID), Certification: u.Certification, Role: u.Role, Status: u.Status,

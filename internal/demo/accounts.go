@@ -34,6 +34,9 @@ func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
 	a := &Accounts{}
 	steps := []func() error{
 		func() (err error) { a.OrgID, err = org.CreateOrg(ctx, db, "Helio Demo Energy"); return },
+		func() error {
+			return org.SaveSettings(ctx, db, a.OrgID, org.Settings{Name: "Helio Demo Energy", Timezone: "Asia/Shanghai"})
+		},
 		func() (err error) { a.HQDeptID, err = org.CreateDept(ctx, db, a.OrgID, 0, "Headquarters"); return },
 		func() (err error) {
 			a.OpsDeptID, err = org.CreateDept(ctx, db, a.OrgID, a.HQDeptID, "O&M Team East")
@@ -54,6 +57,9 @@ func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
 			return
 		},
 		func() (err error) { a.OtherOrgID, err = org.CreateOrg(ctx, db, "Other Solar Co."); return },
+		func() error {
+			return org.SaveSettings(ctx, db, a.OtherOrgID, org.Settings{Name: "Other Solar Co.", Timezone: "Europe/Berlin"})
+		},
 		func() (err error) {
 			a.OtherDeptID, err = org.CreateDept(ctx, db, a.OtherOrgID, 0, "Operations")
 			return

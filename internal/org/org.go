@@ -52,14 +52,16 @@ type User struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	OrgName   string
-	DeptName  string
+	// OrgTimezone is the organisation's IANA time zone ("" when not set).
+	OrgTimezone string
+	DeptName    string
 }
 
 const userColumns = `u.id, u.org_id, COALESCE(u.dept_id, 0), u.username, u.password_hash, u.role,
 	u.station_authority, u.status, u.name, u.email, u.phone, u.avatar, u.job, u.job_name,
 	u.location, u.location_name, u.introduction, u.personal_website, u.certification,
 	u.country, u.area, u.address, u.security_question, u.security_answer_hash, u.settings,
-	u.created_at, u.updated_at, o.name, COALESCE(d.name, '')`
+	u.created_at, u.updated_at, o.name, o.timezone, COALESCE(d.name, '')`
 
 const userFrom = ` FROM users u JOIN organizations o ON o.id = u.org_id LEFT JOIN departments d ON d.id = u.dept_id `
 
@@ -70,7 +72,7 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 		&u.StationAuthority, &u.Status, &u.Name, &u.Email, &u.Phone, &u.Avatar, &u.Job, &u.JobName,
 		&u.Location, &u.LocationName, &u.Introduction, &u.PersonalWebsite, &u.Certification,
 		&u.Country, &u.Area, &u.Address, &u.SecurityQuestion, &u.SecurityAnswerHash, &u.Settings,
-		&created, &updated, &u.OrgName, &u.DeptName)
+		&created, &updated, &u.OrgName, &u.OrgTimezone, &u.DeptName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/helio-energy/helio/internal/analysis"
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -181,6 +182,14 @@ func (s *Service) checkTemplate(r *http.Request, in *TemplateInput) error {
 	var v httpapi.Validator
 	if v.Required("name", in.Name) {
 		v.MaxLen("name", in.Name, 100)
+	}
+	if in.Config.Schedule.Frequency != "" && in.Config.Schedule.Frequency != "none" && in.Config.Schedule.Timezone == "" {
+		// a schedule that names no zone keeps the organisation's
+		zone, err := org.Timezone(r.Context(), s.DB, httpapi.Caller(r).OrgID)
+		if err != nil {
+			return httpapi.Internal(err)
+		}
+		in.Config.Schedule.Timezone = zone
 	}
 	in.Config.Schedule.validate(&v)
 	in.Config.Params.validate(&v, in.Config.Schedule.Frequency != "none")

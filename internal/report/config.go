@@ -49,7 +49,7 @@ type Schedule struct {
 	Hour      int    `json:"hour" doc:"local hour of the run, 0 to 23"`
 	Weekday   int    `json:"weekday" doc:"weekly: 1 Monday to 7 Sunday"`
 	MonthDay  int    `json:"monthDay" doc:"monthly: 1 to 28"`
-	Timezone  string `json:"timezone" doc:"IANA zone the schedule keeps (the organisation's)"`
+	Timezone  string `json:"timezone" doc:"IANA zone the schedule keeps; empty: the organisation's"`
 }
 
 // TemplateConfig is what a report template keeps.

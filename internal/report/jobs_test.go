@@ -219,3 +219,19 @@ func TestReportRefusals(t *testing.T) {
 				"schedule":{"frequency":"daily","hour":25,"timezone":"Mars/Olympus"}}}`},
 	})
 }
+
+// A schedule that names no time zone keeps the organisation's.
+func TestScheduleKeepsTheOrganisationsZone(t *testing.T) {
+	e := newEnv(t, 0)
+	body := fmt.Sprintf(`{"name":"Weekly","shared":false,"config":{"params":{"selectionMode":"stations","stationIds":[%d],"template":"summary",
+		"period":"","date":"","from":"","to":"","language":"en-US","format":"csv","fileName":"","stationInfo":false,"subsystemInfo":false,"deviceInfo":false,
+		"metrics":["yield"]},"schedule":{"frequency":"weekly","hour":6,"weekday":1,"monthDay":0,"timezone":""}}}`, e.a)
+	tpl := data[analysis.Saved](t, e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/report/template/add", As: "admin", Body: body}))
+	var config string
+	if err := e.DB.QueryRow(context.Background(), "SELECT config FROM report_templates WHERE id = ?", tpl.ID).Scan(&config); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(config, `"timezone":"Asia/Shanghai"`) {
+		t.Fatalf("stored schedule: %s", config)
+	}
+}

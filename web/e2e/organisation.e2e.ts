@@ -214,4 +214,47 @@ describe('organisation', () => {
     await again.getByText('Security question').first().waitFor();
     await screenshot(again, 'user-settings-security-dark');
   });
+
+  it('an administrator sets the organisation\'s time zone, which every member\'s report schedule then proposes', async (context) => {
+    const { page } = await openPage(browser, context, 'en-US');
+    await page.goto(`${baseUrl()}/#/login`);
+    await signIn(page);
+    await waitForHash(page, /^\/monitor/);
+    await page.goto(`${baseUrl()}/#/permission?tab=settings`);
+    const form = page.getByRole('form', { name: 'Settings' });
+    await form.waitFor();
+    const name = form.getByRole('textbox', { name: 'Organisation name' });
+    expect(await name.inputValue()).toBe('Helio Demo Energy');
+    // a blank name is refused in the form and nothing is sent
+    await name.fill('   ');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Required').waitFor();
+    await name.fill('Helio Demo Energy');
+    await form.getByRole('combobox', { name: 'Time zone' }).click();
+    await page.keyboard.type('Europe/Madrid');
+    await page.getByRole('option', { name: 'Europe/Madrid', exact: true }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Organisation settings saved').waitFor();
+    expect((await data<{ timezone: string }>(page, '/v2/org/settings')).timezone).toBe('Europe/Madrid');
+    await screenshot(page, 'organisation-settings-light-en-US');
+
+    // a member's report schedule proposes the organisation's zone
+    await page.goto(`${baseUrl()}/#/analysis?tab=reports`);
+    await page.getByRole('form', { name: 'Report' }).waitFor();
+    await page.getByRole('combobox', { name: 'Schedule' }).click();
+    await page.getByRole('option', { name: 'Weekly' }).first().click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Time zone' }).textContent()).toContain('Europe/Madrid');
+
+    // put the demo's zone back for the other journeys
+    const restored = await page.evaluate(async () => {
+      const token = window.localStorage.getItem('helio-token') ?? '';
+      const r = await fetch('/v2/org/settings', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Helio Demo Energy', timezone: 'Asia/Shanghai' }),
+      });
+      return r.status;
+    });
+    expect(restored).toBe(200);
+  });
 });

@@ -956,6 +956,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/org/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's name and time zone */
+        get: operations["getV2OrgSettings"];
+        put?: never;
+        /** Rename the organisation and set its time zone (the one scheduled reports keep) */
+        post: operations["postV2OrgSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/org/user/add": {
         parameters: {
             query?: never;
@@ -2700,6 +2718,20 @@ export interface components {
             /** @description 1 device alarm, 2 data alarm */
             type?: number;
         };
+        AlarmSettings: {
+            /** @description 1 allow notifications, 0 disallow */
+            allowed: number;
+            /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
+            dailyLimit: number;
+            /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
+            frequency: string;
+            /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
+            levels: number[];
+            /** @description 1 in-site (message centre and live push), 2 app push; at least one */
+            methods: number[];
+            /** @description IANA zone whose days the daily limit counts (default UTC) */
+            timezone?: string;
+        };
         All: {
             capacityKwp?: number;
             co2ReductionKg?: components["schemas"]["Periods"];
@@ -4061,7 +4093,7 @@ export interface components {
             hour?: number;
             /** @description monthly: 1 to 28 */
             monthDay?: number;
-            /** @description IANA zone the schedule keeps (the organisation's) */
+            /** @description IANA zone the schedule keeps; empty: the organisation's */
             timezone?: string;
             /** @description weekly: 1 Monday to 7 Sunday */
             weekday?: number;
@@ -4078,18 +4110,10 @@ export interface components {
             unit?: string;
         };
         Settings: {
-            /** @description 1 allow notifications, 0 disallow */
-            allowed: number;
-            /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
-            dailyLimit: number;
-            /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
-            frequency: string;
-            /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
-            levels: number[];
-            /** @description 1 in-site (message centre and live push), 2 app push; at least one */
-            methods: number[];
-            /** @description IANA zone whose days the daily limit counts (default UTC) */
-            timezone?: string;
+            /** @description up to 100 characters */
+            name: string;
+            /** @description IANA time zone, for example Asia/Shanghai */
+            timezone: string;
         };
         SettingsBody: {
             /** @description a JSON object up to 8 KB: locale, location, theme and the page settings */
@@ -4611,6 +4635,8 @@ export interface components {
             name?: string;
             organization?: number;
             organizationName?: string;
+            /** @description IANA time zone or empty */
+            organizationTimezone?: string;
             personalWebsite?: string;
             phone?: string;
             /** @description RFC 3339 */
@@ -7400,6 +7426,90 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Role"][];
+                    };
+                };
+            };
+        };
+    };
+    getV2OrgSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Settings"];
+                    };
+                };
+            };
+        };
+    };
+    postV2OrgSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Settings"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Settings"];
                     };
                 };
             };
@@ -11036,7 +11146,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Settings"];
+                "application/json": components["schemas"]["AlarmSettings"];
             };
         };
         responses: {

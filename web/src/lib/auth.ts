@@ -17,6 +17,8 @@ export interface UserInfo {
   jobName: string;
   organization: string;
   organizationName: string;
+  /** The organisation's IANA time zone ('' until an administrator sets it). */
+  organizationTimezone?: string;
   department: string;
   departmentName: string;
   location: string;

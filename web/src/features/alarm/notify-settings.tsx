@@ -13,7 +13,7 @@ import '@arco-design/web-react/es/Switch/style/css.js';
 import { type ComponentProps, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
-import { LabelledSelect, Option } from '@/components/select';
+import { TimeZoneSelect } from '@/components/time-zone-select';
 import { ApiError } from '@/lib/api-client';
 import { notifySuccess } from '@/lib/notify';
 import styles from './alarm.module.css';
@@ -63,22 +63,6 @@ export function fromFormValues(values: FormValues): NotifySettings {
   };
 }
 
-function timeZones(current: string): string[] {
-  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
-  const zones = new Set<string>(['UTC', current]);
-  try {
-    for (const zone of intl.supportedValuesOf?.('timeZone') ?? []) {
-      zones.add(zone);
-    }
-  } catch {
-    // an older browser: the zones at hand
-  }
-  const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (browser) {
-    zones.add(browser);
-  }
-  return [...zones].sort();
-}
 
 /**
  * A checkbox or radio group named for assistive technology (Arco's groups drop aria-label). The
@@ -108,7 +92,6 @@ export function NotifySettingsForm() {
   const [form] = Form.useForm<FormValues>();
   const view = settings.data;
   const initial = useMemo(() => (view ? toFormValues(view) : undefined), [view]);
-  const zones = useMemo(() => timeZones(view?.timezone || 'UTC'), [view?.timezone]);
   const choices = view?.dailyLimitChoices?.length ? view.dailyLimitChoices : [...DEFAULT_DAILY_LIMITS];
 
   useEffect(() => {
@@ -231,13 +214,7 @@ export function NotifySettingsForm() {
             </CheckboxGroup>
           </Form.Item>
           <Form.Item field="timezone" label={t('alarm.notify.timezone')} extra={t('alarm.notify.timezoneHint')}>
-            <LabelledSelect label={t('alarm.notify.timezone')} showSearch className={styles.zoneSelect}>
-              {zones.map((zone) => (
-                <Option key={zone} value={zone}>
-                  {zone}
-                </Option>
-              ))}
-            </LabelledSelect>
+            <TimeZoneSelect label={t('alarm.notify.timezone')} className={styles.zoneSelect} />
           </Form.Item>
           <div className={styles.formActions}>
             <Button type="primary" htmlType="submit" loading={save.isPending}>

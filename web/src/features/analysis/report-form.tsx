@@ -7,7 +7,9 @@ import '@arco-design/web-react/es/Input/style/css.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledSelect, Option } from '@/components/select';
+import { TimeZoneSelect } from '@/components/time-zone-select';
 import { ApiError } from '@/lib/api-client';
+import { useUser } from '@/lib/auth';
 import { browserTimeZone } from '@/lib/format';
 import { notifySuccess } from '@/lib/notify';
 import styles from './analysis.module.css';
@@ -40,7 +42,9 @@ export function ReportForm({ parameters, language }: { parameters: Parameters; l
     metrics: DEFAULT_METRICS,
   }));
   const [period, setPeriod] = useState<PeriodQuery>(thisMonth);
-  const [schedule, setSchedule] = useState<Schedule>({ frequency: 'none', hour: 6, weekday: 1, monthDay: 1, timezone: browserTimeZone() });
+  // a schedule keeps the organisation's time zone unless the user picks another
+  const zone = useUser().data?.organizationTimezone || browserTimeZone();
+  const [schedule, setSchedule] = useState<Schedule>({ frequency: 'none', hour: 6, weekday: 1, monthDay: 1, timezone: '' });
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -193,7 +197,12 @@ export function ReportForm({ parameters, language }: { parameters: Parameters; l
                 </Option>
               ))}
             </LabelledSelect>
-            <Input aria-label={t('analysis.schedule.timezone')} value={schedule.timezone} style={{ width: 180 }} onChange={(v) => setSchedule((s) => ({ ...s, timezone: v }))} />
+            <TimeZoneSelect
+              label={t('analysis.schedule.timezone')}
+              value={schedule.timezone || zone}
+              style={{ width: 220 }}
+              onChange={(v: string) => setSchedule((s) => ({ ...s, timezone: v }))}
+            />
           </>
         )}
         <Button
@@ -201,7 +210,7 @@ export function ReportForm({ parameters, language }: { parameters: Parameters; l
           disabled={!name.trim()}
           onClick={() =>
             save.mutate(
-              { name, shared, config: { params, schedule } },
+              { name, shared, config: { params, schedule: { ...schedule, timezone: schedule.timezone || zone } } },
               { onSuccess: () => { setFieldErrors({}); setName(''); notifySuccess(t('analysis.template.saved')); }, onError },
             )
           }

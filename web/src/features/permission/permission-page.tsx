@@ -9,11 +9,12 @@ import { CertReview } from './cert-review';
 import { DeptTree } from './dept-tree';
 import styles from './permission.module.css';
 import { RolesPanel } from './roles-panel';
+import { SettingsPanel } from './settings-panel';
 import { SysLogPanel } from './syslog-panel';
 import { orgTexts } from './texts';
 import { UserTable } from './user-table';
 
-const TABS = ['org', 'roles', 'cert', 'log'] as const;
+const TABS = ['org', 'roles', 'cert', 'log', 'settings'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Starts loading the screen's texts as soon as the page's code arrives. */
@@ -23,7 +24,7 @@ export function prefetch(): void {
 
 /**
  * The organisation (administrators): departments with their station grants and members, roles
- * and account cancellation, certification review, and the system log.
+ * and account cancellation, certification review, the system log, and the organisation's name and time zone.
  */
 export function PermissionPage() {
   const { t } = useTranslation();
@@ -66,6 +67,9 @@ export function PermissionPage() {
             </Tabs.TabPane>
             <Tabs.TabPane key="log" title={t('org.tab.log')}>
               <SysLogPanel />
+            </Tabs.TabPane>
+            <Tabs.TabPane key="settings" title={t('org.tab.settings')}>
+              <SettingsPanel />
             </Tabs.TabPane>
           </Tabs>
         </div>

@@ -12,6 +12,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DayPicker } from '@/components/date-pickers';
 import { LabelledSelect, Option } from '@/components/select';
+import { TimeZoneSelect } from '@/components/time-zone-select';
 import { ApiError } from '@/lib/api-client';
 import { STATION_TYPES, SYSTEM_TYPES, type StationInput, type Tag } from './api/types';
 import { CoverUpload } from './cover-upload';
@@ -23,14 +24,6 @@ export type StationFormValues = Omit<StationInput, 'combineStatus' | 'gridStatus
   gridStatus: boolean;
 };
 
-/** The time zones the browser knows (IANA names), for the timezone picker. */
-function timeZones(): string[] {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-}
 
 export function toInput(values: StationFormValues, parentId: number): StationInput {
   return {
@@ -72,7 +65,6 @@ export function StationForm({ initialValues, parentId, tags, submitting, onSubmi
   const { t } = useTranslation();
   const [form] = Form.useForm<StationFormValues>();
   const rules = useMemo(() => stationRules(t), [t]);
-  const zones = useMemo(timeZones, []);
   const [serverError, setServerError] = useState<string>();
 
   const label = (field: string) => t(`station.field.${field}`);
@@ -164,13 +156,7 @@ export function StationForm({ initialValues, parentId, tags, submitting, onSubmi
         {number('lat', '°', 6)}
         {number('lng', '°', 6)}
         <Form.Item label={label('timezone')} field="timezone" rules={rules.timezone}>
-          <LabelledSelect label={label('timezone')} showSearch placeholder={t('common.choose')}>
-            {zones.map((zone) => (
-              <Option key={zone} value={zone}>
-                {zone}
-              </Option>
-            ))}
-          </LabelledSelect>
+          <TimeZoneSelect label={label('timezone')} placeholder={t('common.choose')} />
         </Form.Item>
       </div>
 
