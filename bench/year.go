@@ -115,6 +115,16 @@ func (e *env) year(ctx context.Context) error {
 		return fmt.Errorf("replayed %d samples, Helio accepted %d", loaded, info.Samples)
 	}
 
+	// bytes on disk, both stores quiescent
+	disk, err := helioDisk(ctx, dir)
+	if err != nil {
+		return err
+	}
+	influxBytes, err := dirSize(idir)
+	if err != nil {
+		return err
+	}
+
 	p, err := helio.Start(ctx, e.bin, dir)
 	if err != nil {
 		return err
@@ -251,5 +261,6 @@ func (e *env) year(ctx context.Context) error {
 		"(Helio integrates each counter step over its interval, InfluxDB's spread misses the step across midnight).\n",
 		days, 100*math.Abs(hTot-iTot)/math.Max(hTot, 1), 100*worst)
 	r.section("Year", "A year of daily energy: Helio against InfluxDB", b.String())
+	e.diskSection(disk, influxBytes, info.Samples, 12, fmt.Sprintf("%.0f days", rawRetention.Hours()/24), ix.Version)
 	return nil
 }
