@@ -46,7 +46,7 @@ func (e *Engine) notifyLater(ids []int64, now time.Time) {
 
 func (e *Engine) runNotifier() {
 	for j := range e.async.q {
-		if err := e.notify(context.Background(), j.ids, j.now); err != nil {
+		if err := e.notifyOpened(context.Background(), j.ids, j.now); err != nil {
 			slog.Error("alarm notification failed; the sweep retries", "err", err)
 		}
 		e.async.wg.Done()
@@ -55,3 +55,11 @@ func (e *Engine) runNotifier() {
 
 // Settle waits until the notification work queued so far is done (tests, shutdown).
 func (e *Engine) Settle() { e.async.wg.Wait() }
+
+// notifyOpened is the first notification pass of newly opened alarms, then the counters
+// of the users it did not send a message to (when the counter counts alarms).
+func (e *Engine) notifyOpened(ctx context.Context, ids []int64, now time.Time) error {
+	receivers, err := e.notify(ctx, ids, now)
+	e.openedChanged(ctx, ids, receivers)
+	return err
+}

@@ -141,7 +141,13 @@ func NewHub(opt Options) (*Hub, error) {
 	}
 	h := &Hub{opt: opt, byUser: map[int64]map[*client]struct{}{}, closing: make(chan struct{}),
 		countsPending: map[int64]struct{}{}, countsWake: make(chan struct{}, 1)}
-	unsub, err := opt.Bus.Subscribe(h.onEvent)
+	var unsub func()
+	var err error
+	if vb, ok := opt.Bus.(ValueBus); ok {
+		unsub, err = vb.SubscribeValues(h.onValue)
+	} else {
+		unsub, err = opt.Bus.Subscribe(h.onEvent)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -402,6 +408,15 @@ const maxChunk = 256
 
 // Publish sends an event to every replica's hub (message.Publisher).
 func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
+	if vb, ok := h.opt.Bus.(ValueBus); ok {
+		// In process the event travels as it is.
+		if err := vb.PublishValue(ctx, &ev); err != nil {
+			busErrorTotal.Inc()
+			slog.Error("push: unable to publish", "err", err)
+			return err
+		}
+		return nil
+	}
 	var first error
 	send := func(e message.Event) {
 		b, err := json.Marshal(e)
@@ -422,6 +437,12 @@ func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 	if len(ev.CountsOf) > 0 || len(ev.Live) > 0 {
 		send(message.Event{CountsOf: ev.CountsOf, Live: ev.Live})
 	}
+	if b := ev.Batch; b != nil {
+		for start := 0; start < len(b.Users); start += maxBatchChunk {
+			end := min(start+maxBatchChunk, len(b.Users))
+			send(message.Event{Batch: &message.Batch{Message: b.Message, Users: b.Users[start:end], IDs: b.IDs[start:end], Opened: b.Opened}})
+		}
+	}
 	return first
 }
 
@@ -437,6 +458,21 @@ func (h *Hub) onEvent(data []byte) {
 		slog.Error("push: undecodable event", "err", err)
 		return
 	}
+	h.deliver(&ev)
+}
+
+// onValue is onEvent for the in-process bus: events come as Go values.
+func (h *Hub) onValue(v any) {
+	switch ev := v.(type) {
+	case []byte:
+		h.onEvent(ev)
+	case *message.Event:
+		h.deliver(ev)
+	}
+}
+
+// deliver hands one event to this replica's connections.
+func (h *Hub) deliver(ev *message.Event) {
 	type key struct {
 		m      *message.Record
 		locale string
@@ -481,6 +517,9 @@ func (h *Hub) onEvent(data []byte) {
 			h.enqueue(c, b)
 		}
 		clear(rendered)
+	}
+	if ev.Batch != nil {
+		recount = h.deliverBatch(ev.Batch, recount)
 	}
 	for _, u := range ev.CountsOf {
 		if len(h.byUser[u]) > 0 {
