@@ -168,10 +168,6 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 	}
 	out.sent, out.receivers = map[int64]int{}, map[int64]bool{}
 	// Decide in order; the in-site messages of one alarm make one batch.
-	type decision struct {
-		user, alarm int64
-		outcome     string
-	}
 	var decs []decision
 	inSite := map[int64][]int64{} // alarm → users
 	index := map[int64]pendingAlarm{}
@@ -249,19 +245,8 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 			out.app[i] = stored[[2]int64{m.UserID, m.AlarmID}]
 		}
 	}
-	nowMs := now.UnixMilli()
-	for start := 0; start < len(decs); start += 300 {
-		chunk := decs[start:min(start+300, len(decs))]
-		vals := make([]string, len(chunk))
-		args := make([]any, 0, 4*len(chunk))
-		for i, d := range chunk {
-			vals[i] = "(?, ?, ?, ?)"
-			args = append(args, d.alarm, d.user, d.outcome, nowMs)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at) VALUES `+
-			strings.Join(vals, ", ")+` ON CONFLICT DO NOTHING`, args...); err != nil {
-			return fmt.Errorf("alarm: unable to record notifications: %w", err)
-		}
+	if err := recordDecisions(ctx, tx, decs, now.UnixMilli()); err != nil {
+		return err
 	}
 	for _, b := range batches {
 		if err := e.opt.Messages.InsertBatch(ctx, tx, index[b.Message.AlarmID].orgID, b); err != nil {
@@ -310,4 +295,44 @@ func (e *Engine) dueAlarms(ctx context.Context, ids []int64, nowMs int64) ([]pen
 		alarms = append(alarms, a)
 	}
 	return alarms, rows.Err()
+}
+
+// decision is one (alarm, user) pair decided.
+type decision struct {
+	user, alarm int64
+	outcome     string
+}
+
+// recordDecisions writes the decisions, a statement per alarm, outcome and thousand users.
+func recordDecisions(ctx context.Context, tx *store.Tx, decs []decision, nowMs int64) error {
+	type group struct {
+		alarm   int64
+		outcome string
+	}
+	users := map[group][]int64{}
+	var order []group
+	for _, d := range decs {
+		g := group{d.alarm, d.outcome}
+		if _, ok := users[g]; !ok {
+			order = append(order, g)
+		}
+		users[g] = append(users[g], d.user)
+	}
+	for _, g := range order {
+		list := users[g]
+		for start := 0; start < len(list); start += 1000 {
+			chunk := list[start:min(start+1000, len(list))]
+			args := make([]any, 0, 3+len(chunk))
+			args = append(args, g.alarm, g.outcome, nowMs)
+			for _, u := range chunk {
+				args = append(args, u)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at)
+				SELECT CAST(? AS BIGINT), v.column1, CAST(? AS TEXT), CAST(? AS BIGINT) FROM (VALUES (CAST(? AS BIGINT))`+
+				strings.Repeat(", (?)", len(chunk)-1)+`) AS v WHERE true ON CONFLICT DO NOTHING`, args...); err != nil {
+				return fmt.Errorf("alarm: unable to record notifications: %w", err)
+			}
+		}
+	}
+	return nil
 }

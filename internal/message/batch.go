@@ -95,12 +95,12 @@ func NewBatch(n New, users, ids []int64, created time.Time) (*Batch, error) {
 		AlarmID: n.AlarmID, RefID: n.RefID, Created: created, Updated: created}, Users: users, IDs: ids}, nil
 }
 
-// batchRows bounds the rows of one INSERT (17 values each, well under the drivers'
-// parameter limits).
-const batchRows = 500
+// batchRows bounds the rows of one INSERT.
+const batchRows = 1000
 
 // InsertBatch writes a batch's rows (one per user, with their reserved ids) inside a
-// transaction of the given organisation, a few hundred rows per statement.
+// transaction of the given organisation: a statement per thousand rows, each naming only
+// the rows' ids and users beside the shared fields.
 func (s *Store) InsertBatch(ctx context.Context, tx *store.Tx, orgID int64, b *Batch) error {
 	m := &b.Message
 	a, err := json.Marshal(storedArgs{m.Title.Args, m.SubTitle.Args, m.Content.Args})
@@ -112,16 +112,24 @@ func (s *Store) InsertBatch(ctx context.Context, tx *store.Tx, orgID int64, b *B
 		alarm = m.AlarmID
 	}
 	at := m.Created.UnixMilli()
+	shared := []any{orgID, m.Kind, m.Type, m.Title.Key, m.SubTitle.Key, m.Avatar, m.Content.Key, string(a), m.Priority,
+		m.ProcessStatus, m.TimeoutStatus, alarm, m.RefID, at, at}
 	for start := 0; start < len(b.Users); start += batchRows {
 		end := min(start+batchRows, len(b.Users))
-		vals := make([]string, 0, end-start)
-		args := make([]any, 0, (end-start)*(insertArity+1))
+		var q strings.Builder
+		q.WriteString("INSERT INTO messages (id, " + insertColumns + `) SELECT v.column1, v.column2, CAST(? AS BIGINT),
+			CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 0,
+			CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),
+			CAST(? AS BIGINT) FROM (VALUES (CAST(? AS BIGINT), CAST(? AS BIGINT))`)
+		args := append(make([]any, 0, len(shared)+2*(end-start)), shared...)
 		for i := start; i < end; i++ {
-			vals = append(vals, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)")
-			args = append(args, b.IDs[i], b.Users[i], orgID, m.Kind, m.Type, m.Title.Key, m.SubTitle.Key, m.Avatar, m.Content.Key,
-				string(a), m.Priority, m.ProcessStatus, m.TimeoutStatus, alarm, m.RefID, at, at)
+			if i > start {
+				q.WriteString(", (?, ?)")
+			}
+			args = append(args, b.IDs[i], b.Users[i])
 		}
-		if _, err := tx.Exec(ctx, "INSERT INTO messages (id, "+insertColumns+") VALUES "+strings.Join(vals, ", "), args...); err != nil {
+		q.WriteString(") AS v")
+		if _, err := tx.Exec(ctx, q.String(), args...); err != nil {
 			return fmt.Errorf("message: unable to insert: %w", err)
 		}
 	}
