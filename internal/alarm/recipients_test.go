@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
@@ -43,7 +44,7 @@ func TestRecipientsFollowGrants(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.eng.Changed(r.acc.OrgID)
-		r.fault(t, grantedInv2, t0.Add(2*time.Minute))
+		r.fault(t, grantedInv2, t0.Add(time.Minute+5*time.Second))
 		if n := r.messages(t, op); n != 1 {
 			t.Fatalf("grant revoked: the operator got %d messages, want still 1", n)
 		}
@@ -54,21 +55,29 @@ func TestRecipientsFollowGrants(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		r.fault(t, grantedInv3, t0.Add(2*time.Minute+10*time.Second))
+		r.fault(t, grantedInv3, t0.Add(time.Minute+10*time.Second))
 		if n := r.messages(t, op); n != 1 {
 			t.Fatalf("granted elsewhere, within 30 s: the operator got %d messages, want 1 (the kept list)", n)
 		}
-		r.fault(t, grantedInv4, t0.Add(3*time.Minute))
+		r.fault(t, grantedInv4, t0.Add(2*time.Minute))
 		if n := r.messages(t, op); n != 2 {
 			t.Fatalf("granted elsewhere, after 30 s: the operator got %d messages, want 2", n)
 		}
+		// Saved settings count at once.
+		r.settings(t, op, with(high(), func(s *alarm.Settings) { s.Allowed = 0 }))
+		r.recover(t, grantedInv, t0.Add(2*time.Minute+time.Second))
+		r.fault(t, grantedInv, t0.Add(2*time.Minute+2*time.Second))
+		if n := r.messages(t, op); n != 2 {
+			t.Fatalf("notifications disallowed: %d messages, want 2", n)
+		}
+		r.settings(t, op, high())
 		// A user switched off is not told either (status read with the recipients).
 		if _, err := db.Exec(ctx, "UPDATE users SET status = 0 WHERE id = ?", op); err != nil {
 			t.Fatal(err)
 		}
 		r.eng.Changed(r.acc.OrgID)
-		r.recover(t, grantedInv, t0.Add(4*time.Minute))
-		r.fault(t, grantedInv, t0.Add(5*time.Minute))
+		r.recover(t, grantedInv, t0.Add(2*time.Minute+3*time.Second))
+		r.fault(t, grantedInv, t0.Add(2*time.Minute+4*time.Second))
 		if n := r.messages(t, op); n != 2 {
 			t.Fatalf("disabled user: %d messages, want 2", n)
 		}
