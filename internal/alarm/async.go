@@ -44,12 +44,31 @@ func (e *Engine) notifyLater(ids []int64, now time.Time) {
 	}
 }
 
+// maxMerged bounds the alarms of one merged pass.
+const maxMerged = 1000
+
+// runNotifier runs the queued passes; those that queued up while one ran are merged into
+// one pass (one transaction, on the latest clock), so that a storm costs fewer, larger
+// transactions the more it falls behind.
 func (e *Engine) runNotifier() {
 	for j := range e.async.q {
-		if err := e.notifyOpened(context.Background(), j.ids, j.now); err != nil {
+		ids, now, jobs := append([]int64(nil), j.ids...), j.now, 1
+	drain:
+		for len(ids) < maxMerged {
+			select {
+			case k := <-e.async.q:
+				ids, jobs = append(ids, k.ids...), jobs+1
+				if k.now.After(now) {
+					now = k.now
+				}
+			default:
+				break drain
+			}
+		}
+		if err := e.notifyOpened(context.Background(), ids, now); err != nil {
 			slog.Error("alarm notification failed; the sweep retries", "err", err)
 		}
-		e.async.wg.Done()
+		e.async.wg.Add(-jobs)
 	}
 }
 
