@@ -72,6 +72,13 @@ type Engine struct {
 	lastEval   map[int64]int64
 	grid       map[int64]*gridNominal
 	async      notifier
+
+	// notifyMu runs the notification passes one at a time; daily is theirs (the
+	// notifications sent per user today, SQLite only).
+	notifyMu sync.Mutex
+	daily    map[int64]dayCount
+	recipMu  sync.Mutex
+	recips   map[int64]*orgRecipients
 }
 
 // NewEngine returns an engine on a migrated database.
@@ -242,12 +249,11 @@ func (e *Engine) Observe(ctx context.Context, samples []telemetry.Sample) error 
 		return err
 	}
 	if len(opened) > 0 {
-		e.openedChanged(ctx, opened)
 		if e.opt.AsyncNotify {
 			e.notifyLater(opened, now)
 			return nil
 		}
-		return e.notify(ctx, opened, now)
+		return e.notifyOpened(ctx, opened, now)
 	}
 	return nil
 }
@@ -352,15 +358,19 @@ func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int6
 		args = []byte("[]")
 	}
 	desc := httpapi.T("en-US", o.msgKey, o.args...)
+	pending := 0
+	if e.opt.Messages != nil {
+		pending = 1 // until its first notification pass is written
+	}
 	var devID any
 	if o.dev != nil && o.dev.id != 0 {
 		devID = o.dev.id
 	}
 	id, err := e.db.Insert(ctx, `INSERT INTO alarms (org_id, station_id, device_id, device_sn, device_name, device_type,
 		rule_key, alarm_type, level, status, deal_status, open_key, description, msg_key, msg_args, start_at, occurred_at,
-		last_alarm_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		last_alarm_at, updated_at, notify_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.dev.orgID, o.stationID, devID, o.devSN, o.devNam, o.devType, o.rule, r.Type, r.Level, o.key, desc, o.msgKey,
-		string(args), o.start, nowMs, max(o.at, o.start), nowMs)
+		string(args), o.start, nowMs, max(o.at, o.start), nowMs, pending)
 	if err != nil && !store.IsUniqueViolation(err) {
 		return 0, fmt.Errorf("alarm: unable to open: %w", err)
 	}
@@ -393,8 +403,9 @@ func (e *Engine) Sweep(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	e.openedChanged(ctx, opened) // the notification pass below covers them
-	return e.notify(ctx, nil, now)
+	e.openedChanged(ctx, opened, nil) // the notification pass below covers them
+	_, err = e.notify(ctx, nil, now)
+	return err
 }
 
 // silence builds the offline verdicts from the devices' latest samples.

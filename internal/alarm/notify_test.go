@@ -150,7 +150,7 @@ func TestNotificationFrequency(t *testing.T) {
 		}
 		announced := 0
 		for _, ev := range r.pub.events {
-			announced += len(ev.Messages)
+			announced += len(ev.Records())
 		}
 		if announced != 3 {
 			t.Fatalf("%d messages announced, want 3", announced)
@@ -249,7 +249,7 @@ func TestNotificationAuthorityAndMethods(t *testing.T) {
 			t.Fatalf("other organisation: admin %d, operator %d, other %d; want 2 1 1", a, o, x)
 		}
 		for _, ev := range r.pub.events {
-			for _, m := range ev.Messages {
+			for _, m := range ev.Records() {
 				var st int64
 				if err := db.QueryRow(context.Background(), "SELECT station_id FROM alarms WHERE id = ?", m.AlarmID).Scan(&st); err != nil {
 					t.Fatal(err)

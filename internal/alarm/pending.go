@@ -69,6 +69,10 @@ func orgUsers(ctx context.Context, db *store.DB, orgIDs map[int64]bool) ([]int64
 // pendingChanged tells the live connections of the organisations' users that their
 // unprocessed-alarm counter changed.
 func (e *Engine) pendingChanged(ctx context.Context, orgIDs map[int64]bool) {
+	e.pendingChangedExcept(ctx, orgIDs, nil)
+}
+
+func (e *Engine) pendingChangedExcept(ctx context.Context, orgIDs map[int64]bool, except map[int64]bool) {
 	if e.opt.Messages == nil || len(orgIDs) == 0 {
 		return
 	}
@@ -76,12 +80,21 @@ func (e *Engine) pendingChanged(ctx context.Context, orgIDs map[int64]bool) {
 	if err != nil {
 		return
 	}
-	e.opt.Messages.CountsChanged(ctx, users)
+	keep := users[:0]
+	for _, u := range users {
+		if !except[u] {
+			keep = append(keep, u)
+		}
+	}
+	e.opt.Messages.CountsChanged(ctx, keep)
 }
 
-// openedChanged is pendingChanged for the organisations of newly opened alarms.
-func (e *Engine) openedChanged(ctx context.Context, ids []int64) {
-	if e.opt.Messages == nil || len(ids) == 0 {
+// openedChanged is pendingChanged for the organisations of newly opened alarms, but for
+// the users sent a message about them (except): that message's frame moves their
+// counters. Where the counter counts alarm messages (no Store.Pending), a new alarm moves
+// nobody's counter but by its messages.
+func (e *Engine) openedChanged(ctx context.Context, ids []int64, except map[int64]bool) {
+	if e.opt.Messages == nil || len(ids) == 0 || !e.opt.Messages.CountsAlarms() {
 		return
 	}
 	args := make([]any, len(ids))
@@ -100,5 +113,5 @@ func (e *Engine) openedChanged(ctx context.Context, ids []int64) {
 		}
 	}
 	rows.Close()
-	e.pendingChanged(ctx, orgs)
+	e.pendingChangedExcept(ctx, orgs, except)
 }

@@ -55,7 +55,7 @@ func (e *Engine) Replay(ctx context.Context, samples []telemetry.Sample) (int, e
 			return opened, err
 		}
 		for _, id := range ids {
-			if _, err := e.db.Exec(ctx, "UPDATE alarms SET replayed = 1 WHERE id = ?", id); err != nil {
+			if _, err := e.db.Exec(ctx, "UPDATE alarms SET replayed = 1, notify_pending = 0 WHERE id = ?", id); err != nil {
 				return opened, fmt.Errorf("alarm: unable to mark a replayed alarm: %w", err)
 			}
 		}

@@ -140,6 +140,9 @@ type Counts struct {
 	// LastID is the newest message of the user when counted (live connections add the
 	// messages after it as they arrive).
 	LastID int64 `json:"-"`
+	// LastAlarm is the newest alarm when counted, where UnprocessedAlarm counts alarms
+	// (Store.Pending): a batch that opens a newer one adds it.
+	LastAlarm int64 `json:"-"`
 }
 
 // Event tells every replica's live connections about new messages or changed counters.
@@ -152,6 +155,8 @@ type Event struct {
 	// Live lists organisations whose stations' live figures changed (samples committed):
 	// their connections get a "live" frame and read the figures again.
 	Live []int64 `json:"live,omitempty"`
+	// Batch is one message to many users (rendered once per locale).
+	Batch *Batch `json:"batch,omitempty"`
 }
 
 // Publisher carries events to the live connections of every replica (push.Hub).
@@ -522,8 +527,12 @@ func (s *Store) CountsOf(ctx context.Context, readers []Reader) (map[Reader]Coun
 		if err != nil {
 			return nil, err
 		}
+		var lastAlarm int64
+		if err := s.DB.QueryRow(ctx, "SELECT COALESCE(MAX(id), 0) FROM alarms").Scan(&lastAlarm); err != nil {
+			return nil, fmt.Errorf("message: unable to count: %w", err)
+		}
 		for r, c := range out {
-			c.UnprocessedAlarm = pending[r.UserID]
+			c.UnprocessedAlarm, c.LastAlarm = pending[r.UserID], lastAlarm
 			out[r] = c
 		}
 	}

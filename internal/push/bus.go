@@ -31,8 +31,17 @@ type Local struct {
 }
 
 type localSub struct {
-	ch   chan []byte
+	ch   chan any
 	done chan struct{}
+}
+
+// ValueBus is a Bus that can also carry Go values as they are (the in-process bus): a
+// value is shared by every subscriber and must not change once published.
+type ValueBus interface {
+	Bus
+	PublishValue(ctx context.Context, v any) error
+	// SubscribeValues calls fn for each event, a []byte for those published as bytes.
+	SubscribeValues(fn func(v any)) (unsubscribe func(), err error)
 }
 
 // NewLocal returns an in-process bus.
@@ -43,7 +52,10 @@ var ErrClosed = errors.New("push: bus closed")
 
 // Publish hands the event to every subscriber's queue. A subscriber whose queue is full
 // (4096 events behind) loses the event and a warning is logged.
-func (b *Local) Publish(ctx context.Context, data []byte) error {
+func (b *Local) Publish(ctx context.Context, data []byte) error { return b.PublishValue(ctx, data) }
+
+// PublishValue hands a Go value to every subscriber's queue, as Publish does bytes.
+func (b *Local) PublishValue(_ context.Context, v any) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -51,7 +63,7 @@ func (b *Local) Publish(ctx context.Context, data []byte) error {
 	}
 	for _, s := range b.subs {
 		select {
-		case s.ch <- data:
+		case s.ch <- v:
 		default:
 			slog.Warn("push: local bus subscriber is behind; event dropped")
 		}
@@ -59,22 +71,31 @@ func (b *Local) Publish(ctx context.Context, data []byte) error {
 	return nil
 }
 
-// Subscribe starts delivering events to fn on its own goroutine.
+// Subscribe starts delivering the events published as bytes to fn on its own goroutine.
 func (b *Local) Subscribe(fn func([]byte)) (func(), error) {
+	return b.SubscribeValues(func(v any) {
+		if data, ok := v.([]byte); ok {
+			fn(data)
+		}
+	})
+}
+
+// SubscribeValues starts delivering every event to fn on its own goroutine.
+func (b *Local) SubscribeValues(fn func(any)) (func(), error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return nil, ErrClosed
 	}
-	s := &localSub{ch: make(chan []byte, 4096), done: make(chan struct{})}
+	s := &localSub{ch: make(chan any, 4096), done: make(chan struct{})}
 	id := b.next
 	b.next++
 	b.subs[id] = s
 	go func() {
 		for {
 			select {
-			case data := <-s.ch:
-				fn(data)
+			case v := <-s.ch:
+				fn(v)
 			case <-s.done:
 				return
 			}

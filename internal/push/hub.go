@@ -141,7 +141,13 @@ func NewHub(opt Options) (*Hub, error) {
 	}
 	h := &Hub{opt: opt, byUser: map[int64]map[*client]struct{}{}, closing: make(chan struct{}),
 		countsPending: map[int64]struct{}{}, countsWake: make(chan struct{}, 1)}
-	unsub, err := opt.Bus.Subscribe(h.onEvent)
+	var unsub func()
+	var err error
+	if vb, ok := opt.Bus.(ValueBus); ok {
+		unsub, err = vb.SubscribeValues(h.onValue)
+	} else {
+		unsub, err = opt.Bus.Subscribe(h.onEvent)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -402,6 +408,15 @@ const maxChunk = 256
 
 // Publish sends an event to every replica's hub (message.Publisher).
 func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
+	if vb, ok := h.opt.Bus.(ValueBus); ok {
+		// In process the event travels as it is.
+		if err := vb.PublishValue(ctx, &ev); err != nil {
+			busErrorTotal.Inc()
+			slog.Error("push: unable to publish", "err", err)
+			return err
+		}
+		return nil
+	}
 	var first error
 	send := func(e message.Event) {
 		b, err := json.Marshal(e)
@@ -422,6 +437,12 @@ func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 	if len(ev.CountsOf) > 0 || len(ev.Live) > 0 {
 		send(message.Event{CountsOf: ev.CountsOf, Live: ev.Live})
 	}
+	if b := ev.Batch; b != nil {
+		for start := 0; start < len(b.Users); start += maxBatchChunk {
+			end := min(start+maxBatchChunk, len(b.Users))
+			send(message.Event{Batch: &message.Batch{Message: b.Message, Users: b.Users[start:end], IDs: b.IDs[start:end], Opened: b.Opened}})
+		}
+	}
 	return first
 }
 
@@ -437,59 +458,7 @@ func (h *Hub) onEvent(data []byte) {
 		slog.Error("push: undecodable event", "err", err)
 		return
 	}
-	type key struct {
-		m      *message.Record
-		locale string
-		counts message.Counts
-		known  bool
-	}
-	rendered := map[key][]byte{}
-	var recount []int64
-	h.mu.RLock()
-	for i := range ev.Messages {
-		m := &ev.Messages[i]
-		for c := range h.byUser[m.UserID] {
-			if m.Created.Before(c.since) {
-				continue
-			}
-			// Each message frame carries the reader's counters with the message in them.
-			k := key{m: m, locale: c.locale}
-			c.cmu.Lock()
-			if c.ready {
-				if m.ID > c.counts.LastID && m.Status == message.Unread {
-					c.counts.Unread++
-					if m.Kind == message.KindAlarm && m.ProcessStatus == "pending" && !h.opt.Messages.CountsAlarms() {
-						c.counts.UnprocessedAlarm++
-					}
-				}
-				k.counts, k.known = c.counts, true
-			}
-			c.cmu.Unlock()
-			if !k.known {
-				recount = append(recount, c.userID)
-			}
-			b, ok := rendered[k]
-			if !ok {
-				f := Frame{Type: "message", Data: m.Render(c.locale)}
-				if k.known {
-					cnt := k.counts
-					f.Counts = &cnt
-				}
-				b = encode(f)
-				rendered[k] = b
-			}
-			h.enqueue(c, b)
-		}
-		clear(rendered)
-	}
-	for _, u := range ev.CountsOf {
-		if len(h.byUser[u]) > 0 {
-			recount = append(recount, u)
-		}
-	}
-	h.deliverLive(ev.Live)
-	h.mu.RUnlock()
-	h.wantCounts(recount...)
+	h.deliver(&ev)
 }
 
 // wantCounts schedules a counters frame for every connection of the users.

@@ -137,6 +137,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
 	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered})
+	s.API.OnWrite(s.Alarms.Changed) // users, roles, grants and stations: the notification recipients kept in memory
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
 			slog.Error("alarm evaluation failed", "err", err)

@@ -1,0 +1,338 @@
+package alarm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/message"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// pendingAlarm is an alarm that may be due for notification.
+type pendingAlarm struct {
+	id, orgID, stationID int64
+	level                int
+	start, recovered     int64 // recovered 0 while occurring
+	pending              bool  // its first pass is not written yet
+	rule, devName, devSN string
+	stationName          string
+	msgKey               string
+	args                 []any
+}
+
+// due is a user and the alarms they are to be notified of now.
+type due struct {
+	r      *recipient
+	alarms []pendingAlarm
+}
+
+// notifyGrace is how long the sweep leaves a new alarm's first pass to the engine that
+// opened it before doing it itself (after a crash).
+const notifyGrace = time.Minute
+
+// notify decides the notifications that are due at now for the given alarms (nil: every
+// occurring alarm that can still be due, and the first passes left undone) and sends
+// them. A user is notified of an alarm once: when it has been occurring for the delay of
+// their frequency, if its level is one they chose, its station is one they may see,
+// notifications are allowed, and they have been sent fewer than their daily limit today
+// (their local day). An alarm past the daily limit is recorded as limited and never sent.
+//
+// Recipients come from memory (recipientsOf). Under the organisations' locks the pass
+// decides, takes the message ids, announces one batch per alarm — frames go out before
+// the rows are written — and then writes the decisions and messages a few hundred rows
+// per statement, clearing the alarms' notify_pending in the same transaction. It returns
+// the users who were sent a message in-site.
+func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[int64]bool, error) {
+	if e.opt.Messages == nil {
+		return nil, nil
+	}
+	e.notifyMu.Lock()
+	defer e.notifyMu.Unlock()
+	nowMs := now.UnixMilli()
+	alarms, err := e.dueAlarms(ctx, ids, nowMs)
+	if err != nil {
+		return nil, err
+	}
+	clearIDs := ids
+	if ids == nil {
+		for _, a := range alarms {
+			if a.pending {
+				clearIDs = append(clearIDs, a.id)
+			}
+		}
+	}
+	if len(alarms) == 0 && len(clearIDs) == 0 {
+		return nil, nil
+	}
+	byOrg := map[int64][]pendingAlarm{}
+	var orgs []int64
+	for _, a := range alarms {
+		if _, ok := byOrg[a.orgID]; !ok {
+			orgs = append(orgs, a.orgID)
+		}
+		byOrg[a.orgID] = append(byOrg[a.orgID], a)
+	}
+	sort.Slice(orgs, func(i, j int) bool { return orgs[i] < orgs[j] }) // lock order
+	var work []due
+	window := e.opt.NotifyWindow.Milliseconds()
+	for _, org := range orgs {
+		users, err := e.recipientsOf(ctx, org, byOrg[org], now)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range users {
+			if u.settings.Allowed != 1 {
+				continue
+			}
+			delay := Delay(u.settings.Frequency).Milliseconds()
+			var mine []pendingAlarm
+			for _, a := range byOrg[org] {
+				dueAt := a.start + delay
+				if !u.settings.has(u.settings.Levels, a.level) || nowMs < dueAt || nowMs-dueAt > window ||
+					a.recovered != 0 && dueAt > a.recovered || !u.visible[a.stationID] {
+					continue
+				}
+				mine = append(mine, a)
+			}
+			if len(mine) > 0 {
+				work = append(work, due{u, mine})
+			}
+		}
+	}
+	sort.Slice(work, func(i, j int) bool { return work[i].r.p.UserID < work[j].r.p.UserID })
+	var out passOut
+	err = e.db.InTx(ctx, func(tx *store.Tx) error {
+		out = passOut{}
+		if tx.Dialect == store.Postgres {
+			// Replicas deciding for one organisation take turns, so the limits hold.
+			for _, org := range orgs {
+				if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(7340004, CAST(? AS INTEGER))", org%2147483647); err != nil {
+					return err
+				}
+			}
+		}
+		if len(work) > 0 {
+			if err := e.decide(ctx, tx, alarms, work, ids != nil, now, &out); err != nil {
+				return err
+			}
+		}
+		for start := 0; start < len(clearIDs); start += 500 {
+			chunk := clearIDs[start:min(start+500, len(clearIDs))]
+			args := make([]any, len(chunk))
+			for i, id := range chunk {
+				args[i] = id
+			}
+			if _, err := tx.Exec(ctx, "UPDATE alarms SET notify_pending = 0 WHERE notify_pending = 1 AND id IN ("+
+				placeholders(len(chunk))+")", args...); err != nil {
+				return fmt.Errorf("alarm: unable to mark notified: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("alarm: unable to notify: %w", err)
+	}
+	e.countSent(out.sent)
+	if e.opt.AppPush != nil {
+		for _, m := range out.app {
+			if err := e.opt.AppPush.Push(ctx, m.UserID, m); err != nil {
+				slog.Warn("alarm: app push failed", "user", m.UserID, "err", err)
+			}
+		}
+	}
+	return out.receivers, nil
+}
+
+// passOut is what a notification pass did.
+type passOut struct {
+	sent      map[int64]int // notifications sent per user
+	receivers map[int64]bool
+	app       []message.Record
+}
+
+// decide takes the pass's decisions inside its transaction, announces the in-site
+// messages and writes the rows.
+func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm, work []due, opened bool, now time.Time, out *passOut) error {
+	done, err := decided(ctx, tx, alarms)
+	if err != nil {
+		return err
+	}
+	counts, err := e.dailyCounts(ctx, tx, work, now)
+	if err != nil {
+		return err
+	}
+	out.sent, out.receivers = map[int64]int{}, map[int64]bool{}
+	// Decide in order; the in-site messages of one alarm make one batch.
+	var decs []decision
+	inSite := map[int64][]int64{} // alarm → users
+	index := map[int64]pendingAlarm{}
+	var order []int64
+	templates := map[int64]message.New{}
+	for _, w := range work {
+		uid := w.r.p.UserID
+		n := counts[uid]
+		for _, a := range w.alarms {
+			if done[[2]int64{a.id, uid}] {
+				continue
+			}
+			outcome := "sent"
+			if n >= w.r.settings.DailyLimit {
+				outcome = "limited"
+			}
+			decs = append(decs, decision{uid, a.id, outcome})
+			notifiedTotal.Inc(outcome)
+			if outcome != "sent" {
+				continue
+			}
+			n++
+			out.sent[uid]++
+			if _, ok := templates[a.id]; !ok {
+				templates[a.id] = e.alarmMessage(a)
+				index[a.id] = a
+				order = append(order, a.id)
+			}
+			byApp := w.r.settings.has(w.r.settings.Methods, MethodAppPush)
+			if w.r.settings.has(w.r.settings.Methods, MethodInSite) {
+				inSite[a.id] = append(inSite[a.id], uid)
+				out.receivers[uid] = true
+			} else if byApp {
+				t := templates[a.id]
+				out.app = append(out.app, message.Record{UserID: uid, Kind: t.Kind, Type: message.TypeNotice, Title: t.Title,
+					SubTitle: t.SubTitle, Content: t.Content, Priority: t.Priority, AlarmID: t.AlarmID, Created: now.UTC(), Updated: now.UTC()})
+			}
+			if byApp && w.r.settings.has(w.r.settings.Methods, MethodInSite) {
+				out.app = append(out.app, message.Record{UserID: uid, AlarmID: a.id}) // filled from its batch below
+			}
+		}
+	}
+	total := 0
+	for _, us := range inSite {
+		total += len(us)
+	}
+	ids, err := e.opt.Messages.ReserveIDs(ctx, tx, total)
+	if err != nil {
+		return err
+	}
+	var batches []*message.Batch
+	stored := map[[2]int64]message.Record{}
+	for _, aid := range order {
+		users := inSite[aid]
+		if len(users) == 0 {
+			continue
+		}
+		b, err := message.NewBatch(templates[aid], users, ids[:len(users)], now)
+		if err != nil {
+			return err
+		}
+		ids = ids[len(users):]
+		b.Opened = opened
+		batches = append(batches, b)
+		// The frames go out now; the rows follow in this transaction.
+		e.opt.Messages.AnnounceBatch(ctx, b)
+		for i, u := range b.Users {
+			r := b.Message
+			r.UserID, r.ID = u, b.IDs[i]
+			stored[[2]int64{u, aid}] = r
+		}
+	}
+	for i, m := range out.app {
+		if m.ID == 0 && m.Kind == "" {
+			out.app[i] = stored[[2]int64{m.UserID, m.AlarmID}]
+		}
+	}
+	if err := recordDecisions(ctx, tx, decs, now.UnixMilli()); err != nil {
+		return err
+	}
+	for _, b := range batches {
+		if err := e.opt.Messages.InsertBatch(ctx, tx, index[b.Message.AlarmID].orgID, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dueAlarms reads the alarms a pass looks at: the given ones (opened just now), or, for
+// the sweep (ids nil), the occurring alarms that can still be due and the first passes
+// left undone for longer than notifyGrace.
+func (e *Engine) dueAlarms(ctx context.Context, ids []int64, nowMs int64) ([]pendingAlarm, error) {
+	q := `SELECT a.id, a.org_id, a.station_id, a.level, a.start_at, COALESCE(a.recovered_at, 0), a.notify_pending, a.rule_key,
+		a.device_name, a.device_sn, s.name, a.msg_key, a.msg_args FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.replayed = 0`
+	var args []any
+	if ids != nil {
+		if len(ids) == 0 {
+			return nil, nil
+		}
+		q += " AND a.id IN (" + placeholders(len(ids)) + ")"
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	} else {
+		// The longest delay is an hour: older alarms were due before the window.
+		q += " AND (a.notify_pending = 0 AND a.status = 1 AND a.start_at >= ? OR a.notify_pending = 1 AND a.occurred_at < ?)"
+		args = append(args, nowMs-(e.opt.NotifyWindow+Delay(FrequencyLow)).Milliseconds(), nowMs-notifyGrace.Milliseconds())
+	}
+	rows, err := e.db.Query(ctx, q+" ORDER BY a.start_at, a.id", args...)
+	if err != nil {
+		return nil, fmt.Errorf("alarm: unable to read occurring alarms: %w", err)
+	}
+	defer rows.Close()
+	var alarms []pendingAlarm
+	for rows.Next() {
+		var a pendingAlarm
+		var rawArgs string
+		var pending int
+		if err := rows.Scan(&a.id, &a.orgID, &a.stationID, &a.level, &a.start, &a.recovered, &pending, &a.rule, &a.devName, &a.devSN,
+			&a.stationName, &a.msgKey, &rawArgs); err != nil {
+			return nil, err
+		}
+		a.pending = pending == 1
+		_ = json.Unmarshal([]byte(rawArgs), &a.args)
+		alarms = append(alarms, a)
+	}
+	return alarms, rows.Err()
+}
+
+// decision is one (alarm, user) pair decided.
+type decision struct {
+	user, alarm int64
+	outcome     string
+}
+
+// recordDecisions writes the decisions, a statement per alarm, outcome and thousand users.
+func recordDecisions(ctx context.Context, tx *store.Tx, decs []decision, nowMs int64) error {
+	type group struct {
+		alarm   int64
+		outcome string
+	}
+	users := map[group][]int64{}
+	var order []group
+	for _, d := range decs {
+		g := group{d.alarm, d.outcome}
+		if _, ok := users[g]; !ok {
+			order = append(order, g)
+		}
+		users[g] = append(users[g], d.user)
+	}
+	for _, g := range order {
+		list := users[g]
+		for start := 0; start < len(list); start += 1000 {
+			chunk := list[start:min(start+1000, len(list))]
+			args := make([]any, 0, 3+len(chunk))
+			args = append(args, g.alarm, g.outcome, nowMs)
+			for _, u := range chunk {
+				args = append(args, u)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at)
+				SELECT CAST(? AS BIGINT), v.column1, CAST(? AS TEXT), CAST(? AS BIGINT) FROM (VALUES (CAST(? AS BIGINT))`+
+				strings.Repeat(", (?)", len(chunk)-1)+`) AS v WHERE true ON CONFLICT DO NOTHING`, args...); err != nil {
+				return fmt.Errorf("alarm: unable to record notifications: %w", err)
+			}
+		}
+	}
+	return nil
+}
