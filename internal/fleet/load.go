@@ -61,7 +61,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	}
 	devices := map[int64]*deviceInfo{}
 	rows, err := db.Query(ctx, `SELECT d.id, d.station_id, d.type, d.meter_position, d.parent_id IS NULL,
-		COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0)
+		COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0), d.name, d.sn, d.component_capacity_kwp
 		FROM devices d LEFT JOIN device_openings o ON o.device_id = d.id ORDER BY d.id`)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 		d := &deviceInfo{}
 		var counted bool
 		var e2 float64
-		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos, &counted, &d.opening, &e2); err != nil {
+		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos, &counted, &d.opening, &e2, &d.name, &d.sn, &d.kwp); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -90,6 +90,9 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := rankDevices(ctx, db, devices); err != nil {
 		return nil, err
 	}
 	return &structure{stations: stations, devices: devices, list: list, grants: grants}, nil

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -221,23 +219,6 @@ func (s *State) DevicesOf(ctx context.Context, ids []int64) ([]Member, error) {
 				d := s.devices[did]
 				out = append(out, Member{ID: d.id, StationID: d.station, TopID: id, Type: d.typ, MeterPosition: d.meterPos})
 			}
-		}
-	}
-	return out, nil
-}
-
-// Visible returns the stations p may see (every level), by name then id: station.List
-// with no filter, from memory.
-func (s *State) Visible(ctx context.Context, p *httpapi.Principal) ([]*station.Station, error) {
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := []*station.Station{}
-	for _, st := range s.list {
-		if station.Sees(p, st, s.byID[st.ParentID], s.grants) {
-			out = append(out, st)
 		}
 	}
 	return out, nil

@@ -81,6 +81,9 @@ type deviceInfo struct {
 	id, station   int64
 	typ, meterPos string
 	opening       float64 // main opening counter, kWh
+	name, sn      string
+	kwp           float64 // PV array behind an inverter
+	rank          int     // place in the database's order of (type, name, id)
 }
 
 // State is the in-memory fleet. Its zero value is not usable: use New.
@@ -98,6 +101,7 @@ type State struct {
 	list     []*station.Station // every station, by name then id
 	byID     map[int64]*station.Station
 	grants   map[int64]map[int64]bool // department → granted stations
+	pick     *picker                  // the stations by organisation and department
 	loadedAt time.Time                // when the structure was last read
 
 	structDirty atomic.Bool
@@ -219,6 +223,7 @@ func (s *State) setStructure(str *structure) {
 	for _, st := range str.list {
 		s.byID[st.ID] = st
 	}
+	s.pick = newPicker(str.list, str.grants)
 }
 
 // apply takes one committed change.

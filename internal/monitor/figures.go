@@ -144,6 +144,12 @@ func (f *Figures) devicesUnder(ctx context.Context, ids []int64) ([]devRow, erro
 
 // Live implements station.Telemetry.
 func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
+	return f.live(ctx, stations, true)
+}
+
+// live is Live; without full, the alarms and energy totals are left out (the callers that
+// read only the devices' states and power).
+func (f *Figures) live(ctx context.Context, stations []*station.Station, full bool) (map[int64]station.Live, error) {
 	out := make(map[int64]station.Live, len(stations))
 	if len(stations) == 0 {
 		return out, nil
@@ -164,13 +170,13 @@ func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[in
 	if err != nil {
 		return nil, err
 	}
-	totals, err := f.stationTotals(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
+	var totals map[int64]telemetry.Totals
 	var alarms map[int64]string
-	if f.Alarms != nil {
-		if alarms, err = f.Alarms(ctx, ids); err != nil {
+	if full {
+		if totals, err = f.stationTotals(ctx, ids); err != nil {
+			return nil, err
+		}
+		if alarms, err = f.occurring(ctx, ids); err != nil {
 			return nil, err
 		}
 	}

@@ -214,3 +214,12 @@ func (f *Figures) visible(r *http.Request) ([]*station.Station, error) {
 	list, _, err := station.List(r.Context(), f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
 	return list, err
 }
+
+// KeptStations implements station.Kept from the fleet state.
+func (f *Figures) KeptStations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
+	if f.Fleet == nil {
+		return nil, nil, false, nil
+	}
+	list, sub, err := f.Fleet.Stations(ctx, p)
+	return list, sub, err == nil, err
+}
