@@ -223,3 +223,65 @@ func (s *State) DevicesOf(ctx context.Context, ids []int64) ([]Member, error) {
 	}
 	return out, nil
 }
+
+// EachUnder calls fn for every device counted towards each listed station (its own and
+// its sub-stations', in DevicesUnder's order) with its latest sample (nil when it has
+// none), reading the entries in place: fn runs under the state's read lock and must not
+// call the state, nor keep the sample.
+func (s *State) EachUnder(ctx context.Context, ids []int64, fn func(m *Member, latest *telemetry.Sample)) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var m Member
+	visit := func(top int64, st *stationInfo) {
+		for _, id := range st.devices {
+			d := s.devices[id]
+			m = Member{ID: d.id, StationID: d.station, TopID: top, Type: d.typ, MeterPosition: d.meterPos}
+			if f := s.dev[id]; f != nil && f.hasLatest {
+				fn(&m, &f.latest)
+			} else {
+				fn(&m, nil)
+			}
+		}
+	}
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		visit(id, st)
+		for _, c := range st.children {
+			visit(id, s.stations[c])
+		}
+	}
+	return nil
+}
+
+// EachOf calls fn for every device whose own station is one of ids (DevicesOf's order)
+// with its latest sample (nil when it has none), as EachUnder.
+func (s *State) EachOf(ctx context.Context, ids []int64, fn func(m *Member, latest *telemetry.Sample)) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var m Member
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		for _, did := range st.devices {
+			d := s.devices[did]
+			m = Member{ID: d.id, StationID: d.station, TopID: id, Type: d.typ, MeterPosition: d.meterPos}
+			if f := s.dev[did]; f != nil && f.hasLatest {
+				fn(&m, &f.latest)
+			} else {
+				fn(&m, nil)
+			}
+		}
+	}
+	return nil
+}

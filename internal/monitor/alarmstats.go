@@ -10,7 +10,12 @@ import (
 )
 
 // SQLAlarmStats reads the alarm tables for the rankings.
-type SQLAlarmStats struct{ DB *store.DB }
+type SQLAlarmStats struct {
+	DB *store.DB
+	// Children names the stations and their sub-stations, each with its parent (nil:
+	// read from the stations table).
+	Children func(ctx context.Context, ids []int64) (map[int64]int64, error)
+}
 
 func idArgs(ids []int64) (string, []any) {
 	args := make([]any, len(ids))
@@ -28,7 +33,11 @@ func (s SQLAlarmStats) StationCounts(ctx context.Context, stationIDs []int64, si
 	}
 	// the listed stations and their sub-stations, each an index range of
 	// alarms_station_start (an OR over the parent would read every alarm)
-	parents, err := withChildren(ctx, s.DB, stationIDs)
+	children := s.Children
+	if children == nil {
+		children = func(ctx context.Context, ids []int64) (map[int64]int64, error) { return withChildren(ctx, s.DB, ids) }
+	}
+	parents, err := children(ctx, stationIDs)
 	if err != nil {
 		return nil, err
 	}

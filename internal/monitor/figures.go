@@ -158,15 +158,7 @@ func (f *Figures) live(ctx context.Context, stations []*station.Station, full bo
 	for i, st := range stations {
 		ids[i] = st.ID
 	}
-	devs, err := f.devicesUnder(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	devIDs := make([]int64, 0, len(devs))
-	for _, d := range devs {
-		devIDs = append(devIDs, d.id)
-	}
-	latest, err := f.latest(ctx, devIDs)
+	accs, err := f.deviceCounts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -180,43 +172,10 @@ func (f *Figures) live(ctx context.Context, stations []*station.Station, full bo
 			return nil, err
 		}
 	}
-	now := f.now()
-	type acc struct {
-		total, online, reported int
-		powerKW                 float64
-		lastSeen                time.Time
-	}
-	accs := map[int64]*acc{}
-	for _, d := range devs {
-		a := accs[d.topID]
-		if a == nil {
-			a = &acc{}
-			accs[d.topID] = a
-		}
-		a.total++
-		comm := ""
-		if f.Comm != nil {
-			comm = f.Comm(d.id)
-		}
-		l, ok := latest[d.id]
-		if !ok || comm == "connecting" {
-			continue
-		}
-		a.reported++
-		if l.Time.After(a.lastSeen) {
-			a.lastSeen = l.Time
-		}
-		if device.State(&l, now) != device.StateOffline && comm != "offline" {
-			a.online++
-			if d.typ == "inverter" {
-				a.powerKW += l.PowerKW
-			}
-		}
-	}
 	for _, st := range stations {
 		a := accs[st.ID]
 		if a == nil {
-			a = &acc{}
+			a = &devCount{}
 		}
 		l := station.Live{DevicesTotal: a.total, DevicesOnline: a.online}
 		switch {

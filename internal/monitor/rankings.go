@@ -246,9 +246,13 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 		ids[i] = st.ID
 	}
 	counts := map[int64]AlarmCount{}
-	if s.Figures.AlarmStats != nil {
+	if stats := s.Figures.AlarmStats; stats != nil {
+		if sql, ok := stats.(SQLAlarmStats); ok && s.Figures.Fleet != nil && sql.Children == nil {
+			sql.Children = s.Figures.Fleet.WithChildren // the sub-stations from memory
+			stats = sql
+		}
 		since := s.Figures.now().Add(-24 * time.Hour)
-		if counts, err = s.Figures.AlarmStats.StationCounts(r.Context(), ids, since); err != nil {
+		if counts, err = stats.StationCounts(r.Context(), ids, since); err != nil {
 			return nil, httpapi.Internal(err)
 		}
 	}

@@ -100,35 +100,30 @@ func (f *Figures) membersUnder(ctx context.Context, ids []int64) ([]devRow, erro
 // deviceStates returns the state of every device the caller sees (those of the visible
 // stations list).
 func (f *Figures) deviceStates(ctx context.Context, r *http.Request, list []*station.Station) ([]string, error) {
-	var ids []int64
+	now := f.now()
 	if f.Fleet != nil {
 		st := make([]int64, len(list))
 		for i, s := range list {
 			st[i] = s.ID
 		}
-		devs, err := f.visibleDevices(ctx, st)
-		if err != nil {
-			return nil, err
-		}
-		ids = make([]int64, len(devs))
-		for i, d := range devs {
-			ids[i] = d.ID
-		}
-	} else {
-		devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
-		if err != nil {
-			return nil, err
-		}
-		ids = make([]int64, len(devs))
-		for i, d := range devs {
-			ids[i] = d.ID
-		}
+		var out []string
+		err := f.Fleet.EachOf(ctx, st, func(_ *fleet.Member, l *telemetry.Sample) {
+			out = append(out, device.State(l, now))
+		})
+		return out, err
+	}
+	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(devs))
+	for i, d := range devs {
+		ids[i] = d.ID
 	}
 	latest, err := f.latest(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	now := f.now()
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		if l, ok := latest[id]; ok {
