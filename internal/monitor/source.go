@@ -61,12 +61,6 @@ func (f *Figures) yesterday(ctx context.Context, id int64, loc *time.Location) (
 	return 0, 0, nil
 }
 
-// visibleDevices lists the devices whose own station is one of ids (the caller's visible
-// stations), as (id, type) pairs.
-func (f *Figures) visibleDevices(ctx context.Context, ids []int64) ([]fleet.Member, error) {
-	return f.Fleet.DevicesOf(ctx, ids)
-}
-
 // deviceEnergy is Energy from the fleet state.
 func (f *Figures) deviceEnergy(ctx context.Context, devs []*device.Device) (map[int64]device.Energy, error) {
 	ids := make([]int64, len(devs))
