@@ -22,11 +22,13 @@ import (
 )
 
 // Kept windows: days and months this recent are kept per owner (a read needs today and
-// yesterday, this month and last month, in any time zone, and the charts the days of this
-// month and the months of this year, seen from any zone); years are kept for ever.
+// yesterday, this month and last month, in any time zone, the charts the days of this
+// month and the months of this year, seen from any zone, and the fleet summary's compared
+// stretches the days of last month, from its first, and the months of last year, from
+// January); years are kept for ever.
 const (
-	keepDays   = 40 * 24 * time.Hour
-	keepMonths = 400 * 24 * time.Hour
+	keepDays   = 64 * 24 * time.Hour
+	keepMonths = 760 * 24 * time.Hour
 	// a device's days are read for today only; hours for the fleet's chart of today
 	keepDeviceDays = 4 * 24 * time.Hour
 	keepHours      = 4 * 24 * time.Hour

@@ -169,3 +169,33 @@ func get(t *testing.T, e *apitest.Env, u, as string, into any) {
 		t.Fatalf("%s as %s: %d %s", u, as, r.Status, r.Body)
 	}
 }
+
+// The fleet summary compares this month with the same days of last month from the fleet
+// state's kept days (last month from its first day): the same answer as the roll-ups.
+func TestFleetSummaryComparesAsRollups(t *testing.T) {
+	e := apitest.NewWithFleet(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	e.Simulate(t, now.AddDate(0, -2, -3), now)
+	kept := e.Server.Fleet
+	for _, user := range []string{"admin", "operator"} {
+		at := time.Now()
+		e.Server.Figures.Now = func() time.Time { return at }
+		got := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/summary/all", As: user})
+		e.Server.Figures.Fleet = nil
+		want := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/summary/all", As: user})
+		e.Server.Figures.Fleet = kept
+		e.Server.Figures.Now = nil
+		if got.Status != 200 || got.Body != want.Body {
+			t.Fatalf("/v2/summary/all as %s:\nfleet state %s\nroll-ups    %s", user, got.Body, want.Body)
+		}
+		var all struct {
+			EnergyKWh struct {
+				Day, Month struct{ Previous float64 }
+			} `json:"energyKwh"`
+		}
+		get(t, e, "/v2/summary/all", user, &all)
+		if all.EnergyKWh.Month.Previous == 0 || all.EnergyKWh.Day.Previous == 0 {
+			t.Fatalf("as %s, the month or day is not compared: %s", user, got.Body)
+		}
+	}
+}
