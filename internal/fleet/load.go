@@ -149,6 +149,10 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		}
 	}
 
+	if err := loadFirstDays(ctx, db, stIDs, st); err != nil {
+		return nil, nil, err
+	}
+
 	// the hours of the recent days, unpacked from the day rows
 	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }})
 	hours, err := reader.StationRollups(ctx, stIDs, telemetry.Hour, now.Add(-keepHours), now.Add(48*time.Hour))
@@ -262,4 +266,34 @@ func chunks(xs []int64, n int) [][]int64 {
 		out = append(out, xs)
 	}
 	return out
+}
+
+// loadFirstDays reads the start of each station's first day roll-up: one index range of
+// telemetry_station_rollups_figures per station.
+func loadFirstDays(ctx context.Context, db *store.DB, stIDs []int64, st map[int64]*stationFig) error {
+	for _, chunk := range chunks(stIDs, 400) {
+		rows, err := db.Query(ctx, "SELECT station_id, MIN(bucket) FROM telemetry_station_rollups WHERE res = ? AND station_id IN ("+
+			placeholders(len(chunk))+") GROUP BY station_id", append([]any{int(telemetry.Day)}, int64Args(chunk)...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, first int64
+			if err := rows.Scan(&id, &first); err != nil {
+				rows.Close()
+				return err
+			}
+			f := st[id]
+			if f == nil {
+				f = newStationFig()
+				st[id] = f
+			}
+			f.firstDay, f.hasFirst = first, true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

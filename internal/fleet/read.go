@@ -285,3 +285,20 @@ func (s *State) EachOf(ctx context.Context, ids []int64, fn func(m *Member, late
 	}
 	return nil
 }
+
+// FirstDays returns the start of each station's first day roll-up (stations without
+// history are absent).
+func (s *State) FirstDays(ctx context.Context, ids []int64) (map[int64]int64, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]int64, len(ids))
+	for _, id := range ids {
+		if f := s.st[id]; f != nil && f.hasFirst && s.stations[id] != nil {
+			out[id] = f.firstDay
+		}
+	}
+	return out, nil
+}

@@ -51,6 +51,8 @@ type period struct {
 // stationFig is a station's kept roll-ups by bucket start.
 type stationFig struct {
 	hours, days, months, years map[int64]*period
+	firstDay                   int64 // start of its first day roll-up (when hasFirst)
+	hasFirst                   bool
 }
 
 func newStationFig() *stationFig {
@@ -270,6 +272,9 @@ func (s *State) apply(c telemetry.Change) {
 		if f == nil {
 			f = newStationFig()
 			s.st[ch.ID] = f
+		}
+		if !f.hasFirst || ch.Start < f.firstDay {
+			f.firstDay, f.hasFirst = ch.Start, true
 		}
 		for _, p := range []*period{at(f.days, ch.Start), at(f.months, ch.Month), at(f.years, ch.Year)} {
 			p.add(ch.Kind, &ch.Delta)

@@ -204,6 +204,13 @@ func (f *Figures) firstDays(ctx context.Context, sts []*station.Station) (map[in
 	if len(sts) == 0 {
 		return out, nil
 	}
+	if f.Fleet != nil {
+		ids := make([]int64, len(sts))
+		for i, st := range sts {
+			ids[i] = st.ID
+		}
+		return f.Fleet.FirstDays(ctx, ids)
+	}
 	args := make([]any, 0, len(sts)+1)
 	args = append(args, int(telemetry.Day))
 	for _, st := range sts {
