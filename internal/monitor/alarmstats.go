@@ -138,12 +138,24 @@ func withChildren(ctx context.Context, db *store.DB, ids []int64) (map[int64]int
 // or a sub-station's): Alarms' answer. With the fleet state it names the sub-stations,
 // and the alarms are read as one alarms_station_status range per station (status 1 of
 // that station), which costs the stations asked about and their occurring alarms.
-func (f *Figures) occurring(ctx context.Context, ids []int64) (map[int64]string, error) {
+//
+// With flagsOnly the texts are left empty: only which stations have an occurring alarm,
+// read from alarms_station_status alone (no alarm row is read).
+func (f *Figures) occurring(ctx context.Context, ids []int64, flagsOnly bool) (map[int64]string, error) {
 	if f.Alarms == nil {
 		return nil, nil
 	}
 	if f.Fleet == nil {
-		return f.Alarms(ctx, ids)
+		out, err := f.Alarms(ctx, ids)
+		if flagsOnly {
+			for id := range out {
+				out[id] = ""
+			}
+		}
+		return out, err
+	}
+	if flagsOnly {
+		return f.occurringFlags(ctx, ids)
 	}
 	out := map[int64]string{}
 	if len(ids) == 0 {
@@ -200,4 +212,55 @@ func (f *Figures) occurring(ctx context.Context, ids []int64) (map[int64]string,
 // occurringQuery reads the occurring alarms of the stations named by the placeholders ph.
 func occurringQuery(ph string) string {
 	return "SELECT station_id, description, start_at, id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
+}
+
+// occurringFlags is occurring without the texts: the listed stations with an occurring
+// alarm of their own or of a sub-station.
+func (f *Figures) occurringFlags(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	parents, err := f.Fleet.WithChildren(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int64, 0, len(parents))
+	for id := range parents {
+		all = append(all, id)
+	}
+	listed := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		listed[id] = true
+	}
+	for start := 0; start < len(all); start += 500 {
+		ph, args := idArgs(all[start:min(start+500, len(all))])
+		rows, err := f.DB.Query(ctx, occurringFlagsQuery(ph), args...)
+		if err != nil {
+			return nil, fmt.Errorf("monitor: unable to read occurring alarms: %w", err)
+		}
+		for rows.Next() {
+			var st int64
+			if err := rows.Scan(&st); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if listed[st] {
+				out[st] = ""
+			}
+			if p := parents[st]; p != 0 && listed[p] {
+				out[p] = ""
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// occurringFlagsQuery names the stations of ph that have an occurring alarm.
+func occurringFlagsQuery(ph string) string {
+	return "SELECT DISTINCT station_id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
 }

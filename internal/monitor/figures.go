@@ -144,12 +144,23 @@ func (f *Figures) devicesUnder(ctx context.Context, ids []int64) ([]devRow, erro
 
 // Live implements station.Telemetry.
 func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
-	return f.live(ctx, stations, true)
+	return f.live(ctx, stations, liveFull)
 }
 
-// live is Live; without full, the alarms and energy totals are left out (the callers that
-// read only the devices' states and power).
-func (f *Figures) live(ctx context.Context, stations []*station.Station, full bool) (map[int64]station.Live, error) {
+// LiveFlags implements station.Kept: Live without the latest alarm's text.
+func (f *Figures) LiveFlags(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
+	return f.live(ctx, stations, liveFlags)
+}
+
+// What live reads besides the devices' states and power.
+const (
+	liveFull  = iota // energy totals, the alarm flag and the latest alarm's text
+	liveFlags        // energy totals and the alarm flag (LatestAlarm left empty)
+	livePower        // nothing else: no totals, no alarms
+)
+
+// live is Live, reading what mode asks for.
+func (f *Figures) live(ctx context.Context, stations []*station.Station, mode int) (map[int64]station.Live, error) {
 	out := make(map[int64]station.Live, len(stations))
 	if len(stations) == 0 {
 		return out, nil
@@ -164,11 +175,11 @@ func (f *Figures) live(ctx context.Context, stations []*station.Station, full bo
 	}
 	var totals map[int64]telemetry.Totals
 	var alarms map[int64]string
-	if full {
+	if mode != livePower {
 		if totals, err = f.stationTotals(ctx, ids); err != nil {
 			return nil, err
 		}
-		if alarms, err = f.occurring(ctx, ids); err != nil {
+		if alarms, err = f.occurring(ctx, ids, mode == liveFlags); err != nil {
 			return nil, err
 		}
 	}

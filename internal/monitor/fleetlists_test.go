@@ -32,10 +32,11 @@ func TestFleetListsAnswerAsSQL(t *testing.T) {
 			t.Fatal(err)
 		}
 		var top, sub, subParent int64
-		if err := db.QueryRow(ctx, "SELECT MIN(id) FROM stations WHERE parent_id IS NULL").Scan(&top); err != nil {
+		if err := db.QueryRow(ctx, "SELECT id, parent_id FROM stations WHERE parent_id IS NOT NULL ORDER BY id LIMIT 1").Scan(&sub, &subParent); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.QueryRow(ctx, "SELECT id, parent_id FROM stations WHERE parent_id IS NOT NULL ORDER BY id LIMIT 1").Scan(&sub, &subParent); err != nil {
+		// another station: the sub-station's alarms alone flag its parent
+		if err := db.QueryRow(ctx, "SELECT MIN(id) FROM stations WHERE parent_id IS NULL AND id <> ?", subParent).Scan(&top); err != nil {
 			t.Fatal(err)
 		}
 		// a tag only a sub-station carries: the filter finds its station

@@ -198,7 +198,7 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	}
 	sort.Slice(out.Profit, func(i, j int) bool { return out.Profit[i].Currency < out.Profit[j].Currency })
 
-	live, err := f.live(ctx, rs, false) // power only: no alarms, no totals
+	live, err := f.live(ctx, rs, livePower)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

@@ -348,7 +348,11 @@ func (s *Service) summary(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	live, err := s.Telemetry.Live(ctx, list)
+	liveOf := s.Telemetry.Live
+	if k, ok := s.Telemetry.(Kept); ok {
+		liveOf = k.LiveFlags // the summary shows no alarm text
+	}
+	live, err := liveOf(ctx, list)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

@@ -14,6 +14,9 @@ type Kept interface {
 	// name then id, and a function naming any station's sub-stations; ok false when the
 	// stations are not kept (list them in SQL).
 	KeptStations(ctx context.Context, p *httpapi.Principal) (list []*Station, sub func(id int64) []*Station, ok bool, err error)
+	// LiveFlags is Live without the latest alarm's text (LatestAlarm empty), for the
+	// summary, which counts the stations with alarms and shows no text.
+	LiveFlags(ctx context.Context, stations []*Station) (map[int64]Live, error)
 }
 
 // keptList is List from a Kept telemetry: ok false when there is none, or when the filter
