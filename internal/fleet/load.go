@@ -61,7 +61,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	}
 	devices := map[int64]*deviceInfo{}
 	rows, err := db.Query(ctx, `SELECT d.id, d.station_id, d.type, d.meter_position, d.parent_id IS NULL,
-		COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0)
+		COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0), d.name, d.sn, d.component_capacity_kwp
 		FROM devices d LEFT JOIN device_openings o ON o.device_id = d.id ORDER BY d.id`)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 		d := &deviceInfo{}
 		var counted bool
 		var e2 float64
-		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos, &counted, &d.opening, &e2); err != nil {
+		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos, &counted, &d.opening, &e2, &d.name, &d.sn, &d.kwp); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -90,6 +90,9 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := rankDevices(ctx, db, devices); err != nil {
 		return nil, err
 	}
 	return &structure{stations: stations, devices: devices, list: list, grants: grants}, nil
@@ -144,6 +147,10 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		if err := rows.Err(); err != nil {
 			return nil, nil, err
 		}
+	}
+
+	if err := loadFirstDays(ctx, db, stIDs, st); err != nil {
+		return nil, nil, err
 	}
 
 	// the hours of the recent days, unpacked from the day rows
@@ -259,4 +266,34 @@ func chunks(xs []int64, n int) [][]int64 {
 		out = append(out, xs)
 	}
 	return out
+}
+
+// loadFirstDays reads the start of each station's first day roll-up: one index range of
+// telemetry_station_rollups_figures per station.
+func loadFirstDays(ctx context.Context, db *store.DB, stIDs []int64, st map[int64]*stationFig) error {
+	for _, chunk := range chunks(stIDs, 400) {
+		rows, err := db.Query(ctx, "SELECT station_id, MIN(bucket) FROM telemetry_station_rollups WHERE res = ? AND station_id IN ("+
+			placeholders(len(chunk))+") GROUP BY station_id", append([]any{int(telemetry.Day)}, int64Args(chunk)...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, first int64
+			if err := rows.Scan(&id, &first); err != nil {
+				rows.Close()
+				return err
+			}
+			f := st[id]
+			if f == nil {
+				f = newStationFig()
+				st[id] = f
+			}
+			f.firstDay, f.hasFirst = first, true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -226,18 +224,80 @@ func (s *State) DevicesOf(ctx context.Context, ids []int64) ([]Member, error) {
 	return out, nil
 }
 
-// Visible returns the stations p may see (every level), by name then id: station.List
-// with no filter, from memory.
-func (s *State) Visible(ctx context.Context, p *httpapi.Principal) ([]*station.Station, error) {
+// EachUnder calls fn for every device counted towards each listed station (its own and
+// its sub-stations', in DevicesUnder's order) with its latest sample (nil when it has
+// none), reading the entries in place: fn runs under the state's read lock and must not
+// call the state, nor keep the sample.
+func (s *State) EachUnder(ctx context.Context, ids []int64, fn func(m *Member, latest *telemetry.Sample)) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var m Member
+	visit := func(top int64, st *stationInfo) {
+		for _, id := range st.devices {
+			d := s.devices[id]
+			m = Member{ID: d.id, StationID: d.station, TopID: top, Type: d.typ, MeterPosition: d.meterPos}
+			if f := s.dev[id]; f != nil && f.hasLatest {
+				fn(&m, &f.latest)
+			} else {
+				fn(&m, nil)
+			}
+		}
+	}
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		visit(id, st)
+		for _, c := range st.children {
+			visit(id, s.stations[c])
+		}
+	}
+	return nil
+}
+
+// EachOf calls fn for every device whose own station is one of ids (DevicesOf's order)
+// with its latest sample (nil when it has none), as EachUnder.
+func (s *State) EachOf(ctx context.Context, ids []int64, fn func(m *Member, latest *telemetry.Sample)) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var m Member
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		for _, did := range st.devices {
+			d := s.devices[did]
+			m = Member{ID: d.id, StationID: d.station, TopID: id, Type: d.typ, MeterPosition: d.meterPos}
+			if f := s.dev[did]; f != nil && f.hasLatest {
+				fn(&m, &f.latest)
+			} else {
+				fn(&m, nil)
+			}
+		}
+	}
+	return nil
+}
+
+// FirstDays returns the start of each station's first day roll-up (stations without
+// history are absent).
+func (s *State) FirstDays(ctx context.Context, ids []int64) (map[int64]int64, error) {
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []*station.Station{}
-	for _, st := range s.list {
-		if station.Sees(p, st, s.byID[st.ParentID], s.grants) {
-			out = append(out, st)
+	out := make(map[int64]int64, len(ids))
+	for _, id := range ids {
+		if f := s.st[id]; f != nil && f.hasFirst && s.stations[id] != nil {
+			out[id] = f.firstDay
 		}
 	}
 	return out, nil

@@ -22,11 +22,13 @@ import (
 )
 
 // Kept windows: days and months this recent are kept per owner (a read needs today and
-// yesterday, this month and last month, in any time zone, and the charts the days of this
-// month and the months of this year, seen from any zone); years are kept for ever.
+// yesterday, this month and last month, in any time zone, the charts the days of this
+// month and the months of this year, seen from any zone, and the fleet summary's compared
+// stretches the days of last month, from its first, and the months of last year, from
+// January); years are kept for ever.
 const (
-	keepDays   = 40 * 24 * time.Hour
-	keepMonths = 400 * 24 * time.Hour
+	keepDays   = 64 * 24 * time.Hour
+	keepMonths = 760 * 24 * time.Hour
 	// a device's days are read for today only; hours for the fleet's chart of today
 	keepDeviceDays = 4 * 24 * time.Hour
 	keepHours      = 4 * 24 * time.Hour
@@ -49,6 +51,8 @@ type period struct {
 // stationFig is a station's kept roll-ups by bucket start.
 type stationFig struct {
 	hours, days, months, years map[int64]*period
+	firstDay                   int64 // start of its first day roll-up (when hasFirst)
+	hasFirst                   bool
 }
 
 func newStationFig() *stationFig {
@@ -81,6 +85,9 @@ type deviceInfo struct {
 	id, station   int64
 	typ, meterPos string
 	opening       float64 // main opening counter, kWh
+	name, sn      string
+	kwp           float64 // PV array behind an inverter
+	rank          int     // place in the database's order of (type, name, id)
 }
 
 // State is the in-memory fleet. Its zero value is not usable: use New.
@@ -98,6 +105,7 @@ type State struct {
 	list     []*station.Station // every station, by name then id
 	byID     map[int64]*station.Station
 	grants   map[int64]map[int64]bool // department → granted stations
+	pick     *picker                  // the stations by organisation and department
 	loadedAt time.Time                // when the structure was last read
 
 	structDirty atomic.Bool
@@ -219,6 +227,7 @@ func (s *State) setStructure(str *structure) {
 	for _, st := range str.list {
 		s.byID[st.ID] = st
 	}
+	s.pick = newPicker(str.list, str.grants)
 }
 
 // apply takes one committed change.
@@ -263,6 +272,9 @@ func (s *State) apply(c telemetry.Change) {
 		if f == nil {
 			f = newStationFig()
 			s.st[ch.ID] = f
+		}
+		if !f.hasFirst || ch.Start < f.firstDay {
+			f.firstDay, f.hasFirst = ch.Start, true
 		}
 		for _, p := range []*period{at(f.days, ch.Start), at(f.months, ch.Month), at(f.years, ch.Year)} {
 			p.add(ch.Kind, &ch.Delta)

@@ -10,7 +10,12 @@ import (
 )
 
 // SQLAlarmStats reads the alarm tables for the rankings.
-type SQLAlarmStats struct{ DB *store.DB }
+type SQLAlarmStats struct {
+	DB *store.DB
+	// Children names the stations and their sub-stations, each with its parent (nil:
+	// read from the stations table).
+	Children func(ctx context.Context, ids []int64) (map[int64]int64, error)
+}
 
 func idArgs(ids []int64) (string, []any) {
 	args := make([]any, len(ids))
@@ -28,7 +33,11 @@ func (s SQLAlarmStats) StationCounts(ctx context.Context, stationIDs []int64, si
 	}
 	// the listed stations and their sub-stations, each an index range of
 	// alarms_station_start (an OR over the parent would read every alarm)
-	parents, err := withChildren(ctx, s.DB, stationIDs)
+	children := s.Children
+	if children == nil {
+		children = func(ctx context.Context, ids []int64) (map[int64]int64, error) { return withChildren(ctx, s.DB, ids) }
+	}
+	parents, err := children(ctx, stationIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -123,4 +132,135 @@ func withChildren(ctx context.Context, db *store.DB, ids []int64) (map[int64]int
 		}
 	}
 	return out, nil
+}
+
+// occurring returns, per listed station, the text of its latest occurring alarm (its own
+// or a sub-station's): Alarms' answer. With the fleet state it names the sub-stations,
+// and the alarms are read as one alarms_station_status range per station (status 1 of
+// that station), which costs the stations asked about and their occurring alarms.
+//
+// With flagsOnly the texts are left empty: only which stations have an occurring alarm,
+// read from alarms_station_status alone (no alarm row is read).
+func (f *Figures) occurring(ctx context.Context, ids []int64, flagsOnly bool) (map[int64]string, error) {
+	if f.Alarms == nil {
+		return nil, nil
+	}
+	if f.Fleet == nil {
+		out, err := f.Alarms(ctx, ids)
+		if flagsOnly {
+			for id := range out {
+				out[id] = ""
+			}
+		}
+		return out, err
+	}
+	if flagsOnly {
+		return f.occurringFlags(ctx, ids)
+	}
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	parents, err := f.Fleet.WithChildren(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int64, 0, len(parents))
+	for id := range parents {
+		all = append(all, id)
+	}
+	listed := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		listed[id] = true
+	}
+	type best struct{ start, id int64 }
+	latest := map[int64]best{}
+	put := func(st int64, desc string, b best) {
+		if cur, ok := latest[st]; !ok || b.start > cur.start || b.start == cur.start && b.id > cur.id {
+			latest[st] = b
+			out[st] = desc
+		}
+	}
+	for start := 0; start < len(all); start += 500 {
+		ph, args := idArgs(all[start:min(start+500, len(all))])
+		rows, err := f.DB.Query(ctx, occurringQuery(ph), args...)
+		if err != nil {
+			return nil, fmt.Errorf("monitor: unable to read occurring alarms: %w", err)
+		}
+		for rows.Next() {
+			var st, at, id int64
+			var desc string
+			if err := rows.Scan(&st, &desc, &at, &id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if listed[st] {
+				put(st, desc, best{at, id})
+			}
+			if p := parents[st]; p != 0 && listed[p] {
+				put(p, desc, best{at, id})
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// occurringQuery reads the occurring alarms of the stations named by the placeholders ph.
+func occurringQuery(ph string) string {
+	return "SELECT station_id, description, start_at, id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
+}
+
+// occurringFlags is occurring without the texts: the listed stations with an occurring
+// alarm of their own or of a sub-station.
+func (f *Figures) occurringFlags(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	parents, err := f.Fleet.WithChildren(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int64, 0, len(parents))
+	for id := range parents {
+		all = append(all, id)
+	}
+	listed := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		listed[id] = true
+	}
+	for start := 0; start < len(all); start += 500 {
+		ph, args := idArgs(all[start:min(start+500, len(all))])
+		rows, err := f.DB.Query(ctx, occurringFlagsQuery(ph), args...)
+		if err != nil {
+			return nil, fmt.Errorf("monitor: unable to read occurring alarms: %w", err)
+		}
+		for rows.Next() {
+			var st int64
+			if err := rows.Scan(&st); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if listed[st] {
+				out[st] = ""
+			}
+			if p := parents[st]; p != 0 && listed[p] {
+				out[p] = ""
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// occurringFlagsQuery names the stations of ph that have an occurring alarm.
+func occurringFlagsQuery(ph string) string {
+	return "SELECT DISTINCT station_id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
 }

@@ -155,7 +155,7 @@ func (f *Figures) likeEnergy(ctx context.Context, sts []*station.Station, res te
 	for r, list := range ids {
 		s := span[r]
 		// an hour query asks from the day's start: buckets are listed by their start
-		pts, err := f.Reader.StationEnergy(ctx, list, r, s.From, s.To)
+		pts, err := f.energyPoints(ctx, list, r, s.From, s.To)
 		if err != nil {
 			return nil, err
 		}
@@ -166,6 +166,28 @@ func (f *Figures) likeEnergy(ctx context.Context, sts []*station.Station, res te
 		}
 	}
 	return out, nil
+}
+
+// energyPoints is StationEnergy's PV points, from the fleet state when it keeps the range.
+func (f *Figures) energyPoints(ctx context.Context, ids []int64, res telemetry.Resolution, from, to time.Time) (map[int64][]telemetry.EnergyPoint, error) {
+	if f.Fleet != nil {
+		got, ok, err := f.Fleet.Flows(ctx, ids, res, from, to)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out := make(map[int64][]telemetry.EnergyPoint, len(got))
+			for id, list := range got {
+				pts := make([]telemetry.EnergyPoint, len(list))
+				for i, p := range list {
+					pts[i] = telemetry.EnergyPoint{Start: p.Start, End: p.End, Flows: p.Flows}
+				}
+				out[id] = pts
+			}
+			return out, nil
+		}
+	}
+	return f.Reader.StationEnergy(ctx, ids, res, from, to)
 }
 
 func minTime(a, b time.Time) time.Time {
@@ -181,6 +203,13 @@ func (f *Figures) firstDays(ctx context.Context, sts []*station.Station) (map[in
 	out := map[int64]int64{}
 	if len(sts) == 0 {
 		return out, nil
+	}
+	if f.Fleet != nil {
+		ids := make([]int64, len(sts))
+		for i, st := range sts {
+			ids[i] = st.ID
+		}
+		return f.Fleet.FirstDays(ctx, ids)
 	}
 	args := make([]any, 0, len(sts)+1)
 	args = append(args, int(telemetry.Day))

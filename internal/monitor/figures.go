@@ -144,6 +144,23 @@ func (f *Figures) devicesUnder(ctx context.Context, ids []int64) ([]devRow, erro
 
 // Live implements station.Telemetry.
 func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
+	return f.live(ctx, stations, liveFull)
+}
+
+// LiveFlags implements station.Kept: Live without the latest alarm's text.
+func (f *Figures) LiveFlags(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
+	return f.live(ctx, stations, liveFlags)
+}
+
+// What live reads besides the devices' states and power.
+const (
+	liveFull  = iota // energy totals, the alarm flag and the latest alarm's text
+	liveFlags        // energy totals and the alarm flag (LatestAlarm left empty)
+	livePower        // nothing else: no totals, no alarms
+)
+
+// live is Live, reading what mode asks for.
+func (f *Figures) live(ctx context.Context, stations []*station.Station, mode int) (map[int64]station.Live, error) {
 	out := make(map[int64]station.Live, len(stations))
 	if len(stations) == 0 {
 		return out, nil
@@ -152,65 +169,24 @@ func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[in
 	for i, st := range stations {
 		ids[i] = st.ID
 	}
-	devs, err := f.devicesUnder(ctx, ids)
+	accs, err := f.deviceCounts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	devIDs := make([]int64, 0, len(devs))
-	for _, d := range devs {
-		devIDs = append(devIDs, d.id)
-	}
-	latest, err := f.latest(ctx, devIDs)
-	if err != nil {
-		return nil, err
-	}
-	totals, err := f.stationTotals(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
+	var totals map[int64]telemetry.Totals
 	var alarms map[int64]string
-	if f.Alarms != nil {
-		if alarms, err = f.Alarms(ctx, ids); err != nil {
+	if mode != livePower {
+		if totals, err = f.stationTotals(ctx, ids); err != nil {
 			return nil, err
 		}
-	}
-	now := f.now()
-	type acc struct {
-		total, online, reported int
-		powerKW                 float64
-		lastSeen                time.Time
-	}
-	accs := map[int64]*acc{}
-	for _, d := range devs {
-		a := accs[d.topID]
-		if a == nil {
-			a = &acc{}
-			accs[d.topID] = a
-		}
-		a.total++
-		comm := ""
-		if f.Comm != nil {
-			comm = f.Comm(d.id)
-		}
-		l, ok := latest[d.id]
-		if !ok || comm == "connecting" {
-			continue
-		}
-		a.reported++
-		if l.Time.After(a.lastSeen) {
-			a.lastSeen = l.Time
-		}
-		if device.State(&l, now) != device.StateOffline && comm != "offline" {
-			a.online++
-			if d.typ == "inverter" {
-				a.powerKW += l.PowerKW
-			}
+		if alarms, err = f.occurring(ctx, ids, mode == liveFlags); err != nil {
+			return nil, err
 		}
 	}
 	for _, st := range stations {
 		a := accs[st.ID]
 		if a == nil {
-			a = &acc{}
+			a = &devCount{}
 		}
 		l := station.Live{DevicesTotal: a.total, DevicesOnline: a.online}
 		switch {

@@ -147,6 +147,9 @@ func (s *Summary) topDevices(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Figures.Fleet != nil {
+		return s.keptTopDevices(r, limit)
+	}
 	ctx := r.Context()
 	f := s.Figures
 	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{Type: "inverter"})
@@ -189,6 +192,38 @@ func (s *Summary) topDevices(r *http.Request) (any, error) {
 	return out, nil
 }
 
+// keptTopDevices ranks the visible stations' inverters from the fleet state, keeping
+// only the best `limit`: the same answer as ranking the whole device list.
+func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
+	f := s.Figures
+	list, err := f.visible(r)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	ids := make([]int64, len(list))
+	for i, st := range list {
+		ids[i] = st.ID
+	}
+	top, err := f.Fleet.TopInverters(r.Context(), ids, limit, func(today, kwp float64) (float64, float64) {
+		today = r3(today)
+		return r3(EquivalentHours(today, kwp)), today
+	})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	now := f.now()
+	out := make([]TopDevice, len(top))
+	for i, d := range top {
+		today := r3(d.TodayKWh)
+		out[i] = TopDevice{Rank: i + 1, ID: d.ID, Name: d.Name, SN: d.SN, StationID: d.StationID, StationName: d.StationName,
+			Type: "inverter", TodayKWh: today, EquivalentHours: r3(EquivalentHours(today, d.KWp))}
+		if d.HasLatest && device.State(&d.Latest, now) != device.StateOffline {
+			out[i].CurrentPowerKW = r3(d.Latest.PowerKW)
+		}
+	}
+	return out, nil
+}
+
 func (s *Summary) topStations(r *http.Request) ([]*station.Station, error) {
 	list, err := s.Figures.visible(r)
 	if err != nil {
@@ -211,9 +246,13 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 		ids[i] = st.ID
 	}
 	counts := map[int64]AlarmCount{}
-	if s.Figures.AlarmStats != nil {
+	if stats := s.Figures.AlarmStats; stats != nil {
+		if sql, ok := stats.(SQLAlarmStats); ok && s.Figures.Fleet != nil && sql.Children == nil {
+			sql.Children = s.Figures.Fleet.WithChildren // the sub-stations from memory
+			stats = sql
+		}
 		since := s.Figures.now().Add(-24 * time.Hour)
-		if counts, err = s.Figures.AlarmStats.StationCounts(r.Context(), ids, since); err != nil {
+		if counts, err = stats.StationCounts(r.Context(), ids, since); err != nil {
 			return nil, httpapi.Internal(err)
 		}
 	}

@@ -61,12 +61,6 @@ func (f *Figures) yesterday(ctx context.Context, id int64, loc *time.Location) (
 	return 0, 0, nil
 }
 
-// visibleDevices lists the devices whose own station is one of ids (the caller's visible
-// stations), as (id, type) pairs.
-func (f *Figures) visibleDevices(ctx context.Context, ids []int64) ([]fleet.Member, error) {
-	return f.Fleet.DevicesOf(ctx, ids)
-}
-
 // deviceEnergy is Energy from the fleet state.
 func (f *Figures) deviceEnergy(ctx context.Context, devs []*device.Device) (map[int64]device.Energy, error) {
 	ids := make([]int64, len(devs))
@@ -100,35 +94,30 @@ func (f *Figures) membersUnder(ctx context.Context, ids []int64) ([]devRow, erro
 // deviceStates returns the state of every device the caller sees (those of the visible
 // stations list).
 func (f *Figures) deviceStates(ctx context.Context, r *http.Request, list []*station.Station) ([]string, error) {
-	var ids []int64
+	now := f.now()
 	if f.Fleet != nil {
 		st := make([]int64, len(list))
 		for i, s := range list {
 			st[i] = s.ID
 		}
-		devs, err := f.visibleDevices(ctx, st)
-		if err != nil {
-			return nil, err
-		}
-		ids = make([]int64, len(devs))
-		for i, d := range devs {
-			ids[i] = d.ID
-		}
-	} else {
-		devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
-		if err != nil {
-			return nil, err
-		}
-		ids = make([]int64, len(devs))
-		for i, d := range devs {
-			ids[i] = d.ID
-		}
+		var out []string
+		err := f.Fleet.EachOf(ctx, st, func(_ *fleet.Member, l *telemetry.Sample) {
+			out = append(out, device.State(l, now))
+		})
+		return out, err
+	}
+	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(devs))
+	for i, d := range devs {
+		ids[i] = d.ID
 	}
 	latest, err := f.latest(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	now := f.now()
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		if l, ok := latest[id]; ok {
@@ -213,4 +202,13 @@ func (f *Figures) visible(r *http.Request) ([]*station.Station, error) {
 	}
 	list, _, err := station.List(r.Context(), f.DB, httpapi.Caller(r), station.Filter{ParentID: -1})
 	return list, err
+}
+
+// KeptStations implements station.Kept from the fleet state.
+func (f *Figures) KeptStations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
+	if f.Fleet == nil {
+		return nil, nil, false, nil
+	}
+	list, sub, err := f.Fleet.Stations(ctx, p)
+	return list, sub, err == nil, err
 }

@@ -198,12 +198,12 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	}
 	sort.Slice(out.Profit, func(i, j int) bool { return out.Profit[i].Currency < out.Profit[j].Currency })
 
-	live, err := f.Live(ctx, rs)
+	live, err := f.live(ctx, rs, livePower)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	for _, l := range live {
-		out.CurrentPowerKW += l.CurrentPowerKW
+	for _, st := range rs {
+		out.CurrentPowerKW += live[st.ID].CurrentPowerKW
 	}
 	states, err := f.deviceStates(ctx, r, list)
 	if err != nil {

@@ -179,13 +179,20 @@ func (s *Service) get(r *http.Request, param string) (*Station, error) {
 	return st, nil
 }
 
-func (s *Service) items(ctx context.Context, list []*Station) ([]ListItem, error) {
+// items adds the stations' live figures and sub-station counts; sub, when the stations
+// are kept in memory, names a station's sub-stations (nil: count them in SQL).
+func (s *Service) items(ctx context.Context, list []*Station, sub func(int64) []*Station) ([]ListItem, error) {
 	live, err := s.Telemetry.Live(ctx, list)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := childCounts(ctx, s.DB, list)
-	if err != nil {
+	var counts map[int64]int
+	if sub != nil {
+		counts = make(map[int64]int, len(list))
+		for _, st := range list {
+			counts[st.ID] = len(sub(st.ID))
+		}
+	} else if counts, err = childCounts(ctx, s.DB, list); err != nil {
 		return nil, err
 	}
 	out := make([]ListItem, len(list))
@@ -283,19 +290,19 @@ func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, comm, alarm int64, page, size int) ([]ListItem, int64, error) {
 	if comm == 0 && alarm == -1 {
 		f.Page, f.PerPage = page, size
-		list, total, err := List(ctx, s.DB, p, f)
+		list, total, sub, err := s.listed(ctx, p, f)
 		if err != nil {
 			return nil, 0, err
 		}
-		items, err := s.items(ctx, list)
+		items, err := s.items(ctx, list, sub)
 		return items, total, err
 	}
 	// Live filters: judge every matching station, then page.
-	list, _, err := List(ctx, s.DB, p, f)
+	list, _, sub, err := s.listed(ctx, p, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	items, err := s.items(ctx, list)
+	items, err := s.items(ctx, list, sub)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -313,6 +320,16 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 	return kept[from:min(from+size, len(kept))], total, nil
 }
 
+// listed is List, from memory when the stations are kept (sub then names sub-stations).
+func (s *Service) listed(ctx context.Context, p *httpapi.Principal, f Filter) ([]*Station, int64, func(int64) []*Station, error) {
+	list, total, sub, ok, err := s.keptList(ctx, p, f)
+	if err != nil || ok {
+		return list, total, sub, err
+	}
+	list, total, err = List(ctx, s.DB, p, f)
+	return list, total, nil, err
+}
+
 func (s *Service) simpleList(r *http.Request) (any, error) {
 	list, _, err := List(r.Context(), s.DB, httpapi.Caller(r), Filter{ParentID: -1})
 	if err != nil {
@@ -327,11 +344,15 @@ func (s *Service) simpleList(r *http.Request) (any, error) {
 
 func (s *Service) summary(r *http.Request) (any, error) {
 	ctx := r.Context()
-	list, _, err := List(ctx, s.DB, httpapi.Caller(r), Filter{ParentID: 0})
+	list, _, _, err := s.listed(ctx, httpapi.Caller(r), Filter{ParentID: 0})
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	live, err := s.Telemetry.Live(ctx, list)
+	liveOf := s.Telemetry.Live
+	if k, ok := s.Telemetry.(Kept); ok {
+		liveOf = k.LiveFlags // the summary shows no alarm text
+	}
+	live, err := liveOf(ctx, list)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
@@ -358,7 +379,7 @@ func (s *Service) detail(r *http.Request) (any, error) {
 		return nil, err
 	}
 	ctx := r.Context()
-	items, err := s.items(ctx, []*Station{st})
+	items, err := s.items(ctx, []*Station{st}, nil)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
@@ -370,7 +391,7 @@ func (s *Service) detail(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	childItems, err := s.items(ctx, children)
+	childItems, err := s.items(ctx, children, nil)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

@@ -1,0 +1,181 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// picker finds the stations a caller may see from the entries its authority names — its
+// organisation's, its department's and their sub-stations, its department's grants and
+// their sub-stations — so a user who sees 3 of 10,000 stations costs about 3 entries.
+type picker struct {
+	pos      map[int64]int   // place in the list (by name then id)
+	nameRank []int           // per place: the place of the first station of that name
+	byOrg    map[int64][]int // places of an organisation's stations, in list order
+	byDept   map[int64][]int64
+	children map[int64][]int64
+}
+
+func newPicker(list []*station.Station, grants map[int64]map[int64]bool) *picker {
+	p := &picker{pos: make(map[int64]int, len(list)), nameRank: make([]int, len(list)), byOrg: map[int64][]int{},
+		byDept: map[int64][]int64{}, children: map[int64][]int64{}}
+	for i, st := range list {
+		p.pos[st.ID] = i
+		p.nameRank[i] = i
+		if i > 0 && list[i-1].Name == st.Name {
+			p.nameRank[i] = p.nameRank[i-1]
+		}
+		p.byOrg[st.OrgID] = append(p.byOrg[st.OrgID], i)
+		if st.CreatedByDept != 0 {
+			p.byDept[st.CreatedByDept] = append(p.byDept[st.CreatedByDept], st.ID)
+		}
+		if st.ParentID != 0 {
+			p.children[st.ParentID] = append(p.children[st.ParentID], st.ID)
+		}
+	}
+	return p
+}
+
+// visible returns the places of the stations pr may see, in list order (station.Sees
+// decides; the picker only narrows what it is asked about).
+func (s *State) visiblePlaces(pr *httpapi.Principal) []int {
+	pk := s.pick
+	if pr.StationAuthority == "all" {
+		return pk.byOrg[pr.OrgID]
+	}
+	seen := map[int64]bool{}
+	var places []int
+	add := func(id int64) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		i, ok := pk.pos[id]
+		if !ok {
+			return
+		}
+		st := s.list[i]
+		if station.Sees(pr, st, s.byID[st.ParentID], s.grants) {
+			places = append(places, i)
+		}
+	}
+	withChildren := func(id int64) {
+		add(id)
+		for _, c := range pk.children[id] {
+			add(c)
+		}
+	}
+	for _, id := range pk.byDept[pr.DeptID] {
+		withChildren(id)
+	}
+	if pr.StationAuthority != "own" {
+		for id := range s.grants[pr.DeptID] {
+			withChildren(id)
+		}
+	}
+	sort.Ints(places)
+	return places
+}
+
+// Visible returns the stations p may see (every level), by name then id: station.List
+// with no filter, from memory.
+func (s *State) Visible(ctx context.Context, p *httpapi.Principal) ([]*station.Station, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	places := s.visiblePlaces(p)
+	out := make([]*station.Station, len(places))
+	for i, at := range places {
+		out[i] = s.list[at]
+	}
+	return out, nil
+}
+
+// Children counts each station's sub-stations.
+func (s *State) Children(ctx context.Context, ids []int64) (map[int64]int, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]int, len(ids))
+	for _, id := range ids {
+		if n := len(s.pick.children[id]); n > 0 {
+			out[id] = n
+		}
+	}
+	return out, nil
+}
+
+// rankDevices numbers the devices in the database's order of (type, name, id): with the
+// stations' order by name, the order of device.List.
+func rankDevices(ctx context.Context, db *store.DB, devices map[int64]*deviceInfo) error {
+	rows, err := db.Query(ctx, "SELECT id FROM devices ORDER BY type, name, id")
+	if err != nil {
+		return fmt.Errorf("fleet: unable to order devices: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		if d := devices[id]; d != nil {
+			d.rank = n
+		}
+		n++
+	}
+	return rows.Err()
+}
+
+// WithChildren returns the stations ids and their sub-stations, each with its parent (0
+// for a top-level station): what withChildren reads from the stations table.
+func (s *State) WithChildren(ctx context.Context, ids []int64) (map[int64]int64, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]int64, len(ids))
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		out[id] = st.parent
+		for _, c := range s.pick.children[id] {
+			out[c] = id
+		}
+	}
+	return out, nil
+}
+
+// Stations returns the stations p may see (every level, by name then id, as Visible) and
+// a function naming any station's sub-stations, visible or not (what a filter on the
+// sub-stations' tags reads). Both read the membership of this instant.
+func (s *State) Stations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(id int64) []*station.Station, error) {
+	list, err := s.Visible(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.RLock()
+	pick, byID := s.pick, s.byID // replaced whole on a reload, never changed in place
+	s.mu.RUnlock()
+	sub := func(id int64) []*station.Station {
+		ids := pick.children[id]
+		out := make([]*station.Station, 0, len(ids))
+		for _, c := range ids {
+			out = append(out, byID[c])
+		}
+		return out
+	}
+	return list, sub, nil
+}

@@ -1,0 +1,111 @@
+package fleet
+
+import (
+	"context"
+	"time"
+
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Inverter is an inverter in a ranking, with what the ranking shows of it.
+type Inverter struct {
+	ID, StationID         int64
+	Name, SN, StationName string
+	KWp                   float64
+	TodayKWh              float64 // unrounded, its station's local day
+	Latest                telemetry.Sample
+	HasLatest             bool
+}
+
+// Score is an inverter's place in a ranking from its energy today and its array's kWp:
+// higher first on Primary, then on Secondary.
+type Score func(todayKWh, kwp float64) (primary, secondary float64)
+
+type ranked struct {
+	d                  *deviceInfo
+	today              float64
+	primary, secondary float64
+	nameRank           int
+}
+
+// before is the ranking's order: score first, then the order of device.List (station
+// name, type, name, id), which a stable sort of that list keeps for ties.
+func (a *ranked) before(b *ranked) bool {
+	if a.primary != b.primary {
+		return a.primary > b.primary
+	}
+	if a.secondary != b.secondary {
+		return a.secondary > b.secondary
+	}
+	if a.nameRank != b.nameRank {
+		return a.nameRank < b.nameRank
+	}
+	return a.d.rank < b.d.rank
+}
+
+// TopInverters returns the n best inverters, by score, of the stations ids (the devices
+// whose own station is listed). It reads each listed station's inverters once and keeps
+// only the n best, so it costs the inverters shown on the caller's stations.
+func (s *State) TopInverters(ctx context.Context, ids []int64, n int, score Score) ([]Inverter, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return []Inverter{}, nil
+	}
+	now := s.now()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	top := make([]ranked, 0, n+1)
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil || len(st.devices) == 0 {
+			continue
+		}
+		l := now.In(st.cal.Loc)
+		day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, st.cal.Loc)
+		from, to := day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli()
+		nameRank := s.pick.nameRank[s.pick.pos[id]]
+		for _, did := range st.devices {
+			d := s.devices[did]
+			if d.typ != "inverter" {
+				continue
+			}
+			r := ranked{d: d, nameRank: nameRank}
+			if f := s.dev[did]; f != nil {
+				for start, kwh := range f.days {
+					if start >= from && start < to {
+						r.today += kwh
+					}
+				}
+			}
+			r.primary, r.secondary = score(r.today, d.kwp)
+			if len(top) == n && !r.before(&top[n-1]) {
+				continue
+			}
+			at := len(top)
+			for at > 0 && r.before(&top[at-1]) {
+				at--
+			}
+			top = append(top, ranked{})
+			copy(top[at+1:], top[at:])
+			top[at] = r
+			if len(top) > n {
+				top = top[:n]
+			}
+		}
+	}
+	out := make([]Inverter, len(top))
+	for i, r := range top {
+		d := r.d
+		inv := Inverter{ID: d.id, StationID: d.station, Name: d.name, SN: d.sn, KWp: d.kwp, TodayKWh: r.today}
+		if st := s.byID[d.station]; st != nil {
+			inv.StationName = st.Name
+		}
+		if f := s.dev[d.id]; f != nil && f.hasLatest {
+			inv.Latest, inv.HasLatest = f.latest, true
+		}
+		out[i] = inv
+	}
+	return out, nil
+}

@@ -1,0 +1,97 @@
+package station
+
+import (
+	"context"
+	"strings"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+)
+
+// Kept is what a Telemetry that keeps the stations in memory can also answer: the
+// stations the caller sees, so the lists filter and page them without a query.
+type Kept interface {
+	// KeptStations returns every station p may see (every level) in List's order, by
+	// name then id, and a function naming any station's sub-stations; ok false when the
+	// stations are not kept (list them in SQL).
+	KeptStations(ctx context.Context, p *httpapi.Principal) (list []*Station, sub func(id int64) []*Station, ok bool, err error)
+	// LiveFlags is Live without the latest alarm's text (LatestAlarm empty), for the
+	// summary, which counts the stations with alarms and shows no text.
+	LiveFlags(ctx context.Context, stations []*Station) (map[int64]Live, error)
+}
+
+// keptList is List from a Kept telemetry: ok false when there is none, or when the filter
+// is one only SQL answers exactly (a name with letters beyond ASCII, whose case folding
+// differs between the databases).
+func (s *Service) keptList(ctx context.Context, p *httpapi.Principal, f Filter) (list []*Station, total int64, sub func(int64) []*Station, ok bool, err error) {
+	k, isKept := s.Telemetry.(Kept)
+	if !isKept || f.IDs != nil || !isASCII(f.Name) {
+		return nil, 0, nil, false, nil
+	}
+	all, sub, ok, err := k.KeptStations(ctx, p)
+	if err != nil || !ok {
+		return nil, 0, nil, ok, err
+	}
+	name := asciiLower(f.Name)
+	tags := map[int64]bool{}
+	for _, id := range f.TagIDs {
+		tags[id] = true
+	}
+	hasTag := func(st *Station) bool {
+		for _, t := range st.Tags {
+			if tags[t.ID] {
+				return true
+			}
+		}
+		return false
+	}
+	out := []*Station{}
+	for _, st := range all {
+		switch {
+		case f.ParentID == 0 && st.ParentID != 0, f.ParentID > 0 && st.ParentID != f.ParentID:
+			continue
+		case f.StationType != "" && st.StationType != f.StationType, f.SystemType != "" && st.SystemType != f.SystemType:
+			continue
+		case name != "" && !strings.Contains(asciiLower(st.Name), name):
+			continue
+		}
+		if len(tags) > 0 && !hasTag(st) {
+			found := false
+			for _, c := range sub(st.ID) {
+				if hasTag(c) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				continue
+			}
+		}
+		out = append(out, st)
+	}
+	total = int64(len(out))
+	if f.PerPage > 0 {
+		from := min((f.Page-1)*f.PerPage, len(out))
+		out = out[from:min(from+f.PerPage, len(out))]
+	}
+	return out, total, sub, true, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower lowers ASCII letters only, as SQLite's LOWER does.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
