@@ -215,7 +215,7 @@ func overviewP95(ctx context.Context, db *store.DB, p *httpapi.Principal, yearPe
 	}{
 		{"a month (daily buckets)", "fleet state", monthPer},
 		{"a year (monthly buckets)", "fleet state", yearPer},
-		{"a month older than 40 days (daily buckets)", "packed station months", oldPer},
+		{"a month older than the fleet state keeps (daily buckets)", "packed station months", oldPer},
 	} {
 		var times []float64
 		cpu0 := cpuTime()
