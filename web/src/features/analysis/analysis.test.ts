@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tabOf } from './analysis-page';
 import type { Overview } from './api/overview';
 import { toConfig } from './compare-tab';
+import { sharedPrefix } from './device-picker';
 import { flowSeries } from './flow-cards';
 import { cards } from './kpi-cards';
 import { switchPeriod, thisMonth } from './period-picker';
@@ -90,5 +91,14 @@ describe('KPI cards', () => {
     expect(cards(of('meter', 'load')).map((c) => [c.key, c.value])).toEqual([['consumed', 13]]);
     expect(cards({ ...of('battery'), totals: { ...totals, chargeKwh: 0 } }).find((c) => c.key === 'roundTrip')?.value).toBeNull();
     expect(flowSeries(o)).toEqual([]);
+  });
+});
+
+describe('device picker', () => {
+  it('leaves out the part of the sub-station names they all share, up to a separator', () => {
+    expect(sharedPrefix(['Kern Valley · Block North', 'Kern Valley · Block South'])).toBe('Kern Valley · ');
+    expect(sharedPrefix(['A · B · C1', 'A · B · C2', 'A · D'])).toBe('A · ');
+    expect(sharedPrefix(['Block North', 'Block South'])).toBe('');
+    expect(sharedPrefix(['Plant', 'Plant · East'])).toBe('');
   });
 });

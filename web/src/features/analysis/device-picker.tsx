@@ -11,18 +11,7 @@ const TYPE_ORDER = ['inverter', 'storage', 'battery', 'meter'];
  * The device a data overview is made for: "whole station" or one of the station's inverters,
  * storage units, batteries and meters, grouped by type, searched by name or serial number on the server.
  */
-export function OverviewDevicePicker({
-  stationId,
-  stationName,
-  value,
-  onChange,
-}: {
-  stationId: number;
-  /** The chosen station's name, left out of its sub-stations' names in the options. */
-  stationName: string;
-  value: number;
-  onChange: (id: number) => void;
-}) {
+export function OverviewDevicePicker({ stationId, value, onChange }: { stationId: number; value: number; onChange: (id: number) => void }) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const search = useDebounced(typed.trim());
@@ -30,8 +19,10 @@ export function OverviewDevicePicker({
   const list = devices.data?.list ?? [];
   const groups = TYPE_ORDER.map((type) => ({ type, items: list.filter((d) => d.type === type) })).filter((g) => g.items.length > 0);
   const more = (devices.data?.total ?? 0) > list.length;
-  // sub-stations often repeat device names: name the sub-station when the list spans several
-  const several = new Set(list.map((d) => d.stationName)).size > 1;
+  // sub-stations often repeat device names: name the sub-station when the list spans several,
+  // without the part of the name they all share ("Kern Valley · Block North" → "Block North")
+  const names = [...new Set(list.map((d) => d.stationName))];
+  const shared = names.length > 1 ? sharedPrefix(names) : '';
   return (
     <LabelledSelect
       label={t('analysis.device')}
@@ -51,7 +42,7 @@ export function OverviewDevicePicker({
         <OptGroup key={g.type} label={t(`device.type.${g.type}`)}>
           {g.items.map((d: DeviceOption) => (
             <Option key={d.id} value={d.id}>
-              {several ? `${d.name} · ${subName(d, stationName)}` : d.name}
+              {names.length > 1 ? `${d.name} · ${d.stationName.slice(shared.length)}` : d.name}
             </Option>
           ))}
         </OptGroup>
@@ -65,8 +56,14 @@ export function OverviewDevicePicker({
   );
 }
 
-/** A device's sub-station as named under the chosen station ("Block North" of "Kern Valley · Block North"). */
-function subName(d: DeviceOption, stationName: string): string {
-  const prefix = `${stationName} · `;
-  return d.stationName.startsWith(prefix) ? d.stationName.slice(prefix.length) : d.stationName;
+/** The longest start, ending in " · ", that every name shares ("" when none). */
+export function sharedPrefix(names: readonly string[]): string {
+  let prefix = names[0] ?? '';
+  for (const n of names) {
+    while (!n.startsWith(prefix)) {
+      prefix = prefix.slice(0, -1);
+    }
+  }
+  const cut = prefix.lastIndexOf(' · ');
+  return cut < 0 ? '' : prefix.slice(0, cut + 3);
 }

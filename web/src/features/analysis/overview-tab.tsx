@@ -75,12 +75,7 @@ export function OverviewTab() {
             </Option>
           ))}
         </LabelledSelect>
-        <OverviewDevicePicker
-          stationId={stationId}
-          stationName={params.data?.stations.find((s) => s.id === stationId)?.name ?? ''}
-          value={deviceId}
-          onChange={setDeviceId}
-        />
+        <OverviewDevicePicker stationId={stationId} value={deviceId} onChange={setDeviceId} />
         <PeriodPicker value={period} onChange={setPeriod} />
         {o && (
           <span className={styles.muted}>
