@@ -21,7 +21,7 @@ func TestOccurringAlarmsReadIndexRanges(t *testing.T) {
 			// the summary's flags read the index alone
 			{"the stations with occurring alarms", occurringFlagsQuery(ph), "COVERING INDEX alarms_station_status (station_id=? AND status=?)"},
 		} {
-			p := explainPlan(t, db, q.sql, args)
+			p := storetest.Explain(t, db, q.sql, args)
 			if !strings.Contains(p, "alarms_station_status") || strings.Contains(p, "SCAN alarms") || strings.Contains(p, "Seq Scan") {
 				t.Fatalf("%s are not read by alarms_station_status:\n%s", q.name, p)
 			}
@@ -30,42 +30,6 @@ func TestOccurringAlarmsReadIndexRanges(t *testing.T) {
 			}
 		}
 	})
-}
-
-func explainPlan(t *testing.T, db *store.DB, q string, args []any) string {
-	t.Helper()
-	ctx := context.Background()
-	var plan []string
-	err := db.InTx(ctx, func(tx *store.Tx) error {
-		prefix := "EXPLAIN QUERY PLAN "
-		if db.Dialect == store.Postgres {
-			prefix = "EXPLAIN "
-			if _, err := tx.Exec(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
-				return err
-			}
-		}
-		rows, err := tx.Query(ctx, prefix+q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			dest := make([]any, len(cols))
-			for i := range dest {
-				dest[i] = new(any)
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			plan = append(plan, strings.TrimSpace(asText(*(dest[len(dest)-1].(*any)))))
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(plan, "\n")
 }
 
 // seedAlarms stores an organisation of 30 stations with 20 alarms each, every other one
@@ -97,14 +61,4 @@ func seedAlarms(t *testing.T, db *store.DB) []int64 {
 		t.Fatal(err)
 	}
 	return ids[:3]
-}
-
-func asText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	}
-	return ""
 }

@@ -67,7 +67,7 @@ func TestDashboardQueriesUseIndexes(t *testing.T) {
 			}
 			var bad []string
 			for _, q := range seen {
-				plan := explain(t, db, q.q, q.args)
+				plan := storetest.Explain(t, db, q.q, q.args)
 				// the alarm list's page is read in index order, not sorted
 				if db.Dialect == store.SQLite && strings.Contains(q.q, "ORDER BY a.start_at DESC") && strings.Contains(q.q, "LIMIT") &&
 					strings.Contains(plan, "TEMP B-TREE FOR ORDER BY") {
@@ -86,42 +86,6 @@ func TestDashboardQueriesUseIndexes(t *testing.T) {
 }
 
 func oneLine(q string) string { return strings.Join(strings.Fields(q), " ") }
-
-func explain(t *testing.T, db *store.DB, q string, args []any) string {
-	t.Helper()
-	ctx := context.Background()
-	var lines []string
-	err := db.InTx(ctx, func(tx *store.Tx) error {
-		prefix := "EXPLAIN QUERY PLAN "
-		if db.Dialect == store.Postgres {
-			prefix = "EXPLAIN "
-			if _, err := tx.Exec(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
-				return err
-			}
-		}
-		rows, err := tx.Query(ctx, prefix+q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			dest := make([]any, len(cols))
-			for i := range dest {
-				dest[i] = new(any)
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			lines = append(lines, fmt.Sprint(*(dest[len(dest)-1].(*any))))
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		t.Fatalf("explain %s: %v", oneLine(q), err)
-	}
-	return strings.Join(lines, "\n")
-}
 
 var (
 	sqliteScan = regexp.MustCompile(`(?m)^SCAN (\w+)( USING (COVERING )?INDEX \w+)?$`)
