@@ -161,17 +161,9 @@ func (f *Figures) occurring(ctx context.Context, ids []int64, flagsOnly bool) (m
 	if len(ids) == 0 {
 		return out, nil
 	}
-	parents, err := f.Fleet.WithChildren(ctx, ids)
+	parents, all, listed, err := f.withSubStations(ctx, ids)
 	if err != nil {
 		return nil, err
-	}
-	all := make([]int64, 0, len(parents))
-	for id := range parents {
-		all = append(all, id)
-	}
-	listed := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		listed[id] = true
 	}
 	type best struct{ start, id int64 }
 	latest := map[int64]best{}
@@ -209,6 +201,24 @@ func (f *Figures) occurring(ctx context.Context, ids []int64, flagsOnly bool) (m
 	return out, nil
 }
 
+// withSubStations is the listed stations with their sub-stations (from the fleet state):
+// each one's parent (0 for a listed top station), all of their ids, and the listed set.
+func (f *Figures) withSubStations(ctx context.Context, ids []int64) (parents map[int64]int64, all []int64, listed map[int64]bool, err error) {
+	parents, err = f.Fleet.WithChildren(ctx, ids)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	all = make([]int64, 0, len(parents))
+	for id := range parents {
+		all = append(all, id)
+	}
+	listed = make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		listed[id] = true
+	}
+	return parents, all, listed, nil
+}
+
 // occurringQuery reads the occurring alarms of the stations named by the placeholders ph.
 func occurringQuery(ph string) string {
 	return "SELECT station_id, description, start_at, id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
@@ -221,17 +231,9 @@ func (f *Figures) occurringFlags(ctx context.Context, ids []int64) (map[int64]st
 	if len(ids) == 0 {
 		return out, nil
 	}
-	parents, err := f.Fleet.WithChildren(ctx, ids)
+	parents, all, listed, err := f.withSubStations(ctx, ids)
 	if err != nil {
 		return nil, err
-	}
-	all := make([]int64, 0, len(parents))
-	for id := range parents {
-		all = append(all, id)
-	}
-	listed := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		listed[id] = true
 	}
 	for start := 0; start < len(all); start += 500 {
 		ph, args := idArgs(all[start:min(start+500, len(all))])
