@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 	_ "modernc.org/sqlite"             // pure-Go SQLite driver "sqlite"
@@ -44,6 +45,44 @@ type DB struct {
 	stmts sync.Map
 	// Trace, when set (tests), is told every query run through DB.Query and DB.QueryRow.
 	Trace func(q string, args []any)
+	// reads are the statements DB.Query and DB.QueryRow prepared on SQLite (readStmt),
+	// by their text, and how many there are.
+	reads     sync.Map
+	readCount atomic.Int64
+}
+
+// maxReadStmts bounds the statements DB.Query and DB.QueryRow keep prepared, and
+// maxListStmt the placeholders of a kept statement with an IN list.
+const (
+	maxReadStmts = 256
+	maxListStmt  = 8
+)
+
+// readStmt returns the kept prepared statement of a read written with `?` placeholders,
+// or nil to run it unprepared. On SQLite, parsing and planning a statement costs more
+// than many of the reads themselves; PostgreSQL's driver keeps its own statement cache.
+// A query with an `IN (…)` list is kept only for short lists (its text varies with the
+// list's length), and at most maxReadStmts are.
+func (db *DB) readStmt(ctx context.Context, q string) *sql.Stmt {
+	if db.Dialect != SQLite {
+		return nil
+	}
+	if v, ok := db.reads.Load(q); ok {
+		return v.(*sql.Stmt)
+	}
+	if strings.Contains(q, "IN (") && strings.Count(q, "?") > maxListStmt || db.readCount.Load() >= maxReadStmts {
+		return nil
+	}
+	st, err := db.SQL.PrepareContext(ctx, q)
+	if err != nil {
+		return nil // run unprepared: the query reports its own error
+	}
+	if v, loaded := db.reads.LoadOrStore(q, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt)
+	}
+	db.readCount.Add(1)
+	return st
 }
 
 // ErrNotFound is returned by lookups that find no row.
@@ -142,6 +181,9 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	if db.Trace != nil {
 		db.Trace(q, args)
 	}
+	if st := db.readStmt(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return db.SQL.QueryContext(ctx, db.Rebind(q), args...)
 }
 
@@ -149,6 +191,9 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if db.Trace != nil {
 		db.Trace(q, args)
+	}
+	if st := db.readStmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
 	}
 	return db.SQL.QueryRowContext(ctx, db.Rebind(q), args...)
 }
@@ -242,4 +287,22 @@ func IsUniqueViolation(err error) bool {
 	}
 	s := err.Error()
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
+}
+
+// IDs runs a query whose one column is an id and returns the ids in the query's order.
+func IDs(ctx context.Context, db *DB, q string, args ...any) ([]int64, error) {
+	rows, err := db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
