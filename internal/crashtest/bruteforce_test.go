@@ -214,19 +214,15 @@ func bruteForce(ctx context.Context, t *testing.T, db *store.DB) map[bucketKey]*
 
 func loadSamples(ctx context.Context, t *testing.T, db *store.DB, device int64) []rawSample {
 	t.Helper()
-	rows, err := db.Query(ctx, `SELECT ts, power_kw, energy_kwh, energy2_kwh, irradiance_wm2, temp_c, ac_voltage_v, status
-		FROM telemetry_samples WHERE device_id = ? ORDER BY ts`, device)
+	// the raw samples as stored: rows, and the days sealed into blocks
+	all, err := telemetry.StoredSamples(ctx, db, device)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var out []rawSample
-	for rows.Next() {
-		var s rawSample
-		if err := rows.Scan(&s.t, &s.power, &s.energy, &s.energy2, &s.irr, &s.temp, &s.acV, &s.status); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
+	out := make([]rawSample, 0, len(all))
+	for _, x := range all {
+		out = append(out, rawSample{t: x.Time.UnixMilli(), power: x.PowerKW, energy: x.EnergyKWh, energy2: x.Energy2KWh,
+			irr: x.IrradianceWm2, temp: x.TempC, acV: x.ACVoltageV, status: x.Status})
 	}
 	return out
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/proctest"
 	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // brokerURL is the MQTT broker of the tests (HELIO_TEST_MQTT overrides it).
@@ -491,9 +492,8 @@ func countStored(ctx context.Context, t *testing.T, dir string, devs []*device, 
 		if d.mqtt != viaMQTT {
 			continue
 		}
-		var c int
-		if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ?", d.id).Scan(&c); err == nil {
-			n += c
+		if ss, err := telemetry.StoredSamples(ctx, db, d.id); err == nil {
+			n += len(ss)
 		}
 	}
 	return n
@@ -513,17 +513,15 @@ func checkSamples(ctx context.Context, t *testing.T, db *store.DB, devs []*devic
 				acked++
 			}
 		}
-		rows, err := db.Query(ctx, `SELECT ts, power_kw, energy_kwh, energy2_kwh, irradiance_wm2, temp_c, status
-			FROM telemetry_samples WHERE device_id = ?`, d.id)
+		// the raw samples as stored: rows, and the days sealed into blocks
+		all, err := telemetry.StoredSamples(ctx, db, d.id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		stored := map[int64]bool{}
-		for rows.Next() {
-			var s sentSample
-			if err := rows.Scan(&s.t, &s.power, &s.energy, &s.energy2, &s.irr, &s.temp, &s.status); err != nil {
-				t.Fatal(err)
-			}
+		for _, x := range all {
+			s := sentSample{t: x.Time.UnixMilli(), power: x.PowerKW, energy: x.EnergyKWh, energy2: x.Energy2KWh, irr: x.IrradianceWm2,
+				temp: x.TempC, status: x.Status}
 			if stored[s.t] {
 				t.Errorf("device %s: the sample at %d is stored twice", d.sn, s.t)
 			}
@@ -536,7 +534,6 @@ func checkSamples(ctx context.Context, t *testing.T, db *store.DB, devs []*devic
 				t.Errorf("device %s at %d: stored %+v, sent %+v", d.sn, s.t, s, *x)
 			}
 		}
-		rows.Close()
 		missing := 0
 		for _, s := range d.sent {
 			if s.acked && !stored[s.t] {
@@ -553,11 +550,12 @@ func checkSamples(ctx context.Context, t *testing.T, db *store.DB, devs []*devic
 			t.Errorf("device %s: no sample was acknowledged", d.sn)
 		}
 		// the latest row is the newest stored sample
-		var last, latest int64
-		var energy, latestEnergy float64
-		if err := db.QueryRow(ctx, "SELECT ts, energy_kwh FROM telemetry_samples WHERE device_id = ? ORDER BY ts DESC LIMIT 1", d.id).Scan(&last, &energy); err != nil {
-			t.Fatal(err)
+		if len(all) == 0 {
+			t.Fatalf("device %s: no sample stored", d.sn)
 		}
+		var latest int64
+		var latestEnergy float64
+		last, energy := all[len(all)-1].Time.UnixMilli(), all[len(all)-1].EnergyKWh
 		if err := db.QueryRow(ctx, "SELECT ts, energy_kwh FROM telemetry_latest WHERE device_id = ?", d.id).Scan(&latest, &latestEnergy); err != nil {
 			t.Errorf("device %s: no latest row: %v", d.sn, err)
 		} else if latest != last || latestEnergy != energy {

@@ -401,6 +401,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.pruneSessions(bgCtx)
 		// jobs that must run once across replicas take a lock (PostgreSQL advisory lock)
 		go s.DB.RunExclusive(bgCtx, "retention", func(ctx context.Context) { s.Writer.RunPruner(ctx, time.Hour) })
+		go s.DB.RunExclusive(bgCtx, "sample-sealer", func(ctx context.Context) { s.Writer.RunSealer(ctx, time.Hour) })
 		go s.DB.RunExclusive(bgCtx, "month-packer", func(ctx context.Context) { s.Writer.RunPacker(ctx, 10*time.Minute) })
 		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)

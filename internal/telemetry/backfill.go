@@ -61,20 +61,10 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 
 	tails := map[int64]*rawRow{}
 	{
-		var ids []int64
-		rows, err := w.db.Query(ctx, "SELECT device_id FROM telemetry_latest")
+		ids, err := store.IDs(ctx, w.db, "SELECT device_id FROM telemetry_latest")
 		if err != nil {
 			return out, fmt.Errorf("telemetry: unable to read latest samples: %w", err)
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return out, err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
 		if tails, err = loadLatest(ctx, w.db, ids); err != nil {
 			return out, err
 		}
@@ -108,6 +98,9 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 				return j.raw[a].T < j.raw[b].T
 			})
 			err = w.db.InTx(ctx, func(tx *store.Tx) error {
+				if err := unsealFor(ctx, tx, now, j.raw); err != nil {
+					return err
+				}
 				if err := insertRaw(ctx, tx, j.raw); err != nil {
 					return err
 				}

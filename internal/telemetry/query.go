@@ -611,21 +611,7 @@ func (r *Reader) DeviceSeries(ctx context.Context, deviceID int64, metric string
 		if def.column == "" {
 			return out, ErrResolution
 		}
-		rows, err := r.db.Query(ctx, "SELECT ts, "+def.column+" FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts",
-			deviceID, from.UnixMilli(), to.UnixMilli())
-		if err != nil {
-			return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var ts int64
-			var v float64
-			if err := rows.Scan(&ts, &v); err != nil {
-				return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
-			}
-			out.Points = append(out.Points, [2]float64{float64(ts), v})
-		}
-		return out, rows.Err()
+		return r.rawSeries(ctx, deviceID, def.column, from.UnixMilli(), to.UnixMilli(), out)
 	}
 	if def.value == nil {
 		return out, ErrResolution

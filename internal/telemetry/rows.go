@@ -146,8 +146,8 @@ func loadLatest(ctx context.Context, tx querier, ids []int64) (map[int64]*rawRow
 	return out, nil
 }
 
-// loadBefore reads a device's last raw row before t (nil when there is none).
-func loadBefore(ctx context.Context, tx *store.Tx, deviceID, t int64) (*rawRow, error) {
+// loadRowBefore reads a device's last raw row before t (nil when there is none).
+func loadRowBefore(ctx context.Context, tx *store.Tx, deviceID, t int64) (*rawRow, error) {
 	row := tx.QueryRow(ctx, "SELECT "+sampleCols+" FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1", deviceID, t)
 	r, err := scanRawRow(row, deviceID)
 	if err == sql.ErrNoRows {
@@ -159,7 +159,8 @@ func loadBefore(ctx context.Context, tx *store.Tx, deviceID, t int64) (*rawRow, 
 	return r, nil
 }
 
-// rawPager reads a device's raw rows from an instant on, a page at a time.
+// rawPager reads a device's stored samples from an instant on, a page of rows at a time
+// merged with its sealed blocks (when blocks is set: the instant's day may be sealed).
 type rawPager struct {
 	ctx      context.Context
 	tx       *store.Tx
@@ -168,17 +169,27 @@ type rawPager struct {
 	buf      []*rawRow
 	done     bool
 	err      error
+
+	blocks  bool
+	start   int64 // the first instant read
+	blk     []*rawRow
+	blkFrom int64 // the next block starts at or after this
+	blkDone bool
 }
 
 const rawPage = 500
 
-func (p *rawPager) next() *rawRow {
+func newRawPager(ctx context.Context, tx *store.Tx, deviceID, from int64, blocks bool) *rawPager {
+	return &rawPager{ctx: ctx, tx: tx, deviceID: deviceID, from: from, blocks: blocks, start: from, blkFrom: blockStart(from)}
+}
+
+func (p *rawPager) nextRows() {
 	if len(p.buf) == 0 && !p.done && p.err == nil {
 		rows, err := p.tx.Query(p.ctx, "SELECT "+sampleCols+" FROM telemetry_samples WHERE device_id = ? AND ts >= ? ORDER BY ts LIMIT ?",
 			p.deviceID, p.from, rawPage)
 		if err != nil {
 			p.err = fmt.Errorf("telemetry: unable to read samples: %w", err)
-			return nil
+			return
 		}
 		for rows.Next() {
 			r, err := scanRawRow(rows, p.deviceID)
@@ -199,11 +210,23 @@ func (p *rawPager) next() *rawRow {
 			p.from = p.buf[len(p.buf)-1].T + 1
 		}
 	}
-	if len(p.buf) == 0 {
+}
+
+func (p *rawPager) next() *rawRow {
+	p.nextRows()
+	if p.blocks {
+		p.nextBlock()
+	}
+	if p.err != nil {
 		return nil
 	}
-	r := p.buf[0]
-	p.buf = p.buf[1:]
+	var r *rawRow
+	switch {
+	case len(p.buf) > 0 && (len(p.blk) == 0 || p.buf[0].T < p.blk[0].T):
+		r, p.buf = p.buf[0], p.buf[1:]
+	case len(p.blk) > 0:
+		r, p.blk = p.blk[0], p.blk[1:]
+	}
 	return r
 }
 

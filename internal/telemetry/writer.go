@@ -366,17 +366,24 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		}
 		anchor := latest[id]
 		var src rowSource = emptySource{}
+		// a day that may be sealed is read from the blocks too, and unsealed where written
+		sealed := maySeal(news[0].T, now)
 		if anchor != nil && news[0].T <= anchor.T {
 			// late or out-of-order: re-run from the stored row before the earliest new one
-			if anchor, err = loadBefore(ctx, tx, id, news[0].T); err != nil {
+			if anchor, err = loadBefore(ctx, tx, id, news[0].T, now); err != nil {
 				return nil, nil, err
 			}
-			src = &rawPager{ctx: ctx, tx: tx, deviceID: id, from: news[0].T}
+			src = newRawPager(ctx, tx, id, news[0].T, sealed)
 			ev.late += len(news)
 		}
 		out, err := runDevice(b.dev, anchor, src, news, acc, res)
 		if err != nil {
 			return nil, nil, err
+		}
+		if sealed {
+			if err := unsealFor(ctx, tx, now, out.inserts, out.updates); err != nil {
+				return nil, nil, err
+			}
 		}
 		ev.add(&out.events)
 		inserts = append(inserts, out.inserts...)
