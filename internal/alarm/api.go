@@ -453,6 +453,7 @@ func (s *Service) deal(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	s.Engine.changed(Change{Kind: Dealt, ID: a.ID, StationID: a.StationID, StartAt: a.StartTime.UnixMilli()})
 	if a.DealStatus == Unprocessed && s.Engine.opt.Messages != nil {
 		if err := s.Engine.opt.Messages.AlarmProcessed(r.Context(), a.ID); err != nil {
 			return nil, httpapi.Internal(err)

@@ -54,6 +54,11 @@ type Options struct {
 	// OnRecovered is told the alarms that recovered in one evaluation (optional; work
 	// orders opened from them say so).
 	OnRecovered func(ctx context.Context, alarmIDs []int64)
+	// OnChange is told each alarm change once it is committed: an alarm opened or
+	// recovered by the engine, or dealt through the API (optional; the fleet state keeps
+	// the occurring alarms by it). The engine's changes come in the order of their
+	// commits, with its lock held: it must not call back into the engine.
+	OnChange func(Change)
 }
 
 // Engine raises and recovers alarms. Its methods are safe for concurrent use.
@@ -138,15 +143,16 @@ func stale(loaded, now time.Time) bool {
 
 // openAlarm is an occurring alarm as the engine tracks it.
 type openAlarm struct {
-	id       int64
-	deviceID int64
-	startAt  int64
-	lastAt   int64
-	dirty    bool
+	id        int64
+	deviceID  int64
+	stationID int64
+	startAt   int64
+	lastAt    int64
+	dirty     bool
 }
 
 func (e *Engine) loadOpen(ctx context.Context) error {
-	rows, err := e.db.Query(ctx, "SELECT id, open_key, COALESCE(device_id, 0), start_at, last_alarm_at FROM alarms WHERE open_key IS NOT NULL")
+	rows, err := e.db.Query(ctx, "SELECT id, open_key, COALESCE(device_id, 0), station_id, start_at, last_alarm_at FROM alarms WHERE open_key IS NOT NULL")
 	if err != nil {
 		return fmt.Errorf("alarm: unable to load open alarms: %w", err)
 	}
@@ -155,7 +161,7 @@ func (e *Engine) loadOpen(ctx context.Context) error {
 	for rows.Next() {
 		a := &openAlarm{}
 		var key string
-		if err := rows.Scan(&a.id, &key, &a.deviceID, &a.startAt, &a.lastAt); err != nil {
+		if err := rows.Scan(&a.id, &key, &a.deviceID, &a.stationID, &a.startAt, &a.lastAt); err != nil {
 			return err
 		}
 		m[key] = a
@@ -303,7 +309,7 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 			if r == nil || !r.Enabled {
 				continue
 			}
-			id, err := e.insert(ctx, o, r, nowMs)
+			id, desc, err := e.insert(ctx, o, r, nowMs)
 			if store.IsUniqueViolation(err) {
 				// Another replica opened it first: carry on with theirs.
 				if err := e.loadOpen(ctx); err != nil {
@@ -314,7 +320,8 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 			if err != nil {
 				return opened, err
 			}
-			e.open[o.key] = &openAlarm{id: id, deviceID: o.dev.id, startAt: o.start, lastAt: o.at}
+			e.open[o.key] = &openAlarm{id: id, deviceID: o.dev.id, stationID: o.stationID, startAt: o.start, lastAt: o.at}
+			e.changed(Change{Kind: Opened, ID: id, StationID: o.stationID, StartAt: o.start, Description: desc})
 			opened = append(opened, id)
 			openedTotal.Inc(o.rule)
 		case condFalse:
@@ -332,6 +339,7 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 				return opened, fmt.Errorf("alarm: unable to recover: %w", err)
 			}
 			delete(e.open, o.key)
+			e.changed(Change{Kind: Recovered, ID: a.id, StationID: a.stationID, StartAt: a.startAt})
 			recoveredTotal.Inc(o.rule)
 			recovered = append(recovered, a.id)
 		}
@@ -349,10 +357,10 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 	return opened, nil
 }
 
-func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int64, error) {
+func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int64, string, error) {
 	args, err := json.Marshal(o.args)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	if o.args == nil {
 		args = []byte("[]")
@@ -372,9 +380,9 @@ func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int6
 		o.dev.orgID, o.stationID, devID, o.devSN, o.devNam, o.devType, o.rule, r.Type, r.Level, o.key, desc, o.msgKey,
 		string(args), o.start, nowMs, max(o.at, o.start), nowMs, pending)
 	if err != nil && !store.IsUniqueViolation(err) {
-		return 0, fmt.Errorf("alarm: unable to open: %w", err)
+		return 0, "", fmt.Errorf("alarm: unable to open: %w", err)
 	}
-	return id, err
+	return id, desc, err
 }
 
 // Sweep judges silence at instant now: a device with no sample for the offline rule's

@@ -192,26 +192,20 @@ func (e *Engine) consecutive(ctx context.Context, d *devInfo, s *telemetry.Sampl
 	if need <= 1 {
 		return true, first, nil
 	}
-	rows, err := e.db.Query(ctx, `SELECT ts, power_kw, irradiance_wm2, status, strings_active FROM telemetry_samples
-		WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?`, d.id, first, need-1)
+	prior, err := telemetry.SamplesBefore(ctx, e.db, d.id, s.Time, need-1)
 	if err != nil {
 		return false, 0, fmt.Errorf("alarm: unable to read recent samples: %w", err)
 	}
-	defer rows.Close()
 	n, prev := 1, first
-	for rows.Next() {
-		var x telemetry.Sample
-		var ts int64
-		if err := rows.Scan(&ts, &x.PowerKW, &x.IrradianceWm2, &x.Status, &x.StringsActive); err != nil {
-			return false, 0, err
-		}
-		x.DeviceID, x.Time = d.id, time.UnixMilli(ts).UTC()
-		if prev-ts > maxSampleGap.Milliseconds() || !pred(&x) {
-			return false, 0, rows.Err()
+	for i := range prior {
+		x := &prior[i]
+		ts := x.Time.UnixMilli()
+		if prev-ts > maxSampleGap.Milliseconds() || !pred(x) {
+			return false, 0, nil
 		}
 		n, prev, first = n+1, ts, ts
 	}
-	return n >= need, first, rows.Err()
+	return n >= need, first, nil
 }
 
 // gridNominal learns a device's nominal grid voltage and frequency from its samples.
@@ -307,17 +301,13 @@ func (e *Engine) gridCheck(ctx context.Context, d *devInfo, s *telemetry.Sample,
 // bootstrapGrid seeds a device's nominal from its stored samples before s (the median
 // of the last gridWindow of them), so that a restart does not forget it.
 func (e *Engine) bootstrapGrid(ctx context.Context, d *devInfo, g *gridNominal, s *telemetry.Sample) {
-	rows, err := e.db.Query(ctx, `SELECT ac_voltage_v, status FROM telemetry_samples WHERE device_id = ? AND ts < ?
-		ORDER BY ts DESC LIMIT ?`, d.id, s.Time.UnixMilli(), gridWindow)
+	prior, err := telemetry.SamplesBefore(ctx, e.db, d.id, s.Time, gridWindow)
 	if err != nil {
 		return
 	}
-	defer rows.Close()
 	var vs []float64
-	for rows.Next() {
-		var v float64
-		var st int
-		if rows.Scan(&v, &st) == nil && v > 0 && st != telemetry.StatusGridFault {
+	for i := range prior {
+		if v, st := prior[i].ACVoltageV, prior[i].Status; v > 0 && st != telemetry.StatusGridFault {
 			vs = append(vs, v)
 		}
 	}

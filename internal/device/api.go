@@ -373,19 +373,6 @@ func (s *Service) all(r *http.Request) ([]Item, error) {
 }
 
 func (s *Service) summary(r *http.Request) (any, error) {
-	types, states, kept, err := s.keptStates(r)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	if !kept {
-		items, err := s.all(r)
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		for _, it := range items {
-			types, states = append(types, it.Type), append(states, it.State)
-		}
-	}
 	sum := Summary{ByType: map[string]map[string]int{}, ByState: map[string]int{}}
 	for _, t := range Types {
 		sum.ByType[t] = map[string]int{StateRunning: 0, StateStandby: 0, StateFault: 0, StateOffline: 0}
@@ -393,10 +380,21 @@ func (s *Service) summary(r *http.Request) (any, error) {
 	for _, st := range []string{StateRunning, StateStandby, StateFault, StateOffline} {
 		sum.ByState[st] = 0
 	}
-	for i := range types {
+	kept, err := s.keptSummary(r, &sum)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	if kept {
+		return sum, nil
+	}
+	items, err := s.all(r)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	for _, it := range items {
 		sum.Total++
-		sum.ByType[types[i]][states[i]]++
-		sum.ByState[states[i]]++
+		sum.ByType[it.Type][it.State]++
+		sum.ByState[it.State]++
 	}
 	return sum, nil
 }

@@ -3,43 +3,55 @@ package device
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 )
 
-// Kept is what a Telemetry that keeps the fleet in memory can also answer: the type and
-// latest sample of every device of some stations, without listing the devices from the
-// database.
+// Kept is what a Telemetry that keeps the fleet in memory can also answer: how many
+// devices a caller sees, by type and state, without listing them from the database.
 type Kept interface {
-	// DeviceTypes returns the id and type of every device p may see (ok false: not kept,
-	// list them instead).
-	DeviceTypes(ctx context.Context, p *httpapi.Principal) (ids []int64, types []string, ok bool, err error)
+	// DeviceStateCounts counts the devices p may see at now by type (Types' order) and
+	// state (States' order); ok false: not kept, list them instead.
+	DeviceStateCounts(ctx context.Context, p *httpapi.Principal, now time.Time) (counts [4][4]int, ok bool, err error)
 }
 
-// keptStates returns the type and state of every device the caller sees, from a Kept
-// telemetry (ok false when there is none).
-func (s *Service) keptStates(r *http.Request) (types, states []string, ok bool, err error) {
+// keptSummary counts the caller's devices by type and state from a Kept telemetry (ok
+// false when there is none).
+func (s *Service) keptSummary(r *http.Request, sum *Summary) (ok bool, err error) {
 	k, isKept := s.Telemetry.(Kept)
 	if !isKept {
-		return nil, nil, false, nil
+		return false, nil
 	}
-	ctx := r.Context()
-	ids, types, ok, err := k.DeviceTypes(ctx, httpapi.Caller(r))
+	n, ok, err := k.DeviceStateCounts(r.Context(), httpapi.Caller(r), s.now())
 	if err != nil || !ok {
-		return nil, nil, ok, err
+		return ok, err
 	}
-	latest, err := s.Telemetry.Latest(ctx, ids)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	now := s.now()
-	states = make([]string, len(ids))
-	for i, id := range ids {
-		if l, found := latest[id]; found {
-			states[i] = State(&l, now)
-		} else {
-			states[i] = State(nil, now)
+	for ti, typ := range Types {
+		if ti >= len(n) {
+			break
+		}
+		for si, st := range States {
+			sum.ByType[typ][st] += n[ti][si]
+			sum.ByState[st] += n[ti][si]
+			sum.Total += n[ti][si]
 		}
 	}
-	return types, states, true, nil
+	return true, nil
+}
+
+// States are the device states in StateIndex's order.
+var States = [4]string{StateRunning, StateStandby, StateFault, StateOffline}
+
+// StateIndex is a state's place in States.
+func StateIndex(s string) int {
+	switch s {
+	case StateRunning:
+		return 0
+	case StateStandby:
+		return 1
+	case StateFault:
+		return 2
+	}
+	return 3
 }

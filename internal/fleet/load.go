@@ -56,7 +56,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	}
 	for _, st := range stations {
 		if p := stations[st.parent]; p != nil {
-			p.children = append(p.children, st.id)
+			p.kids = append(p.kids, st)
 		}
 	}
 	devices := map[int64]*deviceInfo{}
@@ -79,7 +79,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 		if st == nil {
 			continue
 		}
-		st.devices = append(st.devices, d.id)
+		st.devs = append(st.devs, d)
 		if counted && (d.opening != 0 || e2 != 0) { // as the station roll-ups count it
 			kind := telemetry.OpeningKind(d.typ, d.meterPos)
 			st.opening.AddOpening(kind, d.opening, e2)
@@ -104,7 +104,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
 	devCut := now.Add(-keepDeviceDays).UnixMilli()
 	st := map[int64]*stationFig{}
-	stIDs, err := ids(ctx, db, "SELECT id FROM stations")
+	stIDs, err := store.IDs(ctx, db, "SELECT id FROM stations")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,6 +149,11 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		}
 	}
 
+	for _, f := range st {
+		for _, y := range f.years {
+			f.total.Sum(y.Flows)
+		}
+	}
 	if err := loadFirstDays(ctx, db, stIDs, st); err != nil {
 		return nil, nil, err
 	}
@@ -168,14 +173,14 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		for kind, pts := range kinds {
 			for i := range pts {
 				if pts[i].Stats.EnergyKWh != 0 || pts[i].Stats.Energy2KWh != 0 {
-					at(f.hours, pts[i].Start.UnixMilli()).Flows.Add(kind, &pts[i].Stats)
+					f.hourAt(pts[i].Start.UnixMilli()).Flows.Add(kind, &pts[i].Stats)
 				}
 			}
 		}
 	}
 
 	dev := map[int64]*deviceFig{}
-	devIDs, err := ids(ctx, db, "SELECT id FROM devices")
+	devIDs, err := store.IDs(ctx, db, "SELECT id FROM devices")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -210,7 +215,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 			if telemetry.Resolution(res) == telemetry.Year {
 				d.total += e
 			} else {
-				d.days[bucket] += e
+				d.addDay(bucket, e)
 			}
 		}
 		rows.Close()
@@ -227,23 +232,6 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		}
 	}
 	return st, dev, nil
-}
-
-func ids(ctx context.Context, db *store.DB, q string) ([]int64, error) {
-	rows, err := db.Query(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
 }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }

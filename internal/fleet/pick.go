@@ -19,6 +19,9 @@ type picker struct {
 	byOrg    map[int64][]int // places of an organisation's stations, in list order
 	byDept   map[int64][]int64
 	children map[int64][]int64
+	// an organisation's stations and, of those, the ones whose parent is not among them
+	// (VisibleRoots' answer to a caller who sees the whole organisation), shared
+	orgList, orgRoots map[int64][]*station.Station
 }
 
 func newPicker(list []*station.Station, grants map[int64]map[int64]bool) *picker {
@@ -38,7 +41,50 @@ func newPicker(list []*station.Station, grants map[int64]map[int64]bool) *picker
 			p.children[st.ParentID] = append(p.children[st.ParentID], st.ID)
 		}
 	}
+	p.orgList, p.orgRoots = map[int64][]*station.Station{}, map[int64][]*station.Station{}
+	for org, places := range p.byOrg {
+		l := make([]*station.Station, len(places))
+		for i, at := range places {
+			l[i] = list[at]
+		}
+		p.orgList[org], p.orgRoots[org] = l, Roots(l)
+	}
 	return p
+}
+
+// Roots are the stations of list whose parent is not in list: their roll-ups cover the
+// stations of list exactly once.
+func Roots(list []*station.Station) []*station.Station {
+	in := make(map[int64]bool, len(list))
+	for _, st := range list {
+		in[st.ID] = true
+	}
+	var out []*station.Station
+	for _, st := range list {
+		if st.ParentID == 0 || !in[st.ParentID] {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// VisibleRoots is Visible and, of those, Roots. For a caller who sees the whole
+// organisation both are lists kept with the membership and shared: the caller must not
+// change them.
+func (s *State) VisibleRoots(ctx context.Context, p *httpapi.Principal) (list, roots []*station.Station, err error) {
+	if p.StationAuthority == "all" {
+		if err := s.ensure(ctx); err != nil {
+			return nil, nil, err
+		}
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		return s.pick.orgList[p.OrgID], s.pick.orgRoots[p.OrgID], nil
+	}
+	list, err = s.Visible(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return list, Roots(list), nil
 }
 
 // visible returns the places of the stations pr may see, in list order (station.Sees

@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"context"
-	"time"
 
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -59,25 +58,18 @@ func (s *State) TopInverters(ctx context.Context, ids []int64, n int, score Scor
 	top := make([]ranked, 0, n+1)
 	for _, id := range ids {
 		st := s.stations[id]
-		if st == nil || len(st.devices) == 0 {
+		if st == nil || len(st.devs) == 0 {
 			continue
 		}
-		l := now.In(st.cal.Loc)
-		day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, st.cal.Loc)
-		from, to := day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli()
+		today, _ := st.cal.Day(now.UnixMilli()) // the start of the day roll-up being written
 		nameRank := s.pick.nameRank[s.pick.pos[id]]
-		for _, did := range st.devices {
-			d := s.devices[did]
+		for _, d := range st.devs {
 			if d.typ != "inverter" {
 				continue
 			}
 			r := ranked{d: d, nameRank: nameRank}
-			if f := s.dev[did]; f != nil {
-				for start, kwh := range f.days {
-					if start >= from && start < to {
-						r.today += kwh
-					}
-				}
+			if f := d.fig; f != nil {
+				r.today = f.dayKWh(today)
 			}
 			r.primary, r.secondary = score(r.today, d.kwp)
 			if len(top) == n && !r.before(&top[n-1]) {

@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"context"
-	"time"
 
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -39,9 +38,7 @@ func (s *State) Totals(ctx context.Context, ids []int64) (map[int64]telemetry.To
 			if p := f.years[ys]; p != nil {
 				t.Year = p.Flows
 			}
-			for _, p := range f.years {
-				t.Total.Sum(p.Flows)
-			}
+			t.Total = f.total
 		}
 		t.Total.Sum(info.opening) // lifetime: opening counters and what was recorded since
 		out[id] = t
@@ -134,7 +131,7 @@ func (s *State) DeviceEnergy(ctx context.Context, ids []int64) (map[int64]Energy
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := s.now().UnixMilli()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make(map[int64]Energy, len(ids))
@@ -150,22 +147,14 @@ func (s *State) DeviceEnergy(ctx context.Context, ids []int64) (map[int64]Energy
 		if d == nil {
 			d = newDeviceFig()
 		}
-		loc := time.UTC
+		cal := telemetry.CalendarFor("UTC")
 		if info != nil {
 			if st := s.stations[info.station]; st != nil {
-				loc = st.cal.Loc
+				cal = st.cal
 			}
 		}
-		l := now.In(loc)
-		day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
-		from, to := day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli()
-		e := Energy{TotalKWh: d.total + opening}
-		for start, kwh := range d.days {
-			if start >= from && start < to {
-				e.TodayKWh += kwh
-			}
-		}
-		out[id] = e
+		today, _ := cal.Day(now) // the start of the day roll-up being written
+		out[id] = Energy{TotalKWh: d.total + opening, TodayKWh: d.dayKWh(today)}
 	}
 	return out, nil
 }
@@ -187,8 +176,7 @@ func (s *State) DevicesUnder(ctx context.Context, ids []int64) ([]Member, error)
 	defer s.mu.RUnlock()
 	var out []Member
 	add := func(top int64, st *stationInfo) {
-		for _, id := range st.devices {
-			d := s.devices[id]
+		for _, d := range st.devs {
 			out = append(out, Member{ID: d.id, StationID: d.station, TopID: top, Type: d.typ, MeterPosition: d.meterPos})
 		}
 	}
@@ -198,69 +186,17 @@ func (s *State) DevicesUnder(ctx context.Context, ids []int64) ([]Member, error)
 			continue
 		}
 		add(id, st)
-		for _, c := range st.children {
-			add(id, s.stations[c])
+		for _, c := range st.kids {
+			add(id, c)
 		}
 	}
 	return out, nil
 }
 
-// DevicesOf lists the devices whose own station is one of ids.
-func (s *State) DevicesOf(ctx context.Context, ids []int64) ([]Member, error) {
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var out []Member
-	for _, id := range ids {
-		if st := s.stations[id]; st != nil {
-			for _, did := range st.devices {
-				d := s.devices[did]
-				out = append(out, Member{ID: d.id, StationID: d.station, TopID: id, Type: d.typ, MeterPosition: d.meterPos})
-			}
-		}
-	}
-	return out, nil
-}
-
-// EachUnder calls fn for every device counted towards each listed station (its own and
-// its sub-stations', in DevicesUnder's order) with its latest sample (nil when it has
-// none), reading the entries in place: fn runs under the state's read lock and must not
-// call the state, nor keep the sample.
-func (s *State) EachUnder(ctx context.Context, ids []int64, fn func(m *Member, latest *telemetry.Sample)) error {
-	if err := s.ensure(ctx); err != nil {
-		return err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var m Member
-	visit := func(top int64, st *stationInfo) {
-		for _, id := range st.devices {
-			d := s.devices[id]
-			m = Member{ID: d.id, StationID: d.station, TopID: top, Type: d.typ, MeterPosition: d.meterPos}
-			if f := s.dev[id]; f != nil && f.hasLatest {
-				fn(&m, &f.latest)
-			} else {
-				fn(&m, nil)
-			}
-		}
-	}
-	for _, id := range ids {
-		st := s.stations[id]
-		if st == nil {
-			continue
-		}
-		visit(id, st)
-		for _, c := range st.children {
-			visit(id, s.stations[c])
-		}
-	}
-	return nil
-}
-
-// EachOf calls fn for every device whose own station is one of ids (DevicesOf's order)
-// with its latest sample (nil when it has none), as EachUnder.
+// EachOf calls fn for every device whose own station is one of ids (the stations' order,
+// then each station's devices') with its latest sample (nil when it has none), reading
+// the entries in place: fn runs under the state's read lock and must not call the state,
+// nor keep the sample. The tallies (tally.go) count the same devices once and keep it.
 func (s *State) EachOf(ctx context.Context, ids []int64, fn func(m *Member, latest *telemetry.Sample)) error {
 	if err := s.ensure(ctx); err != nil {
 		return err
@@ -273,10 +209,9 @@ func (s *State) EachOf(ctx context.Context, ids []int64, fn func(m *Member, late
 		if st == nil {
 			continue
 		}
-		for _, did := range st.devices {
-			d := s.devices[did]
+		for _, d := range st.devs {
 			m = Member{ID: d.id, StationID: d.station, TopID: id, Type: d.typ, MeterPosition: d.meterPos}
-			if f := s.dev[did]; f != nil && f.hasLatest {
+			if f := d.fig; f != nil && f.hasLatest {
 				fn(&m, &f.latest)
 			} else {
 				fn(&m, nil)

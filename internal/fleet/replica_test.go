@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/push"
+	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -96,4 +97,65 @@ func snapshot(t testing.TB, s *State, devices, stations []int64) string {
 	}
 	sort.Strings(parts)
 	return fmt.Sprint(parts)
+}
+
+// An alarm opened through one replica's state shows in the other's, through NATS; its
+// recovery through the other replica clears it in the first.
+func TestReplicasShareAlarms(t *testing.T) {
+	schema := storetest.NewSchemaName()
+	dbA := storetest.PostgresSchema(t, schema)
+	dbB := storetest.PostgresSchema(t, schema)
+	r := newAlarmRig(t, dbA)
+	ctx := context.Background()
+	subject := "helio.test.fleet." + schema
+	var states []*State
+	for _, db := range []*store.DB{dbA, dbB} {
+		s := New(db, telemetry.NewWriter(db, telemetry.Options{Now: r.now}), r.now)
+		bus, err := push.DialNATS("nats://127.0.0.1:4222", subject)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bus.Close() })
+		stop, err := s.Replicate(bus, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		if err := s.Build(ctx); err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, s)
+	}
+	a, b := states[0], states[1]
+	sub := r.stations[len(r.stations)-1]
+	top := r.parent[sub]
+	start := r.clock.Load()
+	id := insert(t, dbA, `INSERT INTO alarms (org_id, station_id, rule_key, alarm_type, level, status, description,
+		start_at, occurred_at, last_alarm_at, updated_at) VALUES (?, ?, 'r', 1, 1, 1, 'through A', ?, 0, 0, 0)`, r.org, sub, start)
+	a.ApplyAlarms([]AlarmChange{{Kind: AlarmOpened, ID: id, Station: sub, Start: start, Description: "through A"}})
+	wait := func(s *State, want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			got, err := s.Occurring(ctx, []int64{top, sub}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the other replica shows %v, not %s", got, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	wait(b, fmt.Sprintf("map[%d:through A %d:through A]", top, sub))
+	if _, err := dbB.Exec(ctx, "UPDATE alarms SET status = 2 WHERE id = ?", id); err != nil {
+		t.Fatal(err)
+	}
+	b.ApplyAlarms([]AlarmChange{{Kind: AlarmRecovered, ID: id, Station: sub, Start: start}})
+	wait(a, "map[]")
+	checkAlarms(t, r, a, "replica A")
+	checkAlarms(t, r, b, "replica B")
 }

@@ -19,22 +19,7 @@ type FlowPoint struct {
 // back than the state keeps (hours: keepHours, days: keepDays, months: keepMonths); the caller then reads
 // the roll-ups.
 func (s *State) Flows(ctx context.Context, ids []int64, res telemetry.Resolution, from, to time.Time) (map[int64][]FlowPoint, bool, error) {
-	now := s.now()
-	switch res {
-	case telemetry.Hour:
-		if from.Before(now.Add(-keepHours + time.Hour)) {
-			return nil, false, nil
-		}
-	case telemetry.Day:
-		if from.Before(now.Add(-keepDays + time.Hour)) {
-			return nil, false, nil
-		}
-	case telemetry.Month:
-		if from.Before(now.Add(-keepMonths + time.Hour)) {
-			return nil, false, nil
-		}
-	case telemetry.Year:
-	default:
+	if !s.keeps(res, from) {
 		return nil, false, nil
 	}
 	if err := s.ensure(ctx); err != nil {
@@ -49,19 +34,7 @@ func (s *State) Flows(ctx context.Context, ids []int64, res telemetry.Resolution
 		if info == nil {
 			continue
 		}
-		var kept map[int64]*period
-		if f := s.st[id]; f != nil {
-			switch res {
-			case telemetry.Hour:
-				kept = f.hours
-			case telemetry.Day:
-				kept = f.days
-			case telemetry.Month:
-				kept = f.months
-			default:
-				kept = f.years
-			}
-		}
+		kept := s.st[id].at(res)
 		var pts []FlowPoint
 		for t := lo; t < hi; {
 			bs, be := info.cal.Bucket(res, t)
@@ -77,6 +50,83 @@ func (s *State) Flows(ctx context.Context, ids []int64, res telemetry.Resolution
 		out[id] = pts
 	}
 	return out, true, nil
+}
+
+// at is the station's kept buckets of res (Year for any other; none for a nil f).
+func (f *stationFig) at(res telemetry.Resolution) map[int64]*period {
+	if f == nil {
+		return nil
+	}
+	switch res {
+	case telemetry.Hour:
+		return f.hours
+	case telemetry.Day:
+		return f.days
+	case telemetry.Month:
+		return f.months
+	}
+	return f.years
+}
+
+// keeps says the state keeps the station buckets of res from from on.
+func (s *State) keeps(res telemetry.Resolution, from time.Time) bool {
+	now := s.now()
+	switch res {
+	case telemetry.Hour:
+		return !from.Before(now.Add(-keepHours + time.Hour))
+	case telemetry.Day:
+		return !from.Before(now.Add(-keepDays + time.Hour))
+	case telemetry.Month:
+		return !from.Before(now.Add(-keepMonths + time.Hour))
+	case telemetry.Year:
+		return true
+	}
+	return false
+}
+
+// EachBucket calls fn for every station of ids (i: its index in ids) and every bucket b
+// of starts (bucket starts of res, ascending, on the stations' common calendar) that
+// holds a roll-up, with that bucket's flows (sub-stations included). It reads the
+// entries in place under the state's read lock: fn must not call the state nor keep the
+// flows. A call costs a lookup per station and bucket, and nothing per bucket start
+// conversion: the caller works the calendar out once for all the stations of a zone.
+// ok is false when the state does not keep starts[0] (the caller reads the roll-ups).
+func (s *State) EachBucket(ctx context.Context, ids []int64, res telemetry.Resolution, starts []int64, fn func(i, b int, fl *telemetry.Flows)) (bool, error) {
+	if len(starts) == 0 {
+		return true, nil
+	}
+	if !s.keeps(res, time.UnixMilli(starts[0])) {
+		return false, nil
+	}
+	if err := s.ensure(ctx); err != nil {
+		return false, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for i, id := range ids {
+		f := s.st[id]
+		if f == nil || s.stations[id] == nil {
+			continue
+		}
+		kept := f.at(res)
+		if len(kept) == 0 {
+			continue
+		}
+		if res == telemetry.Hour {
+			for b, start := range starts {
+				if p := f.hour(start); p != nil {
+					fn(i, b, &p.Flows)
+				}
+			}
+			continue
+		}
+		for b, start := range starts {
+			if p := kept[start]; p != nil {
+				fn(i, b, &p.Flows)
+			}
+		}
+	}
+	return true, nil
 }
 
 // Figures is what a station's roll-ups of one bucket add up to, for analysis: its flows,
@@ -141,4 +191,27 @@ func (s *State) Figures(ctx context.Context, ids []int64, res telemetry.Resoluti
 		}
 	}
 	return out, true, nil
+}
+
+func dayStart(cal *telemetry.Calendar, t int64) int64 {
+	ds, _ := cal.Day(t)
+	return ds
+}
+
+// PastVersions returns, per station of ids, a number that changes whenever one of its
+// roll-ups before its current local day changes (0: it has none): what the compared
+// stretches of the fleet summary read, which today's samples never change.
+func (s *State) PastVersions(ctx context.Context, ids []int64) ([]uint64, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]uint64, len(ids))
+	for i, id := range ids {
+		if f := s.st[id]; f != nil {
+			out[i] = f.past
+		}
+	}
+	return out, nil
 }

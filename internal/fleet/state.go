@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -51,8 +52,13 @@ type period struct {
 // stationFig is a station's kept roll-ups by bucket start.
 type stationFig struct {
 	hours, days, months, years map[int64]*period
-	firstDay                   int64 // start of its first day roll-up (when hasFirst)
-	hasFirst                   bool
+	slots                      *[hourSlots]hourSlot // in front of hours (hours.go)
+	newestHour                 int64                // the newest hour ever kept (with slots)
+	total                      telemetry.Flows      // every year's
+	// past changes whenever a bucket before the station's current day does (pastVersions)
+	past     uint64
+	firstDay int64 // start of its first day roll-up (when hasFirst)
+	hasFirst bool
 }
 
 func newStationFig() *stationFig {
@@ -65,19 +71,43 @@ type deviceFig struct {
 	hasLatest bool
 	days      map[int64]float64
 	total     float64 // every year roll-up
+	// lastDay is the start of its newest day and lastKWh that day's energy: today's
+	// energy without a map lookup (today is nearly always its newest day).
+	lastDay int64
+	lastKWh float64
 }
 
 func newDeviceFig() *deviceFig {
-	return &deviceFig{days: map[int64]float64{}}
+	return &deviceFig{days: map[int64]float64{}, lastDay: math.MinInt64}
+}
+
+// addDay adds energy to the day starting at start.
+func (d *deviceFig) addDay(start int64, kwh float64) {
+	d.days[start] += kwh
+	if start >= d.lastDay {
+		d.lastDay, d.lastKWh = start, d.days[start]
+	}
+}
+
+// dayKWh is the energy of the day starting at start.
+func (d *deviceFig) dayKWh(start int64) float64 {
+	switch {
+	case start == d.lastDay:
+		return d.lastKWh
+	case start > d.lastDay:
+		return 0
+	}
+	return d.days[start]
 }
 
 // stationInfo is a station's place in the fleet.
 type stationInfo struct {
 	id, parent int64
 	cal        *telemetry.Calendar
-	children   []int64
-	devices    []int64         // its own devices
+	kids       []*stationInfo  // its sub-stations
+	devs       []*deviceInfo   // its own devices
 	opening    telemetry.Flows // opening counters of its devices and its sub-stations'
+	tally      atomic.Pointer[kept]
 }
 
 // deviceInfo is a device's place in the fleet.
@@ -86,8 +116,9 @@ type deviceInfo struct {
 	typ, meterPos string
 	opening       float64 // main opening counter, kWh
 	name, sn      string
-	kwp           float64 // PV array behind an inverter
-	rank          int     // place in the database's order of (type, name, id)
+	kwp           float64    // PV array behind an inverter
+	rank          int        // place in the database's order of (type, name, id)
+	fig           *deviceFig // its figures (link keeps it): read without a map lookup
 }
 
 // State is the in-memory fleet. Its zero value is not usable: use New.
@@ -111,8 +142,12 @@ type State struct {
 	structDirty atomic.Bool
 	buildMu     sync.Mutex // one rebuild at a time
 
+	pastSeq      atomic.Uint64 // stationFig.past's numbers, never reused
 	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
 	builtAt      time.Time
+
+	alarms   alarmIndex                          // the occurring and recent alarms per station (alarms.go)
+	alarmPub atomic.Pointer[func([]AlarmChange)] // publishes this process's alarm changes (Replicate)
 }
 
 // StructureMaxAge is how long the stations' and devices' membership is trusted without
@@ -156,12 +191,19 @@ func (s *State) Build(ctx context.Context) error {
 		}
 		s.mu.Lock()
 		s.setStructure(str)
+		for _, f := range st {
+			f.past = s.pastSeq.Add(1)
+		}
 		s.st, s.dev, s.loadedAt, s.built = st, dev, time.Now(), true
 		s.builtAt = s.loadedAt
+		s.link()
 		s.mu.Unlock()
 		s.structDirty.Store(false)
 		return nil
 	})
+	if err == nil {
+		err = s.loadAlarms(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("fleet: unable to build the state: %w", err)
 	}
@@ -217,8 +259,37 @@ func (s *State) reloadStructure(ctx context.Context) error {
 			delete(s.dev, id)
 		}
 	}
+	s.link()
 	s.mu.Unlock()
+	// and a deleted station's alarms
+	s.trimAlarms(s.now(), func(id int64) bool { return str.stations[id] != nil })
 	return nil
+}
+
+// link gives every device entry its figures (new, empty ones where it has none yet), so
+// that the reads that walk a station's devices need no map lookup. s.mu is held.
+func (s *State) link() {
+	for id, d := range s.devices {
+		f := s.dev[id]
+		if f == nil {
+			f = newDeviceFig()
+			s.dev[id] = f
+		}
+		d.fig = f
+	}
+}
+
+// figOf returns device id's figures, created (and linked) when it has none. s.mu is held.
+func (s *State) figOf(id int64) *deviceFig {
+	d := s.dev[id]
+	if d == nil {
+		d = newDeviceFig()
+		s.dev[id] = d
+		if info := s.devices[id]; info != nil {
+			info.fig = d
+		}
+	}
+	return d
 }
 
 func (s *State) setStructure(str *structure) {
@@ -247,31 +318,32 @@ func (s *State) apply(c telemetry.Change) {
 		return // the build will read it
 	}
 	for _, l := range c.Latest {
-		d := s.dev[l.DeviceID]
-		if d == nil {
-			d = newDeviceFig()
-			s.dev[l.DeviceID] = d
-		}
+		d := s.figOf(l.DeviceID)
 		if !d.hasLatest || !l.Time.Before(d.latest.Time) {
 			d.latest, d.hasLatest = l, true
+			if info := s.devices[l.DeviceID]; info != nil {
+				if st := s.stations[info.station]; st != nil {
+					st.tally.Store(nil) // its tally is counted again
+				}
+			}
 		}
 	}
 	for i := range c.Days {
 		ch := &c.Days[i]
 		if ch.Kind == "" {
-			d := s.dev[ch.ID]
-			if d == nil {
-				d = newDeviceFig()
-				s.dev[ch.ID] = d
-			}
-			d.days[ch.Start] += ch.Delta.EnergyKWh
+			d := s.figOf(ch.ID)
+			d.addDay(ch.Start, ch.Delta.EnergyKWh)
 			d.total += ch.Delta.EnergyKWh
 			continue
 		}
 		f := s.st[ch.ID]
 		if f == nil {
 			f = newStationFig()
+			f.past = s.pastSeq.Add(1)
 			s.st[ch.ID] = f
+		}
+		if info := s.stations[ch.ID]; info == nil || ch.Start < dayStart(info.cal, s.now().UnixMilli()) {
+			f.past = s.pastSeq.Add(1) // a day before today changed: compared stretches read it
 		}
 		if !f.hasFirst || ch.Start < f.firstDay {
 			f.firstDay, f.hasFirst = ch.Start, true
@@ -279,9 +351,10 @@ func (s *State) apply(c telemetry.Change) {
 		for _, p := range []*period{at(f.days, ch.Start), at(f.months, ch.Month), at(f.years, ch.Year)} {
 			p.add(ch.Kind, &ch.Delta)
 		}
+		f.total.Add(ch.Kind, &ch.Delta)
 		for _, h := range ch.Hours {
 			st := telemetry.Stats{EnergyKWh: h.EnergyKWh, Energy2KWh: h.Energy2KWh}
-			at(f.hours, h.Start).Flows.Add(ch.Kind, &st)
+			f.hourAt(h.Start).Flows.Add(ch.Kind, &st)
 		}
 	}
 }
@@ -315,13 +388,14 @@ func (p *period) add(kind string, st *telemetry.Stats) {
 func (s *State) Trim() {
 	now := s.now()
 	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
+	defer s.trimAlarms(now, nil) // after the figures' lock is released
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	hourCut := now.Add(-keepHours).UnixMilli()
 	for _, f := range s.st {
 		for k := range f.hours {
 			if k < hourCut {
-				delete(f.hours, k)
+				f.dropHour(k)
 			}
 		}
 		for k := range f.days {

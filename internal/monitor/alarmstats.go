@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -15,6 +16,9 @@ type SQLAlarmStats struct {
 	// Children names the stations and their sub-stations, each with its parent (nil:
 	// read from the stations table).
 	Children func(ctx context.Context, ids []int64) (map[int64]int64, error)
+	// Fleet counts the alarms of a recent enough since from its alarm index (nil, or an
+	// older since: SQL).
+	Fleet *fleet.State
 }
 
 func idArgs(ids []int64) (string, []any) {
@@ -30,6 +34,18 @@ func (s SQLAlarmStats) StationCounts(ctx context.Context, stationIDs []int64, si
 	out := map[int64]AlarmCount{}
 	if len(stationIDs) == 0 {
 		return out, nil
+	}
+	if s.Fleet != nil {
+		got, ok, err := s.Fleet.AlarmCounts(ctx, stationIDs, since)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			for id, c := range got {
+				out[id] = AlarmCount{Total: c.Total, Processed: c.Dealt}
+			}
+			return out, nil
+		}
 	}
 	// the listed stations and their sub-stations, each an index range of
 	// alarms_station_start (an OR over the parent would read every alarm)
@@ -135,134 +151,22 @@ func withChildren(ctx context.Context, db *store.DB, ids []int64) (map[int64]int
 }
 
 // occurring returns, per listed station, the text of its latest occurring alarm (its own
-// or a sub-station's): Alarms' answer. With the fleet state it names the sub-stations,
-// and the alarms are read as one alarms_station_status range per station (status 1 of
-// that station), which costs the stations asked about and their occurring alarms.
-//
-// With flagsOnly the texts are left empty: only which stations have an occurring alarm,
-// read from alarms_station_status alone (no alarm row is read).
+// or a sub-station's): Alarms' answer. With the fleet state it is read from the state's
+// alarm index (fleet.State.Occurring), which the alarm engine keeps by its committed
+// changes: no SQL. With flagsOnly the texts are left empty: only which stations have an
+// occurring alarm.
 func (f *Figures) occurring(ctx context.Context, ids []int64, flagsOnly bool) (map[int64]string, error) {
 	if f.Alarms == nil {
 		return nil, nil
 	}
-	if f.Fleet == nil {
-		out, err := f.Alarms(ctx, ids)
-		if flagsOnly {
-			for id := range out {
-				out[id] = ""
-			}
-		}
-		return out, err
+	if f.Fleet != nil {
+		return f.Fleet.Occurring(ctx, ids, !flagsOnly)
 	}
+	out, err := f.Alarms(ctx, ids)
 	if flagsOnly {
-		return f.occurringFlags(ctx, ids)
-	}
-	out := map[int64]string{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	parents, all, listed, err := f.withSubStations(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	type best struct{ start, id int64 }
-	latest := map[int64]best{}
-	put := func(st int64, desc string, b best) {
-		if cur, ok := latest[st]; !ok || b.start > cur.start || b.start == cur.start && b.id > cur.id {
-			latest[st] = b
-			out[st] = desc
+		for id := range out {
+			out[id] = ""
 		}
 	}
-	for start := 0; start < len(all); start += 500 {
-		ph, args := idArgs(all[start:min(start+500, len(all))])
-		rows, err := f.DB.Query(ctx, occurringQuery(ph), args...)
-		if err != nil {
-			return nil, fmt.Errorf("monitor: unable to read occurring alarms: %w", err)
-		}
-		for rows.Next() {
-			var st, at, id int64
-			var desc string
-			if err := rows.Scan(&st, &desc, &at, &id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if listed[st] {
-				put(st, desc, best{at, id})
-			}
-			if p := parents[st]; p != 0 && listed[p] {
-				put(p, desc, best{at, id})
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// withSubStations is the listed stations with their sub-stations (from the fleet state):
-// each one's parent (0 for a listed top station), all of their ids, and the listed set.
-func (f *Figures) withSubStations(ctx context.Context, ids []int64) (parents map[int64]int64, all []int64, listed map[int64]bool, err error) {
-	parents, err = f.Fleet.WithChildren(ctx, ids)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	all = make([]int64, 0, len(parents))
-	for id := range parents {
-		all = append(all, id)
-	}
-	listed = make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		listed[id] = true
-	}
-	return parents, all, listed, nil
-}
-
-// occurringQuery reads the occurring alarms of the stations named by the placeholders ph.
-func occurringQuery(ph string) string {
-	return "SELECT station_id, description, start_at, id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
-}
-
-// occurringFlags is occurring without the texts: the listed stations with an occurring
-// alarm of their own or of a sub-station.
-func (f *Figures) occurringFlags(ctx context.Context, ids []int64) (map[int64]string, error) {
-	out := map[int64]string{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	parents, all, listed, err := f.withSubStations(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for start := 0; start < len(all); start += 500 {
-		ph, args := idArgs(all[start:min(start+500, len(all))])
-		rows, err := f.DB.Query(ctx, occurringFlagsQuery(ph), args...)
-		if err != nil {
-			return nil, fmt.Errorf("monitor: unable to read occurring alarms: %w", err)
-		}
-		for rows.Next() {
-			var st int64
-			if err := rows.Scan(&st); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if listed[st] {
-				out[st] = ""
-			}
-			if p := parents[st]; p != 0 && listed[p] {
-				out[p] = ""
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// occurringFlagsQuery names the stations of ph that have an occurring alarm.
-func occurringFlagsQuery(ph string) string {
-	return "SELECT DISTINCT station_id FROM alarms WHERE station_id IN (" + ph + ") AND status = 1"
+	return out, err
 }

@@ -114,15 +114,37 @@ func sumWindow(pts []telemetry.EnergyPoint, w Window) float64 {
 	return sum
 }
 
-// likeEnergy returns, per station, the PV energy of the compared stretch of the previous
-// period (LikeWindow in the station's timezone). A station whose history does not reach
-// back to that stretch's start is left out: its period is not compared.
-func (f *Figures) likeEnergy(ctx context.Context, sts []*station.Station, res telemetry.Resolution) (map[int64]float64, error) {
+// likeEnergies returns, for each period res (Day, Month or Year) and per station, the
+// PV energy of the compared stretch of the previous period (LikeWindow in the station's
+// timezone). A station whose history does not reach back to that stretch's start is left
+// out: its period is not compared. The stations' first days are read and the stations
+// grouped by zone once for all periods.
+func (f *Figures) likeEnergies(ctx context.Context, sts []*station.Station, res ...telemetry.Resolution) ([]map[int64]float64, error) {
 	now := f.now()
 	first, err := f.firstDays(ctx, sts)
 	if err != nil {
 		return nil, err
 	}
+	out := make([]map[int64]float64, len(res))
+	var zones []*zone
+	if f.Fleet != nil {
+		zones = byZone(sts)
+	}
+	for i, r := range res {
+		if f.Fleet != nil {
+			out[i], err = f.zoneLikeEnergy(ctx, zones, r, now, first)
+		} else {
+			out[i], err = f.sqlLikeEnergy(ctx, sts, r, now, first)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// sqlLikeEnergy is one period of likeEnergies, from the roll-ups.
+func (f *Figures) sqlLikeEnergy(ctx context.Context, sts []*station.Station, res telemetry.Resolution, now time.Time, first map[int64]int64) (map[int64]float64, error) {
 	type plan struct{ months, days, hours Window }
 	plans := map[int64]plan{}
 	span := map[telemetry.Resolution]*Window{}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
@@ -39,9 +40,12 @@ type Figures struct {
 	Weather WeatherSource
 	// Fleet keeps the live figures in memory (nil: read from the roll-ups every time).
 	Fleet *fleet.State
-	// Comm is the field poller's communication state of a device it reads ("connecting",
-	// "online", "offline"; "" for devices it does not read). Nil: samples alone decide.
-	Comm func(deviceID int64) string
+	// Comms returns the field poller's communication state of each device it reads
+	// ("connecting", "online", "offline"; devices it does not read are absent), as a map
+	// read and not changed, with its generation. Nil: samples alone decide.
+	Comms func() fleet.Comms
+
+	stretches sync.Map // stretchKey → *stretchMemo: the compared stretches kept (stretch.go)
 }
 
 func (f *Figures) now() time.Time {
@@ -231,12 +235,9 @@ func (f *Figures) factorOf(st *station.Station) float64 {
 	return emission.Factor(st.Country, f.factor())
 }
 
-func location(tz string) *time.Location {
-	if loc, err := time.LoadLocation(tz); err == nil {
-		return loc
-	}
-	return time.UTC
-}
+// location is the zone tz (UTC when unknown), loaded once per zone: time.LoadLocation
+// reads the zone file at every call.
+func location(tz string) *time.Location { return telemetry.CalendarFor(tz).Loc }
 
 // KPIs implements station.Telemetry.
 func (f *Figures) KPIs(ctx context.Context, st *station.Station) (station.KPIs, error) {

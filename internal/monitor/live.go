@@ -17,12 +17,13 @@ type devCount struct {
 	lastSeen                time.Time
 }
 
-// count adds one device, with its latest sample (nil: none yet).
-func (f *Figures) count(a *devCount, id int64, typ string, l *telemetry.Sample, now time.Time) {
+// count adds one device, with its latest sample (nil: none yet) and the poller's
+// communication states (comms).
+func count(a *devCount, id int64, typ string, l *telemetry.Sample, now time.Time, comms map[int64]string) {
 	a.total++
 	comm := ""
-	if f.Comm != nil {
-		comm = f.Comm(id)
+	if len(comms) > 0 {
+		comm = comms[id]
 	}
 	if l == nil || comm == "connecting" {
 		return
@@ -43,6 +44,7 @@ func (f *Figures) count(a *devCount, id int64, typ string, l *telemetry.Sample, 
 // pass over its entries, else from the device list and the latest samples.
 func (f *Figures) deviceCounts(ctx context.Context, ids []int64) (map[int64]*devCount, error) {
 	now := f.now()
+	cs := f.comms()
 	accs := make(map[int64]*devCount, len(ids))
 	at := func(top int64) *devCount {
 		a := accs[top]
@@ -53,8 +55,19 @@ func (f *Figures) deviceCounts(ctx context.Context, ids []int64) (map[int64]*dev
 		return a
 	}
 	if f.Fleet != nil {
-		err := f.Fleet.EachUnder(ctx, ids, func(m *fleet.Member, l *telemetry.Sample) {
-			f.count(at(m.TopID), m.ID, m.Type, l, now)
+		var cur *devCount
+		top := int64(-1)
+		err := f.Fleet.Tallies(ctx, ids, true, now, cs, func(id int64, t *fleet.Tally) {
+			if id != top { // a station's sub-stations come after it
+				top, cur = id, at(id)
+			}
+			cur.total += t.Total
+			cur.reported += t.Reported
+			cur.online += t.Online
+			cur.powerKW += t.PowerKW
+			if t.LastSeen.After(cur.lastSeen) {
+				cur.lastSeen = t.LastSeen
+			}
 		})
 		return accs, err
 	}
@@ -72,9 +85,9 @@ func (f *Figures) deviceCounts(ctx context.Context, ids []int64) (map[int64]*dev
 	}
 	for _, d := range devs {
 		if l, ok := latest[d.id]; ok {
-			f.count(at(d.topID), d.id, d.typ, &l, now)
+			count(at(d.topID), d.id, d.typ, &l, now, cs.States)
 		} else {
-			f.count(at(d.topID), d.id, d.typ, nil, now)
+			count(at(d.topID), d.id, d.typ, nil, now, cs.States)
 		}
 	}
 	return accs, nil

@@ -225,11 +225,8 @@ func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
 }
 
 func (s *Summary) topStations(r *http.Request) ([]*station.Station, error) {
-	list, err := s.Figures.visible(r)
-	if err != nil {
-		return nil, err
-	}
-	return roots(list), nil
+	_, rs, err := s.Figures.visibleRoots(r)
+	return rs, err
 }
 
 func (s *Summary) projectRanking(r *http.Request) (any, error) {
@@ -249,6 +246,7 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 	if stats := s.Figures.AlarmStats; stats != nil {
 		if sql, ok := stats.(SQLAlarmStats); ok && s.Figures.Fleet != nil && sql.Children == nil {
 			sql.Children = s.Figures.Fleet.WithChildren // the sub-stations from memory
+			sql.Fleet = s.Figures.Fleet                 // today's counts from memory
 			stats = sql
 		}
 		since := s.Figures.now().Add(-24 * time.Hour)

@@ -91,24 +91,26 @@ func (f *Figures) membersUnder(ctx context.Context, ids []int64) ([]devRow, erro
 	return out, nil
 }
 
-// deviceStates returns the state of every device the caller sees (those of the visible
-// stations list).
-func (f *Figures) deviceStates(ctx context.Context, r *http.Request, list []*station.Station) ([]string, error) {
+// stateCounts counts the devices the caller sees (those of the visible stations list) by
+// state, in device.States' order.
+func (f *Figures) stateCounts(ctx context.Context, r *http.Request, list []*station.Station) ([4]int, error) {
 	now := f.now()
+	var out [4]int
 	if f.Fleet != nil {
 		st := make([]int64, len(list))
 		for i, s := range list {
 			st[i] = s.ID
 		}
-		var out []string
-		err := f.Fleet.EachOf(ctx, st, func(_ *fleet.Member, l *telemetry.Sample) {
-			out = append(out, device.State(l, now))
+		err := f.Fleet.Tallies(ctx, st, false, now, f.comms(), func(_ int64, t *fleet.Tally) {
+			for si, n := range t.States {
+				out[si] += n
+			}
 		})
 		return out, err
 	}
 	devs, _, err := device.List(ctx, f.DB, httpapi.Caller(r), device.Filter{})
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	ids := make([]int64, len(devs))
 	for i, d := range devs {
@@ -116,14 +118,13 @@ func (f *Figures) deviceStates(ctx context.Context, r *http.Request, list []*sta
 	}
 	latest, err := f.latest(ctx, ids)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	out := make([]string, len(ids))
-	for i, id := range ids {
+	for _, id := range ids {
 		if l, ok := latest[id]; ok {
-			out[i] = device.State(&l, now)
+			out[device.StateIndex(device.State(&l, now))]++
 		} else {
-			out[i] = device.State(nil, now)
+			out[device.StateIndex(device.State(nil, now))]++
 		}
 	}
 	return out, nil
@@ -171,28 +172,48 @@ func (f *Figures) stationFlows(ctx context.Context, ids []int64, res telemetry.R
 	return out, nil
 }
 
-// DeviceTypes implements device.Kept from the fleet state.
-func (f *Figures) DeviceTypes(ctx context.Context, p *httpapi.Principal) ([]int64, []string, bool, error) {
+// DeviceStateCounts implements device.Kept from the fleet state: the visible stations'
+// kept tallies.
+func (f *Figures) DeviceStateCounts(ctx context.Context, p *httpapi.Principal, now time.Time) (counts [4][4]int, ok bool, err error) {
 	if f.Fleet == nil {
-		return nil, nil, false, nil
+		return counts, false, nil
 	}
 	list, err := f.Fleet.Visible(ctx, p)
 	if err != nil {
-		return nil, nil, false, err
+		return counts, false, err
 	}
 	stationIDs := make([]int64, len(list))
 	for i, st := range list {
 		stationIDs[i] = st.ID
 	}
-	devs, err := f.Fleet.DevicesOf(ctx, stationIDs)
-	if err != nil {
-		return nil, nil, false, err
+	err = f.Fleet.Tallies(ctx, stationIDs, false, now, f.comms(), func(_ int64, t *fleet.Tally) {
+		for ti := range counts {
+			for si := range counts[ti] {
+				counts[ti][si] += t.ByType[ti][si]
+			}
+		}
+	})
+	return counts, err == nil, err
+}
+
+// comms is the field poller's communication states now (none without a poller).
+func (f *Figures) comms() fleet.Comms {
+	if f.Comms == nil {
+		return fleet.Comms{}
 	}
-	ids, types := make([]int64, len(devs)), make([]string, len(devs))
-	for i, d := range devs {
-		ids[i], types[i] = d.ID, d.Type
+	return f.Comms()
+}
+
+// visibleRoots returns the stations the caller may see, every level, by name then id,
+// and their roots; both may be shared (from the fleet state) and must not be changed.
+func (f *Figures) visibleRoots(r *http.Request) (list, rs []*station.Station, err error) {
+	if f.Fleet != nil {
+		return f.Fleet.VisibleRoots(r.Context(), httpapi.Caller(r))
 	}
-	return ids, types, true, nil
+	if list, err = f.visible(r); err != nil {
+		return nil, nil, err
+	}
+	return list, roots(list), nil
 }
 
 // visible returns the stations the caller may see, every level, by name then id.

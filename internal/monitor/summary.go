@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -99,19 +100,7 @@ func (s *Summary) Routes(api *httpapi.API) {
 
 // roots are the visible stations whose parent is not visible: their roll-ups cover the
 // visible fleet exactly once.
-func roots(list []*station.Station) []*station.Station {
-	visible := map[int64]bool{}
-	for _, st := range list {
-		visible[st.ID] = true
-	}
-	var out []*station.Station
-	for _, st := range list {
-		if st.ParentID == 0 || !visible[st.ParentID] {
-			out = append(out, st)
-		}
-	}
-	return out
-}
+func roots(list []*station.Station) []*station.Station { return fleet.Roots(list) }
 
 func change(v, prev float64) float64 {
 	if prev == 0 {
@@ -123,11 +112,10 @@ func change(v, prev float64) float64 {
 func (s *Summary) all(r *http.Request) (any, error) {
 	ctx := r.Context()
 	f := s.Figures
-	list, err := f.visible(r)
+	list, rs, err := f.visibleRoots(r)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	rs := roots(list)
 	ids := make([]int64, len(rs))
 	out := All{Profit: []Money{}, EmissionFactorKg: f.factor()}
 	for i, st := range rs {
@@ -144,18 +132,11 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	prevDay, err := f.likeEnergy(ctx, rs, telemetry.Day)
+	prev, err := f.likeEnergies(ctx, rs, telemetry.Day, telemetry.Month, telemetry.Year)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	prevMonth, err := f.likeEnergy(ctx, rs, telemetry.Month)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	prevYear, err := f.likeEnergy(ctx, rs, telemetry.Year)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
+	prevDay, prevMonth, prevYear := prev[0], prev[1], prev[2]
 	money := map[string]*Money{}
 	var e, c Periods // energy, and CO₂ at each station's country factor
 	for _, st := range rs {
@@ -205,17 +186,17 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	for _, st := range rs {
 		out.CurrentPowerKW += live[st.ID].CurrentPowerKW
 	}
-	states, err := f.deviceStates(ctx, r, list)
+	states, err := f.stateCounts(ctx, r, list)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	for _, state := range states {
-		out.Devices++
-		if state != device.StateOffline {
-			out.DevicesOnline++
+	for si, n := range states {
+		out.Devices += n
+		if device.States[si] != device.StateOffline {
+			out.DevicesOnline += n
 		}
-		if state == device.StateFault {
-			out.DevicesFault++
+		if device.States[si] == device.StateFault {
+			out.DevicesFault += n
 		}
 	}
 	if out.Devices > 0 {
@@ -226,124 +207,6 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	out.CurrentPowerKW = r3(out.CurrentPowerKW)
 	out.Normalization = r3(Normalization(out.CurrentPowerKW, out.CapacityKWp))
 	return out, nil
-}
-
-func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
-	return func(r *http.Request) (any, error) {
-		tz := r.URL.Query().Get("tz")
-		if tz == "" {
-			tz = "UTC"
-		}
-		loc, err := time.LoadLocation(tz)
-		if err != nil || tz == "Local" {
-			return nil, httpapi.InvalidField("tz", "invalid_format")
-		}
-		ctx := r.Context()
-		f := s.Figures
-		list, err := f.visible(r)
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		rs := roots(list)
-		ids := make([]int64, len(rs))
-		byID := map[int64]*station.Station{}
-		for i, st := range rs {
-			ids[i] = st.ID
-			byID[st.ID] = st
-		}
-		now := f.now().In(loc)
-		var from, to time.Time
-		var res telemetry.Resolution
-		var key func(t time.Time, st *time.Location) time.Time
-		next := func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }
-		switch period {
-		case "day":
-			from = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
-			to, res = from.AddDate(0, 0, 1), telemetry.Hour
-			key = func(t time.Time, _ *time.Location) time.Time { return t.Truncate(time.Hour) }
-			next = func(t time.Time) time.Time { return t.Add(time.Hour) }
-		case "month":
-			from = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
-			to, res = from.AddDate(0, 1, 0), telemetry.Day
-			key = func(t time.Time, st *time.Location) time.Time {
-				l := t.In(st)
-				return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
-			}
-			next = func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }
-		case "year":
-			from = time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
-			to, res = from.AddDate(1, 0, 0), telemetry.Month
-			key = func(t time.Time, st *time.Location) time.Time {
-				l := t.In(st)
-				return time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, loc)
-			}
-			next = func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }
-		default: // total: every year with data, up to this one
-			first, err := f.firstYear(ctx, ids, now.Year())
-			if err != nil {
-				return nil, httpapi.Internal(err)
-			}
-			from = time.Date(first, 1, 1, 0, 0, 0, 0, loc)
-			to, res = time.Date(now.Year()+1, 1, 1, 0, 0, 0, 0, loc), telemetry.Year
-			key = func(t time.Time, st *time.Location) time.Time {
-				return time.Date(t.In(st).Year(), 1, 1, 0, 0, 0, 0, loc)
-			}
-		}
-		// Ask a day wider on each side: station calendars are offset from the viewer's.
-		pts, err := f.stationFlows(ctx, ids, res, from.Add(-24*time.Hour), to.Add(24*time.Hour))
-		if err != nil {
-			return nil, httpapi.Internal(err)
-		}
-		sums := map[int64]*PowerPoint{}
-		for id, list := range pts {
-			st := byID[id]
-			stLoc := location(st.Timezone)
-			for _, p := range list {
-				k := key(p.Start, stLoc)
-				if k.Before(from) || !k.Before(to) {
-					continue
-				}
-				pp := sums[k.UnixMilli()]
-				if pp == nil {
-					pp = &PowerPoint{Time: k.UnixMilli(), Profit: map[string]float64{}}
-					sums[k.UnixMilli()] = pp
-				}
-				addFlows(&pp.Flows, p.Flows)
-				pp.Profit[st.Currency] += Profit(p.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
-			}
-		}
-		out := PowerData{Period: period, Timezone: loc.String(), Unit: "kWh", Points: []PowerPoint{}}
-		for t := from; t.Before(to); t = next(t) {
-			pp := PowerPoint{Time: t.UnixMilli(), Profit: map[string]float64{}}
-			if got := sums[t.UnixMilli()]; got != nil {
-				pp.Flows = roundFlows(got.Flows)
-				for c, v := range got.Profit {
-					pp.Profit[c] = r3(v)
-				}
-			}
-			out.Points = append(out.Points, pp)
-		}
-		if period == "total" {
-			open, err := f.openings(ctx, ids)
-			if err != nil {
-				return nil, httpapi.Internal(err)
-			}
-			if len(open) > 0 {
-				pp := PowerPoint{Time: from.UnixMilli(), Profit: map[string]float64{}}
-				for id, fl := range open {
-					st := byID[id]
-					addFlows(&pp.Flows, fl)
-					pp.Profit[st.Currency] += Profit(fl.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
-				}
-				pp.Flows = roundFlows(pp.Flows)
-				for c, v := range pp.Profit {
-					pp.Profit[c] = r3(v)
-				}
-				out.Opening = &pp
-			}
-		}
-		return out, nil
-	}
 }
 
 // firstYear is the earliest year with a yearly roll-up for the stations (at most

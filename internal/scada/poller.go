@@ -43,9 +43,11 @@ type Poller struct {
 	mu        sync.Mutex
 	endpoints map[string]*endpoint
 	status    map[int64]*Status
-	dirty     map[int64]bool // statuses changed since takeDirty
-	gone      []int64        // devices dropped since takeDirty
-	changed   chan struct{}  // a device changed state
+	comms     map[int64]string // CommStates' snapshot (nil: to be taken again)
+	commsGen  uint64           // bumped at every new snapshot
+	dirty     map[int64]bool   // statuses changed since takeDirty
+	gone      []int64          // devices dropped since takeDirty
+	changed   chan struct{}    // a device changed state
 	wg        sync.WaitGroup
 }
 
@@ -98,12 +100,14 @@ func (p *Poller) ApplySeeded(targets []Target, seed map[int64]Status) {
 			st.Errors = append([]PollError(nil), st.Errors...)
 			p.status[t.DeviceID] = &st
 			p.dirty[t.DeviceID] = true
+			p.comms = nil
 		}
 	}
 	for id := range p.status {
 		if !keep[id] {
 			delete(p.status, id)
 			delete(p.dirty, id)
+			p.comms = nil
 			p.gone = append(p.gone, id)
 		}
 	}

@@ -270,6 +270,18 @@ func (s *Service) statuses(ctx context.Context, ids []int64) (map[int64]Status, 
 	return LoadStatuses(ctx, s.DB, ids)
 }
 
+// CommStates returns every polled device's communication state (a device no replica
+// polls is absent), for calls that read many devices: Comm's answers in one call, with
+// the snapshot's generation (a new one whenever the map may differ). The map is shared
+// and must not be changed.
+func (s *Service) CommStates() (map[int64]string, uint64) {
+	s.setup()
+	if p := s.poller.Load(); p != nil {
+		return p.CommStates()
+	}
+	return s.comm.all()
+}
+
 // Comm is a device's communication state ("" when no replica polls it): from memory on
 // the polling replica, from the database (kept CommTTL) on the others.
 func (s *Service) Comm(deviceID int64) string {

@@ -1,6 +1,7 @@
 package scada
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/sunspec"
@@ -66,6 +67,30 @@ func (p *Poller) Comm(deviceID int64) string {
 	return ""
 }
 
+// CommStates returns every polled device's communication state and the snapshot's
+// generation (a new one whenever a state changed). The map is shared and must not be
+// changed: it is taken again only after a state changed, so a call that reads many
+// devices costs one lock, not one per device.
+func (p *Poller) CommStates() (map[int64]string, uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.comms == nil {
+		m := make(map[int64]string, len(p.status))
+		for id, st := range p.status {
+			m[id] = st.State
+		}
+		p.comms = m
+		p.commsGen = nextCommGen()
+	}
+	return p.comms, p.commsGen
+}
+
+// commGen numbers communication-state snapshots across pollers and caches, so that a
+// generation never names two snapshots.
+var commGen atomic.Uint64
+
+func nextCommGen() uint64 { return commGen.Add(1) }
+
 func (p *Poller) succeeded(id int64, at time.Time, latency time.Duration, layout *sunspec.Layout, ident [3]string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -116,6 +141,7 @@ func (p *Poller) failed(id int64, at time.Time, kind string, err error) {
 func (p *Poller) touch(id int64, from, to string) {
 	p.dirty[id] = true
 	if from != to {
+		p.comms = nil
 		select {
 		case p.changed <- struct{}{}:
 		default:

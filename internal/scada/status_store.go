@@ -86,22 +86,30 @@ type commCache struct {
 	mu  sync.Mutex
 	at  time.Time
 	m   map[int64]string
+	gen uint64
 }
 
 func (c *commCache) get(id int64) string {
+	m, _ := c.all()
+	return m[id]
+}
+
+// all returns every stored state and its generation; the map is replaced, never
+// changed, so it may be read after the lock is released.
+func (c *commCache) all() (map[int64]string, uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || time.Since(c.at) > c.ttl {
 		m, err := c.load()
 		if err != nil {
 			if c.m == nil {
-				return ""
+				return nil, 0
 			}
 		} else {
-			c.m, c.at = m, time.Now()
+			c.m, c.at, c.gen = m, time.Now(), nextCommGen()
 		}
 	}
-	return c.m[id]
+	return c.m, c.gen
 }
 
 func (c *commCache) load() (map[int64]string, error) {

@@ -136,7 +136,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	}}
 	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
-	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered})
+	// the fleet state keeps the occurring alarms by the engine's committed changes
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered,
+		OnChange: func(c alarm.Change) { s.Fleet.ApplyAlarms([]fleet.AlarmChange{fleetAlarm(c)}) }})
 	s.API.OnWrite(s.Alarms.Changed) // users, roles, grants and stations: the notification recipients kept in memory
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
 		if err := s.Alarms.Observe(ctx, accepted); err != nil && ctx.Err() == nil {
@@ -169,7 +171,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	// field polling runs on one replica (Run); every replica answers /v1/scada
 	s.Scada = scada.NewService(db, scada.Options{Sink: s.writeField})
 	s.Scada.Routes(s.API)
-	s.Figures.Comm = s.Scada.Comm
+	s.Figures.Comms = func() fleet.Comms {
+		m, gen := s.Scada.CommStates()
+		return fleet.Comms{States: m, Gen: gen}
+	}
 	var bus push.Bus
 	if cfg.NATSURL != "" {
 		nb, err := push.DialNATS(cfg.NATSURL, "")
@@ -313,6 +318,10 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 			return fmt.Errorf("demo back-fill: %w", err)
 		}
 		if _, err := demo.DealHistory(ctx, s.DB, acc, now); err != nil {
+			return err
+		}
+		// the deals are of alarms older than the fleet state's window; read it again all the same
+		if err := s.Fleet.ReloadAlarms(ctx); err != nil {
 			return err
 		}
 		slog.Info("back-fill done", "samples", res.Samples, "seconds", time.Since(start).Seconds())
@@ -485,6 +494,20 @@ func (s *Server) pruneSessions(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// fleetAlarm is an alarm change as the fleet state takes it.
+func fleetAlarm(c alarm.Change) fleet.AlarmChange {
+	out := fleet.AlarmChange{ID: c.ID, Station: c.StationID, Start: c.StartAt, Description: c.Description}
+	switch c.Kind {
+	case alarm.Opened:
+		out.Kind = fleet.AlarmOpened
+	case alarm.Recovered:
+		out.Kind = fleet.AlarmRecovered
+	case alarm.Dealt:
+		out.Kind = fleet.AlarmDealt
+	}
+	return out
 }
 
 // rebuildOnly is a bus that carries nothing: the fleet state then converges with other

@@ -21,26 +21,27 @@ const (
 	slotMs = int64(5 * time.Minute / time.Millisecond)
 )
 
-var (
-	calMu     sync.Mutex
-	calendars = map[string]*Calendar{}
-)
+// calendars holds the calendar of every zone asked for (a few hundred at most).
+var calendars sync.Map // zone → *Calendar
+
+var utcCalendar = func() *Calendar {
+	c := &Calendar{Loc: time.UTC}
+	calendars.Store("UTC", c)
+	return c
+}()
 
 // CalendarFor returns the (shared) calendar of an IANA zone; an unknown or empty zone
 // falls back to UTC.
 func CalendarFor(zone string) *Calendar {
-	calMu.Lock()
-	defer calMu.Unlock()
-	if c, ok := calendars[zone]; ok {
-		return c
+	if c, ok := calendars.Load(zone); ok {
+		return c.(*Calendar)
 	}
 	loc, err := time.LoadLocation(zone)
 	if err != nil || zone == "" {
-		loc = time.UTC
+		return utcCalendar // not kept under the unknown name: memory stays bounded
 	}
-	c := &Calendar{Loc: loc}
-	calendars[zone] = c
-	return c
+	c, _ := calendars.LoadOrStore(zone, &Calendar{Loc: loc})
+	return c.(*Calendar)
 }
 
 // Day returns the local day containing t as [start, end).

@@ -1,0 +1,209 @@
+package monitor
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
+	return func(r *http.Request) (any, error) {
+		tz := r.URL.Query().Get("tz")
+		if tz == "" {
+			tz = "UTC"
+		}
+		loc, err := time.LoadLocation(tz)
+		if err != nil || tz == "Local" {
+			return nil, httpapi.InvalidField("tz", "invalid_format")
+		}
+		ctx := r.Context()
+		f := s.Figures
+		_, rs, err := f.visibleRoots(r)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		ids := make([]int64, len(rs))
+		byID := map[int64]*station.Station{}
+		for i, st := range rs {
+			ids[i] = st.ID
+			byID[st.ID] = st
+		}
+		now := f.now().In(loc)
+		var from, to time.Time
+		var res telemetry.Resolution
+		var key func(t time.Time, st *time.Location) time.Time
+		next := func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }
+		switch period {
+		case "day":
+			from = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+			to, res = from.AddDate(0, 0, 1), telemetry.Hour
+			key = func(t time.Time, _ *time.Location) time.Time { return t.Truncate(time.Hour) }
+			next = func(t time.Time) time.Time { return t.Add(time.Hour) }
+		case "month":
+			from = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
+			to, res = from.AddDate(0, 1, 0), telemetry.Day
+			key = func(t time.Time, st *time.Location) time.Time {
+				l := t.In(st)
+				return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+			}
+			next = func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }
+		case "year":
+			from = time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
+			to, res = from.AddDate(1, 0, 0), telemetry.Month
+			key = func(t time.Time, st *time.Location) time.Time {
+				l := t.In(st)
+				return time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, loc)
+			}
+			next = func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }
+		default: // total: every year with data, up to this one
+			first, err := f.firstYear(ctx, ids, now.Year())
+			if err != nil {
+				return nil, httpapi.Internal(err)
+			}
+			from = time.Date(first, 1, 1, 0, 0, 0, 0, loc)
+			to, res = time.Date(now.Year()+1, 1, 1, 0, 0, 0, 0, loc), telemetry.Year
+			key = func(t time.Time, st *time.Location) time.Time {
+				return time.Date(t.In(st).Year(), 1, 1, 0, 0, 0, 0, loc)
+			}
+		}
+		sums, err := f.powerSums(ctx, rs, res, from, to, key)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		out := PowerData{Period: period, Timezone: loc.String(), Unit: "kWh", Points: []PowerPoint{}}
+		for t := from; t.Before(to); t = next(t) {
+			pp := PowerPoint{Time: t.UnixMilli(), Profit: map[string]float64{}}
+			if got := sums[t.UnixMilli()]; got != nil {
+				pp.Flows = roundFlows(got.Flows)
+				for c, v := range got.Profit {
+					pp.Profit[c] = r3(v)
+				}
+			}
+			out.Points = append(out.Points, pp)
+		}
+		if period == "total" {
+			open, err := f.openings(ctx, ids)
+			if err != nil {
+				return nil, httpapi.Internal(err)
+			}
+			if len(open) > 0 {
+				pp := PowerPoint{Time: from.UnixMilli(), Profit: map[string]float64{}}
+				for id, fl := range open {
+					st := byID[id]
+					addFlows(&pp.Flows, fl)
+					pp.Profit[st.Currency] += Profit(fl.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+				}
+				pp.Flows = roundFlows(pp.Flows)
+				for c, v := range pp.Profit {
+					pp.Profit[c] = r3(v)
+				}
+				out.Opening = &pp
+			}
+		}
+		return out, nil
+	}
+}
+
+// powerSums adds the stations' flows and profit (per currency) into the viewer's buckets
+// of [from, to): key maps a station bucket's start, in the station's zone, to the
+// viewer's bucket it falls in.
+func (f *Figures) powerSums(ctx context.Context, rs []*station.Station, res telemetry.Resolution, from, to time.Time,
+	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, error) {
+	// Ask a day wider on each side: station calendars are offset from the viewer's.
+	qFrom, qTo := from.Add(-24*time.Hour), to.Add(24*time.Hour)
+	if f.Fleet != nil {
+		sums, ok, err := f.zonePowerSums(ctx, rs, res, qFrom, qTo, from, to, key)
+		if err != nil || ok {
+			return sums, err
+		}
+	}
+	ids := make([]int64, len(rs))
+	byID := make(map[int64]*station.Station, len(rs))
+	for i, st := range rs {
+		ids[i] = st.ID
+		byID[st.ID] = st
+	}
+	pts, err := f.stationFlows(ctx, ids, res, qFrom, qTo)
+	if err != nil {
+		return nil, err
+	}
+	sums := map[int64]*PowerPoint{}
+	for id, list := range pts {
+		st := byID[id]
+		stLoc := location(st.Timezone)
+		for _, p := range list {
+			pp := pointAt(sums, key(p.Start, stLoc), from, to)
+			if pp == nil {
+				continue
+			}
+			addFlows(&pp.Flows, p.Flows)
+			pp.Profit[st.Currency] += Profit(p.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
+		}
+	}
+	return sums, nil
+}
+
+// zonePowerSums is powerSums from the fleet state, a zone at a time: each bucket of the
+// zone's calendar is mapped to the viewer's once, and each station costs a lookup per
+// bucket that holds a roll-up. ok is false when the state does not keep the range.
+func (f *Figures) zonePowerSums(ctx context.Context, rs []*station.Station, res telemetry.Resolution, qFrom, qTo, from, to time.Time,
+	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, bool, error) {
+	sums := map[int64]*PowerPoint{}
+	for _, z := range byZone(rs) {
+		all, _ := bucketsOf(z.cal, res, qFrom.UnixMilli(), qTo.UnixMilli())
+		// the zone's buckets that fall in the viewer's [from, to), and the viewer's bucket
+		// of each
+		var starts []int64
+		var into []*PowerPoint
+		for _, bs := range all {
+			if pp := pointAt(sums, key(time.UnixMilli(bs).UTC(), z.cal.Loc), from, to); pp != nil {
+				starts, into = append(starts, bs), append(into, pp)
+			}
+		}
+		// profit per bucket and currency: PV × (price + subsidy) of each station
+		var currencies []string
+		slot := make([]int, len(z.sts))
+		rate := make([]float64, len(z.sts))
+		for i, st := range z.sts {
+			slot[i] = slices.Index(currencies, st.Currency)
+			if slot[i] < 0 {
+				slot[i], currencies = len(currencies), append(currencies, st.Currency)
+			}
+			rate[i] = st.PricePerKWh + st.SubsidyPerKWh
+		}
+		profit := make([]float64, len(starts)*len(currencies))
+		ok, err := f.Fleet.EachBucket(ctx, z.ids, res, starts, func(i, b int, fl *telemetry.Flows) {
+			addFlows(&into[b].Flows, *fl)
+			profit[b*len(currencies)+slot[i]] += Profit(fl.PVKWh, rate[i], 0)
+		})
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		// every bucket names the zone's currencies, measured or not (as the roll-ups do)
+		for b, pp := range into {
+			for c, cur := range currencies {
+				pp.Profit[cur] += profit[b*len(currencies)+c]
+			}
+		}
+	}
+	return sums, true, nil
+}
+
+// pointAt returns the viewer's point of bucket k, added to sums when new; nil when k is
+// outside [from, to).
+func pointAt(sums map[int64]*PowerPoint, k, from, to time.Time) *PowerPoint {
+	if k.Before(from) || !k.Before(to) {
+		return nil
+	}
+	pp := sums[k.UnixMilli()]
+	if pp == nil {
+		pp = &PowerPoint{Time: k.UnixMilli(), Profit: map[string]float64{}}
+		sums[k.UnixMilli()] = pp
+	}
+	return pp
+}

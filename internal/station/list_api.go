@@ -1,0 +1,217 @@
+package station
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// The list calls: /v2/site/list, its filters, the simple list for pickers and the summary.
+
+// items adds the stations' live figures and sub-station counts; sub, when the stations
+// are kept in memory, names a station's sub-stations (nil: count them in SQL).
+func (s *Service) items(ctx context.Context, list []*Station, sub func(int64) []*Station) ([]ListItem, error) {
+	live, err := s.Telemetry.Live(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	var counts map[int64]int
+	if sub != nil {
+		counts = make(map[int64]int, len(list))
+		for _, st := range list {
+			counts[st.ID] = len(sub(st.ID))
+		}
+	} else if counts, err = childCounts(ctx, s.DB, list); err != nil {
+		return nil, err
+	}
+	out := make([]ListItem, len(list))
+	for i, st := range list {
+		out[i] = ListItem{Station: *st, Live: live[st.ID], ChildrenCount: counts[st.ID]}
+	}
+	return out, nil
+}
+
+func childCounts(ctx context.Context, db *store.DB, list []*Station) (map[int64]int, error) {
+	out := map[int64]int{}
+	if len(list) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(list))
+	for i, st := range list {
+		args[i] = st.ID
+	}
+	rows, err := db.Query(ctx, "SELECT parent_id, COUNT(*) FROM stations WHERE parent_id IN ("+placeholders(len(args))+") GROUP BY parent_id", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}
+
+func parseIntParam(v *httpapi.Validator, r *http.Request, name string, lo, hi int64, def int64) int64 {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < lo || n > hi {
+		v.Add(name, "out_of_range", lo, hi)
+		return def
+	}
+	return n
+}
+
+func (s *Service) list(r *http.Request) (any, error) {
+	page, size, err := httpapi.PageParams(r)
+	if err != nil {
+		return nil, err
+	}
+	f, comm, alarm, err := parseListFilters(r)
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, comm, alarm, page, size)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return httpapi.Page[ListItem]{List: items, Total: total, Page: page, PageSize: size}, nil
+}
+
+// MaxFilterTags is the most tag ids a list or export filter takes (a station carries at
+// most 50).
+const MaxFilterTags = 200
+
+// parseListFilters reads the list filters; comm 0 and alarm -1 mean "any".
+func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
+	q := r.URL.Query()
+	var v httpapi.Validator
+	comm := parseIntParam(&v, r, "communicationStatus", 0, 4, 0)
+	alarm := parseIntParam(&v, r, "alarmStatus", -1, 1, -1)
+	parent := parseIntParam(&v, r, "parentId", -1, 1<<53, 0)
+	f := Filter{Name: strings.TrimSpace(q.Get("name")), StationType: q.Get("stationType"), SystemType: q.Get("systemType"), ParentID: parent}
+	v.MaxLen("name", f.Name, 100)
+	if f.StationType != "" {
+		v.OneOf("stationType", f.StationType, StationTypes...)
+	}
+	if f.SystemType != "" {
+		v.OneOf("systemType", f.SystemType, SystemTypes...)
+	}
+	lp := &listing.Params{Q: q}
+	f.TagIDs = uniqueIDs(lp.IDs("tagIds", MaxFilterTags))
+	if err := lp.V.Err(); err != nil {
+		for k, m := range httpapi.AsError(err).Fields {
+			v.Add(k, m.Key, m.Args...)
+		}
+	}
+	return f, comm, alarm, v.Err()
+}
+
+// filtered lists the visible stations matching the filters with their live figures;
+// size 0 returns every match.
+func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, comm, alarm int64, page, size int) ([]ListItem, int64, error) {
+	if comm == 0 && alarm == -1 {
+		f.Page, f.PerPage = page, size
+		list, total, sub, err := s.listed(ctx, p, f)
+		if err != nil {
+			return nil, 0, err
+		}
+		items, err := s.items(ctx, list, sub)
+		return items, total, err
+	}
+	// Live filters: judge every matching station by its live flags, then build the page.
+	list, _, sub, err := s.listed(ctx, p, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	flagsOf := s.Telemetry.Live
+	if k, ok := s.Telemetry.(Kept); ok {
+		flagsOf = k.LiveFlags // the flags need no alarm text
+	}
+	live, err := flagsOf(ctx, list)
+	if err != nil {
+		return nil, 0, err
+	}
+	kept := []*Station{}
+	for _, st := range list {
+		l := live[st.ID]
+		if (comm == 0 || l.CommunicationStatus == int(comm)) && (alarm == -1 || l.AlarmExist == int(alarm)) {
+			kept = append(kept, st)
+		}
+	}
+	total := int64(len(kept))
+	if size > 0 {
+		from := min((page-1)*size, len(kept))
+		kept = kept[from:min(from+size, len(kept))]
+	}
+	items, err := s.items(ctx, kept, sub)
+	if err != nil {
+		return nil, 0, err
+	}
+	return items, total, nil
+}
+
+// listed is List, from memory when the stations are kept (sub then names sub-stations).
+func (s *Service) listed(ctx context.Context, p *httpapi.Principal, f Filter) ([]*Station, int64, func(int64) []*Station, error) {
+	list, total, sub, ok, err := s.keptList(ctx, p, f)
+	if err != nil || ok {
+		return list, total, sub, err
+	}
+	list, total, err = List(ctx, s.DB, p, f)
+	return list, total, nil, err
+}
+
+func (s *Service) simpleList(r *http.Request) (any, error) {
+	list, _, err := List(r.Context(), s.DB, httpapi.Caller(r), Filter{ParentID: -1})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	out := make([]SimpleItem, len(list))
+	for i, st := range list {
+		out[i] = SimpleItem{ID: st.ID, ParentID: st.ParentID, Name: st.Name, Timezone: st.Timezone}
+	}
+	return out, nil
+}
+
+func (s *Service) summary(r *http.Request) (any, error) {
+	ctx := r.Context()
+	list, _, _, err := s.listed(ctx, httpapi.Caller(r), Filter{ParentID: 0})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	liveOf := s.Telemetry.Live
+	if k, ok := s.Telemetry.(Kept); ok {
+		liveOf = k.LiveFlags // the summary shows no alarm text
+	}
+	live, err := liveOf(ctx, list)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	sum := Summary{ByCommunication: map[string]int{"1": 0, "2": 0, "3": 0, "4": 0}, ByType: map[string]int{}}
+	for _, st := range list {
+		l := live[st.ID]
+		sum.Total++
+		sum.CapacityKWp += st.CapacityKWp
+		sum.ByCommunication[strconv.Itoa(l.CommunicationStatus)]++
+		sum.WithAlarms += l.AlarmExist
+		sum.CurrentPowerKW += l.CurrentPowerKW
+		sum.DailyEnergyKWh += l.DailyEnergyKWh
+		sum.ByType[st.StationType]++
+	}
+	sum.CapacityKWp = round(sum.CapacityKWp, 3)
+	sum.CurrentPowerKW = round(sum.CurrentPowerKW, 3)
+	sum.DailyEnergyKWh = round(sum.DailyEnergyKWh, 3)
+	return sum, nil
+}
