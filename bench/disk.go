@@ -14,10 +14,13 @@ import (
 type diskUse struct {
 	rawBytes, rollupBytes, totalBytes int64
 	rawSamples                        int64
+	// the raw samples split: rows, and days sealed into blocks
+	rowBytes, blockBytes     int64
+	rowSamples, blockSamples int64
 }
 
 // helioDisk reads, from SQLite's own page accounting (dbstat), the bytes of the raw-sample
-// table and of the roll-up tables (with their indexes) in the data directory dir, and the
+// tables (rows and sealed blocks) and of the roll-up tables (with their indexes) in the data directory dir, and the
 // whole directory's size.
 func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 	var u diskUse
@@ -38,8 +41,10 @@ func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 			return u, err
 		}
 		switch {
+		case strings.HasPrefix(name, "telemetry_sample_blocks") || strings.Contains(name, "autoindex_telemetry_sample_blocks"):
+			u.blockBytes += size
 		case strings.HasPrefix(name, "telemetry_samples") || strings.Contains(name, "autoindex_telemetry_samples"):
-			u.rawBytes += size
+			u.rowBytes += size
 		case strings.Contains(name, "rollups") || strings.Contains(name, "month_days"):
 			u.rollupBytes += size
 		}
@@ -47,9 +52,10 @@ func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 	if err := rows.Err(); err != nil {
 		return u, err
 	}
-	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples").Scan(&u.rawSamples); err != nil {
+	if err := db.QueryRow(ctx, "SELECT (SELECT COUNT(*) FROM telemetry_samples), (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks)").Scan(&u.rowSamples, &u.blockSamples); err != nil {
 		return u, err
 	}
+	u.rawBytes, u.rawSamples = u.rowBytes+u.blockBytes, u.rowSamples+u.blockSamples
 	u.totalBytes, err = dirSize(dir)
 	return u, err
 }
@@ -95,8 +101,12 @@ func (e *env) diskSection(h diskUse, influxBytes, samples int64, fields int, ret
 		"InfluxDB keeps every sample, and its figure is the size of its data, WAL and meta directories right after the load (before its "+
 		"background full compactions, so a little above what it settles at).\n\n", num(float64(samples)), fields, retention)
 	fmt.Fprintf(&b, "| store | holds | bytes | per point |\n|---|---|---:|---:|\n")
-	fmt.Fprintf(&b, "| Helio raw samples (`telemetry_samples`) | %s samples, %s points | %s | %s |\n", num(float64(h.rawSamples)), num(float64(rawPoints)),
+	fmt.Fprintf(&b, "| Helio raw samples (`telemetry_samples` and `telemetry_sample_blocks`) | %s samples, %s points | %s | %s |\n", num(float64(h.rawSamples)), num(float64(rawPoints)),
 		mib(float64(h.rawBytes)), perPoint(h.rawBytes, rawPoints))
+	fmt.Fprintf(&b, "| … of which rows (the days not sealed yet) | %s samples | %s | %s |\n", num(float64(h.rowSamples)),
+		mib(float64(h.rowBytes)), perPoint(h.rowBytes, h.rowSamples*int64(fields)))
+	fmt.Fprintf(&b, "| … of which sealed blocks (a device day each) | %s samples | %s | %s |\n", num(float64(h.blockSamples)),
+		mib(float64(h.blockBytes)), perPoint(h.blockBytes, h.blockSamples*int64(fields)))
 	fmt.Fprintf(&b, "| Helio roll-ups (hour, day, month, year; devices and stations) | the whole year | %s | %s of the year's points |\n",
 		mib(float64(h.rollupBytes)), perPoint(h.rollupBytes, yearPoints))
 	fmt.Fprintf(&b, "| Helio data directory | everything | %s | %s of the year's points |\n", mib(float64(h.totalBytes)), perPoint(h.totalBytes, yearPoints))

@@ -34,11 +34,11 @@ type config struct {
 	ingestSamples, ingestDevices, ingestBackfillDays int
 	ingestClients, ingestPerReq                      int
 
-	stations, perStation, days int
-	scaleStations              string
-	scaleDays                  int
-	clients                    int
-	warmup, duration           time.Duration
+	stations, perStation, days  int
+	scaleStations, scaleDays    string
+	scaleDB, scalePG, scaleMQTT string
+	clients                     int
+	warmup, duration            time.Duration
 
 	yearStations, yearDays, yearRuns int
 
@@ -68,7 +68,10 @@ func flags() *config {
 	flag.IntVar(&c.days, "days", 90, "dashboard fleet: days of 5-minute history (the run is repeated with twice as many)")
 	flag.IntVar(&c.clients, "clients", 50, "dashboard: concurrent clients")
 	flag.StringVar(&c.scaleStations, "scale-stations", "1000", "dashboard as the fleet grows: station counts, one run each with the cache off (add 10000 for the large fleet)")
-	flag.IntVar(&c.scaleDays, "scale-days", 7, "dashboard as the fleet grows: days of history")
+	flag.StringVar(&c.scaleDays, "scale-days", "7", "dashboard as the fleet grows: days of history, one for every fleet or one per -scale-stations entry (e.g. 7,1)")
+	flag.StringVar(&c.scaleDB, "scale-db", "sqlite", "dashboard as the fleet grows: the database, sqlite or postgres (a database per fleet on -scale-pg)")
+	flag.StringVar(&c.scalePG, "scale-pg", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "with -scale-db postgres: a PostgreSQL URL whose user may CREATE DATABASE")
+	flag.StringVar(&c.scaleMQTT, "scale-mqtt", "mqtt://127.0.0.1:1883", "dashboard as the fleet grows: the MQTT broker one 5-minute round of every device is published to after the calls (empty: no round)")
 	flag.DurationVar(&c.warmup, "warmup", 2*time.Second, "dashboard: unmeasured warm-up per call")
 	flag.DurationVar(&c.duration, "duration", 10*time.Second, "dashboard: measured time per call")
 	flag.IntVar(&c.yearStations, "year-stations", 3, "year of daily energy: stations loaded into Helio and InfluxDB")
@@ -92,7 +95,9 @@ func flags() *config {
 		small("ingest-backfill-days", &c.ingestBackfillDays, 7)
 		small("stations", &c.stations, 4)
 		small("days", &c.days, 4)
-		small("scale-days", &c.scaleDays, 2)
+		if !set["scale-days"] {
+			c.scaleDays = "2"
+		}
 		if !set["scale-stations"] {
 			c.scaleStations = "8"
 		}

@@ -21,6 +21,8 @@ import (
 // scaleRun is one large fleet served with the answer cache off.
 type scaleRun struct {
 	stations  int
+	days      int
+	db        string // sqlite or postgres
 	info      *fleet.Info
 	ready     time.Duration // start to /readyz
 	buildSec  float64       // the fleet state's build (helio_fleet_build_seconds)
@@ -29,20 +31,60 @@ type scaleRun struct {
 	floor     load.Result
 	byCall    []load.Result
 	names     []string
+	round     *roundResult // one 5-minute round over MQTT (nil: not run)
+}
+
+// scaleSize is one fleet of the scale part: stations and days of history.
+type scaleSize struct{ stations, days int }
+
+// scaleSizes pairs -scale-stations with -scale-days: one day count for every fleet, or
+// one per fleet.
+func scaleSizes(stations, days string) ([]scaleSize, error) {
+	var out []scaleSize
+	for _, f := range strings.Split(stations, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("-scale-stations: %q is not a station count", f)
+		}
+		out = append(out, scaleSize{stations: n})
+	}
+	ds := strings.Split(days, ",")
+	if len(ds) != 1 && len(ds) != len(out) {
+		return nil, fmt.Errorf("-scale-days: %d values for %d fleets (give one, or one per fleet)", len(ds), len(out))
+	}
+	for i := range out {
+		d, err := strconv.Atoi(strings.TrimSpace(ds[min(i, len(ds)-1)]))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("-scale-days: %q is not a day count", ds[min(i, len(ds)-1)])
+		}
+		out[i].days = d
+	}
+	return out, nil
 }
 
 // scale serves fleets of -scale-stations stations (default 1,000; 10,000 on request)
 // with every answer computed: how the dashboard calls and the start-up grow with the fleet.
 func (e *env) scale(ctx context.Context) error {
 	c := e.cfg
+	sizes, err := scaleSizes(c.scaleStations, c.scaleDays)
+	if err != nil {
+		return err
+	}
+	if c.scaleDB != "sqlite" && c.scaleDB != "postgres" {
+		return fmt.Errorf("-scale-db: %q (want sqlite or postgres)", c.scaleDB)
+	}
 	var runs []*scaleRun
-	for _, f := range strings.Split(c.scaleStations, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			return fmt.Errorf("-scale-stations: %q is not a station count", f)
+	for _, sz := range sizes {
+		n := sz.stations
+		spec := fleet.Spec{Stations: n, DevicesPerStation: c.perStation, Days: sz.days, Seed: benchSeed, RawRetention: rawRetention}
+		name := fmt.Sprintf("fleet-%dx%d-%dd", n, spec.DevicesPerStation, spec.Days)
+		var dir string
+		var info *fleet.Info
+		if c.scaleDB == "postgres" {
+			dir, info, err = e.buildFleetPG(ctx, name, spec)
+		} else {
+			dir, info, err = e.buildFleet(ctx, name, spec)
 		}
-		spec := fleet.Spec{Stations: n, DevicesPerStation: c.perStation, Days: c.scaleDays, Seed: benchSeed, RawRetention: rawRetention}
-		dir, info, err := e.buildFleet(ctx, fmt.Sprintf("fleet-%dx%d-%dd", n, spec.DevicesPerStation, spec.Days), spec)
 		if err != nil {
 			return err
 		}
@@ -50,9 +92,10 @@ func (e *env) scale(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		run.days, run.db = sz.days, c.scaleDB
 		runs = append(runs, run)
 		if !c.keep {
-			os.RemoveAll(dir)
+			e.dropFleet(ctx, dir, info)
 		}
 	}
 	e.reportScale(runs)
@@ -61,11 +104,24 @@ func (e *env) scale(ctx context.Context) error {
 
 func (e *env) loadScale(ctx context.Context, dir string, info *fleet.Info, n int) (*scaleRun, error) {
 	c := e.cfg
-	p, err := helio.Start(ctx, e.bin, dir, "--answer-cache", "0")
+	args := []string{"--answer-cache", "0"}
+	if info.DB != "" {
+		args = append(args, "--db", info.DB)
+	}
+	clientID := fmt.Sprintf("helio-bench-scale-%d", time.Now().UnixNano())
+	if c.scaleMQTT != "" {
+		args = append(args, "--mqtt", c.scaleMQTT, "--mqtt-client-id", clientID)
+	}
+	p, err := helio.Start(ctx, e.bin, dir, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer p.Stop()
+	defer func() {
+		p.Stop()
+		if c.scaleMQTT != "" {
+			clearSession(c.scaleMQTT, clientID)
+		}
+	}()
 	ready, err := p.WaitReady(10*time.Minute, 20*time.Millisecond)
 	if err != nil {
 		return nil, err
@@ -96,22 +152,32 @@ func (e *env) loadScale(ctx context.Context, dir string, info *fleet.Info, n int
 		run.byCall = append(run.byCall, res)
 		run.names = append(run.names, k.Name)
 	}
+	if c.scaleMQTT != "" {
+		// a failed round keeps the calls' figures
+		if r, err := e.round(ctx, p, dir, info); err != nil {
+			log.Printf("   5-minute round over MQTT failed: %v", err)
+			e.rep.failed = append(e.rep.failed, fmt.Sprintf("scale: 5-minute round over MQTT: %v", err))
+		} else {
+			run.round = r
+		}
+	}
 	return run, nil
 }
 
 func (e *env) reportScale(runs []*scaleRun) {
 	c := e.cfg
 	var s strings.Builder
-	fmt.Fprintf(&s, "Fleets of the sizes below (%d devices per station, %d days of 5-minute history, built as for the dashboard calls), "+
+	fmt.Fprintf(&s, "Fleets of the sizes below (%d devices per station, the days of 5-minute history given, built as for the dashboard calls), "+
 		"served with the answer cache off (`--answer-cache 0`): every answer computed. %d clients as `admin`, %s per call after %s of warm-up. "+
 		"*Ready* is the time from start to `/readyz` answering ready, which includes building the in-memory fleet state from the roll-ups; "+
 		"*heap* is the heap growth across that build; *resident* the process's resident memory once ready.\n\n",
-		c.perStation, c.scaleDays, c.clients, c.duration, c.warmup)
-	fmt.Fprintf(&s, "| stations | devices | ready | fleet state build | heap | resident |\n|---:|---:|---:|---:|---:|---:|\n")
+		c.perStation, c.clients, c.duration, c.warmup)
+	fmt.Fprintf(&s, "| stations | devices | days | database | ready | fleet state build | heap | resident |\n|---:|---:|---:|---|---:|---:|---:|---:|\n")
 	for _, r := range runs {
-		fmt.Fprintf(&s, "| %s | %s | %s | %.2f s | %s | %s |\n", num(float64(r.stations)), num(float64(r.info.Devices)), r.ready.Round(time.Millisecond),
-			r.buildSec, mib(r.heapBytes), mib(float64(r.rssBytes)))
+		fmt.Fprintf(&s, "| %s | %s | %d | %s | %s | %.2f s | %s | %s |\n", num(float64(r.stations)), num(float64(r.info.Devices)), r.days, r.db,
+			r.ready.Round(time.Millisecond), r.buildSec, mib(r.heapBytes), mib(float64(r.rssBytes)))
 	}
+	e.reportRounds(&s, runs)
 	fmt.Fprintf(&s, "\n| call |")
 	for _, r := range runs {
 		fmt.Fprintf(&s, " %s stations: req/s | p50 | p95 | p99 |", num(float64(r.stations)))

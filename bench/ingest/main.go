@@ -27,6 +27,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/helio-energy/helio/bench/internal/acks"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/metrics"
@@ -362,7 +363,7 @@ func benchMQTT(dir string) row {
 	defer pub.Disconnect(100)
 	base := accepted("mqtt")
 	t0 := time.Now()
-	var toks []paho.Token
+	var toks acks.Waiter
 	sent := 0
 	for j, mm := range msgs {
 		// Mosquitto queues at most max_queued_messages (1000 by default) per client and
@@ -371,17 +372,9 @@ func benchMQTT(dir string) row {
 			time.Sleep(time.Millisecond)
 		}
 		sent += min(*perMsg, k-(j / *nDevices)*(*perMsg))
-		toks = append(toks, pub.Publish(mm.topic, 1, false, mm.body))
-		if len(toks) >= 200 {
-			for _, t := range toks {
-				t.Wait()
-			}
-			toks = toks[:0]
-		}
+		toks.Add(pub.Publish(mm.topic, 1, false, mm.body))
 	}
-	for _, t := range toks {
-		t.Wait()
-	}
+	toks.Wait()
 	waitAccepted("mqtt", base, total, 10*time.Minute)
 	return row{name: fmt.Sprintf("MQTT QoS 1 → committed + roll-ups (%d/msg)", *perMsg), samples: total, elapsed: time.Since(t0)}
 }

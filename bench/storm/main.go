@@ -22,6 +22,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/helio-energy/helio/bench/internal/acks"
 	"github.com/helio-energy/helio/internal/alarm"
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/ingest"
@@ -216,24 +217,16 @@ func run(storm bool) (result, error) {
 	start := time.Now().Add(-20 * 24 * time.Hour).Truncate(5 * time.Minute)
 	step := make([]int, *nIngest)
 	sent := 0
-	var toks []paho.Token
+	var toks acks.Waiter
 	for i := 0; time.Now().Before(end); i = (i + 1) % *nIngest {
 		for float64(sent+int(stormSent.Load())-300**perMsg) > accepted()-base {
 			time.Sleep(time.Millisecond)
 		}
-		toks = append(toks, pub.Publish(topic(i), 1, false, workload(start, i, step[i], *perMsg)))
+		toks.Add(pub.Publish(topic(i), 1, false, workload(start, i, step[i], *perMsg)))
 		step[i] += *perMsg
 		sent += *perMsg
-		if len(toks) >= 200 {
-			for _, t := range toks {
-				t.Wait()
-			}
-			toks = toks[:0]
-		}
 	}
-	for _, t := range toks {
-		t.Wait()
-	}
+	toks.Wait()
 	<-stormDone
 	want := float64(sent) + float64(stormSent.Load())
 	for deadline := time.Now().Add(time.Minute); accepted()-base < want; time.Sleep(2 * time.Millisecond) {
@@ -291,7 +284,7 @@ func run(storm bool) (result, error) {
 			rows.Close()
 		}
 	}
-	res.rawRows = count("SELECT COUNT(*) FROM telemetry_samples")
+	res.rawRows = count("SELECT (SELECT COUNT(*) FROM telemetry_samples) + (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks)")
 	res.wantRaw = sent + int(stormSent.Load())
 	fmt.Fprintf(os.Stderr, "storm %v: %d samples in %s, %d alarms, %d messages\n", storm, sent, res.elapsed.Round(time.Millisecond), res.alarms, res.msgs)
 	return res, nil

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,6 +68,9 @@ type Info struct {
 	DeviceIDs []int64 `json:"deviceIds"`
 	// Tags of every device by id (not stored in the marker).
 	Tags map[int64]Tags `json:"-"`
+	// DB is the database URL the fleet was built into (empty: helio.db in the directory,
+	// which then holds only the marker).
+	DB string `json:"db,omitempty"`
 }
 
 const marker = "bench-fleet.json"
@@ -90,11 +92,17 @@ func Reuse(dir string, spec Spec) *Info {
 // fleet, and back-fills its history. tee, when set, sees every batch of samples before
 // the write path does; progress is told how far the back-fill is.
 func Build(ctx context.Context, dir string, spec Spec, tee func([]telemetry.Sample), progress func(string)) (*Info, error) {
+	return BuildIn(ctx, dir, "", spec, tee, progress)
+}
+
+// BuildIn is Build into the database at url (postgres://…; empty: SQLite in dir), which
+// must have no users yet; the marker is written in dir either way.
+func BuildIn(ctx context.Context, dir, url string, spec Spec, tee func([]telemetry.Sample), progress func(string)) (*Info, error) {
 	start := time.Now()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(dir, "helio.db")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "helio.db")); err == nil && url == "" {
 		return nil, fmt.Errorf("fleet: %s already holds a database", dir)
 	}
 	end := spec.End
@@ -107,7 +115,7 @@ func Build(ctx context.Context, dir string, spec Spec, tee func([]telemetry.Samp
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, dir, "")
+	db, err := store.Open(ctx, dir, url)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +137,7 @@ func Build(ctx context.Context, dir string, spec Spec, tee func([]telemetry.Samp
 	if err != nil {
 		return nil, err
 	}
-	info := &Info{Spec: spec, From: from, To: to, Devices: len(ids), Tags: tags(f, ids)}
+	info := &Info{Spec: spec, From: from, To: to, Devices: len(ids), Tags: tags(f, ids), DB: url}
 	rows, err := db.Query(ctx, "SELECT id, sim_key, timezone FROM stations WHERE parent_id IS NULL AND org_id = ? ORDER BY id", acc.OrgID)
 	if err != nil {
 		return nil, err
@@ -166,9 +174,9 @@ func Build(ctx context.Context, dir string, spec Spec, tee func([]telemetry.Samp
 		return nil, err
 	}
 	s.SetDeviceIDs(ids)
-	w := telemetry.NewWriter(db, telemetry.Options{RawRetention: spec.RawRetention, Now: func() time.Time { return end }})
+	w := telemetry.NewWriter(db, telemetry.Options{RawRetention: spec.RawRetention, Now: func() time.Time { return end }, PruneShare: 1})
 	t0 := time.Now()
-	res, err := w.Backfill(ctx, days(ctx, s, from, to, tee, progress))
+	res, err := w.Backfill(ctx, days(ctx, s, from, to, PartSpan(len(ids)), tee, progress))
 	if err != nil {
 		return nil, fmt.Errorf("fleet: back-fill: %w", err)
 	}
@@ -177,6 +185,15 @@ func Build(ctx context.Context, dir string, spec Spec, tee func([]telemetry.Samp
 	}
 	info.Samples = res.Accepted
 	info.BackfillSeconds = time.Since(t0).Seconds()
+	// the raw days past the seal age, sealed as a running server's sealer would
+	t1 := time.Now()
+	blocks, err := w.SealBlocks(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: sealing: %w", err)
+	}
+	if progress != nil {
+		progress(fmt.Sprintf("%d device days sealed into blocks in %.1f s", blocks, time.Since(t1).Seconds()))
+	}
 	info.BuildSeconds = time.Since(start).Seconds()
 	b, _ := json.MarshalIndent(info, "", "  ")
 	return info, os.WriteFile(filepath.Join(dir, marker), b, 0o644)
@@ -206,7 +223,7 @@ func Replay(ctx context.Context, dir string, info *Info, fn func([]telemetry.Sam
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(ctx, dir, "")
+	db, err := store.Open(ctx, dir, info.DB)
 	if err != nil {
 		return err
 	}
@@ -221,7 +238,7 @@ func Replay(ctx context.Context, dir string, info *Info, fn func([]telemetry.Sam
 		return err
 	}
 	s.SetDeviceIDs(ids)
-	for batch := range days(ctx, s, info.From, info.To, nil, nil) {
+	for batch := range days(ctx, s, info.From, info.To, PartSpan(len(ids)), nil, nil) {
 		if err := fn(batch, t); err != nil {
 			return err
 		}
@@ -231,7 +248,7 @@ func Replay(ctx context.Context, dir string, info *Info, fn func([]telemetry.Sam
 
 // days generates the history a day at a time, stepping the stations in parallel, as the
 // demo engine's back-fill does.
-func days(ctx context.Context, s *sim.Simulator, from, to time.Time, tee func([]telemetry.Sample), progress func(string)) iter.Seq[[]telemetry.Sample] {
+func days(ctx context.Context, s *sim.Simulator, from, to time.Time, span time.Duration, tee func([]telemetry.Sample), progress func(string)) iter.Seq[[]telemetry.Sample] {
 	return func(yield func([]telemetry.Sample) bool) {
 		steppers := s.Steppers()
 		workers := max(1, min(runtime.GOMAXPROCS(0), len(steppers)))
@@ -240,41 +257,12 @@ func days(ctx context.Context, s *sim.Simulator, from, to time.Time, tee func([]
 			if ctx.Err() != nil {
 				return
 			}
-			end := min(day.Add(24*time.Hour).UnixNano(), to.UnixNano())
-			parts := make([][]telemetry.Sample, len(steppers))
-			next := make(chan int, len(steppers))
-			for i := range steppers {
-				next <- i
-			}
-			close(next)
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range next {
-						var out []telemetry.Sample
-						for t := day; t.UnixNano() < end; t = t.Add(Step) {
-							steppers[i].Step(t, func(_ string, smp telemetry.Sample) {
-								if smp.DeviceID != 0 {
-									out = append(out, smp)
-								}
-							})
-						}
-						parts[i] = out
-					}
-				}()
-			}
-			wg.Wait()
-			var batch []telemetry.Sample
-			for _, p := range parts {
-				batch = append(batch, p...)
-			}
-			if tee != nil {
-				tee(batch)
-			}
-			if !yield(batch) {
-				return
+			// a day in parts of a few hours: a whole day of a large fleet (5.8 M samples at
+			// 1,000 stations) held as samples, rows and raw rows at once outgrew memory
+			for part := day; part.Before(day.Add(24*time.Hour)) && part.Before(to); part = part.Add(span) {
+				if !generate(steppers, workers, part, min(part.Add(span).UnixNano(), to.UnixNano()), tee, yield) {
+					return
+				}
 			}
 			if progress != nil && time.Since(last) > 10*time.Second {
 				last = time.Now()
@@ -285,116 +273,52 @@ func days(ctx context.Context, s *sim.Simulator, from, to time.Time, tee func([]
 	}
 }
 
-// Fleet returns n stations cloned from the demo stations that have at least perStation
-// devices (in turn), each trimmed or grown to exactly perStation devices, under new keys
-// and serial numbers, all grid-connected before gridBy.
-func Fleet(n, perStation int, gridBy time.Time) (sim.Fleet, error) {
-	if perStation < 4 {
-		return sim.Fleet{}, fmt.Errorf("fleet: at least 4 devices per station")
-	}
-	templates := templates(perStation)
-	var f sim.Fleet
-	for i := range n {
-		c := demo.CloneStation(templates[i%len(templates)], fmt.Sprintf("b%03d-", i), fmt.Sprintf("B%03d", i))
-		c.Name = fmt.Sprintf("Bench %03d — %s", i, c.Name)
-		resize(&c, perStation)
-		connect(&c, gridBy)
-		f.Stations = append(f.Stations, c)
-	}
-	return f, f.Validate()
+// partSamples is about how many samples one back-fill batch holds: a little over 3 hours of 1,000
+// stations of 20 devices.
+const partSamples = 750_000
+
+// PartSpan is the stretch of history one back-fill batch of a fleet of that many devices
+// holds: 3 hours up to 1,000 stations of 20 devices, fewer 5-minute steps for larger
+// fleets (15 minutes at 10,000 stations), never less than one step.
+func PartSpan(devices int) time.Duration {
+	steps := partSamples / max(1, devices)
+	return time.Duration(min(36, max(1, steps))) * Step
 }
 
-func templates(perStation int) []sim.Station {
-	var out []sim.Station
-	for _, s := range sim.DemoFleet().Stations {
-		if count(s) >= min(perStation, 21) && len(s.Children) > 0 {
-			out = append(out, s)
-		}
+// generate steps every station from start to end (unix ns) on workers goroutines and
+// yields the samples as one batch; false when the consumer stopped.
+func generate(steppers []*sim.StationStepper, workers int, start time.Time, end int64, tee func([]telemetry.Sample), yield func([]telemetry.Sample) bool) bool {
+	parts := make([][]telemetry.Sample, len(steppers))
+	next := make(chan int, len(steppers))
+	for i := range steppers {
+		next <- i
 	}
-	return out
-}
-
-// Templates names the demo stations the fleet's stations are cloned from, in turn.
-func Templates(perStation int) []string {
-	var out []string
-	for _, s := range templates(perStation) {
-		out = append(out, s.Name)
-	}
-	return out
-}
-
-func count(s sim.Station) int {
-	n := 0
-	for _, c := range s.Children {
-		n += len(c.Devices)
-	}
-	return n
-}
-
-func inverters(s sim.Station) []int {
-	var out []int
-	for i, d := range s.Devices {
-		if d.Type == sim.DeviceInverter {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// resize drops inverters from the sub-station with the most of them, or adds copies of
-// an inverter to the one with the fewest, until the station has n devices, then sets
-// the capacities from the inverters.
-func resize(s *sim.Station, n int) {
-	for count(*s) > n {
-		best := -1
-		for i := range s.Children {
-			if k := len(inverters(s.Children[i])); k > 1 && (best < 0 || k > len(inverters(s.Children[best]))) {
-				best = i
+	close(next)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				var out []telemetry.Sample
+				for t := start; t.UnixNano() < end; t = t.Add(Step) {
+					steppers[i].Step(t, func(_ string, smp telemetry.Sample) {
+						if smp.DeviceID != 0 {
+							out = append(out, smp)
+						}
+					})
+				}
+				parts[i] = out
 			}
-		}
-		if best < 0 {
-			break
-		}
-		sub := &s.Children[best]
-		inv := inverters(*sub)
-		last := inv[len(inv)-1]
-		sub.Devices = append(sub.Devices[:last:last], sub.Devices[last+1:]...)
+		}()
 	}
-	for extra := 0; count(*s) < n; extra++ {
-		best := 0
-		for i := range s.Children {
-			if len(inverters(s.Children[i])) < len(inverters(s.Children[best])) {
-				best = i
-			}
-		}
-		sub := &s.Children[best]
-		d := sub.Devices[inverters(*sub)[0]]
-		d.Key = fmt.Sprintf("%s-x%02d", d.Key, extra)
-		d.SN = fmt.Sprintf("%sX%02d", d.SN, extra)
-		d.Name = fmt.Sprintf("%s (%d)", d.Name, extra+2)
-		sub.Devices = append(sub.Devices, d)
+	wg.Wait()
+	var batch []telemetry.Sample
+	for _, p := range parts {
+		batch = append(batch, p...)
 	}
-	s.CapacityKWp = 0
-	for i := range s.Children {
-		sub := &s.Children[i]
-		kwp := 0.0
-		for _, d := range sub.Devices {
-			if d.Type == sim.DeviceInverter {
-				kwp += d.ComponentCapacityKWp()
-			}
-		}
-		sub.CapacityKWp = math.Round(kwp*1000) / 1000
-		s.CapacityKWp += sub.CapacityKWp
+	if tee != nil {
+		tee(batch)
 	}
-}
-
-// connect moves build and grid-connection dates before t, so that the whole history
-// has data.
-func connect(s *sim.Station, t time.Time) {
-	if s.GridDate.After(t) {
-		s.BuildDate, s.GridDate = t.AddDate(0, -3, 0), t
-	}
-	for i := range s.Children {
-		connect(&s.Children[i], t)
-	}
+	return yield(batch)
 }
