@@ -139,8 +139,10 @@ type State struct {
 	pick     *picker                  // the stations by organisation and department
 	loadedAt time.Time                // when the structure was last read
 
-	structDirty atomic.Bool
-	buildMu     sync.Mutex // one rebuild at a time
+	// changes counts Changed calls; loaded is the count a finished structure read had
+	// seen before it began: a reader waits for a read that began after its caller's write
+	changes, loaded atomic.Uint64
+	buildMu         sync.Mutex // one rebuild at a time
 
 	pastSeq      atomic.Uint64 // stationFig.past's numbers, never reused
 	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
@@ -167,7 +169,7 @@ func New(db *store.DB, w *telemetry.Writer, now func() time.Time) *State {
 
 // Changed says stations or devices were added, edited, moved or deleted: the membership
 // is read again before the next answer.
-func (s *State) Changed() { s.structDirty.Store(true) }
+func (s *State) Changed() { s.changes.Add(1) }
 
 // Build reads the whole state from the database (start-up, a back-fill, or a replica
 // catching up), holding this process's writes back meanwhile so that no change is
@@ -179,6 +181,7 @@ func (s *State) Build(ctx context.Context) error {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
+	seen := s.changes.Load() // every change before here is in what is read below
 	err := s.writer.Exclusive(func() error {
 		now := s.now()
 		st, dev, err := loadFigures(ctx, s.db, now)
@@ -198,7 +201,7 @@ func (s *State) Build(ctx context.Context) error {
 		s.builtAt = s.loadedAt
 		s.link()
 		s.mu.Unlock()
-		s.structDirty.Store(false)
+		s.markLoaded(seen)
 		return nil
 	})
 	if err == nil {
@@ -227,7 +230,7 @@ func (s *State) ensure(ctx context.Context) error {
 	if !built {
 		return s.Build(ctx)
 	}
-	if s.structDirty.Load() || age > StructureMaxAge {
+	if s.loaded.Load() < s.changes.Load() || age > StructureMaxAge {
 		return s.reloadStructure(ctx)
 	}
 	return nil
@@ -236,7 +239,10 @@ func (s *State) ensure(ctx context.Context) error {
 func (s *State) reloadStructure(ctx context.Context) error {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
-	if !s.structDirty.Load() {
+	// a read that finished while this one waited, and began after every change this
+	// caller may have made, will do
+	seen := s.changes.Load()
+	if s.loaded.Load() >= seen {
 		s.mu.RLock()
 		fresh := time.Since(s.loadedAt) <= StructureMaxAge
 		s.mu.RUnlock()
@@ -244,10 +250,8 @@ func (s *State) reloadStructure(ctx context.Context) error {
 			return nil // another reader did it
 		}
 	}
-	s.structDirty.Store(false)
 	str, err := loadStructure(ctx, s.db)
 	if err != nil {
-		s.structDirty.Store(true)
 		return fmt.Errorf("fleet: unable to read stations and devices: %w", err)
 	}
 	s.mu.Lock()
@@ -261,9 +265,21 @@ func (s *State) reloadStructure(ctx context.Context) error {
 	}
 	s.link()
 	s.mu.Unlock()
+	s.markLoaded(seen)
 	// and a deleted station's alarms
 	s.trimAlarms(s.now(), func(id int64) bool { return str.stations[id] != nil })
 	return nil
+}
+
+// markLoaded records that a structure read which began once seen changes had been made
+// is in place.
+func (s *State) markLoaded(seen uint64) {
+	for {
+		old := s.loaded.Load()
+		if old >= seen || s.loaded.CompareAndSwap(old, seen) {
+			return
+		}
+	}
 }
 
 // link gives every device entry its figures (new, empty ones where it has none yet), so
