@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -84,6 +85,8 @@ type Engine struct {
 	daily    map[int64]dayCount
 	recipMu  sync.Mutex
 	recips   map[int64]*orgRecipients
+	// recipChanges counts Changed calls (recipients.go)
+	recipChanges atomic.Uint64
 }
 
 // NewEngine returns an engine on a migrated database.

@@ -16,6 +16,10 @@ import (
 // engines' recipient lists are read again.
 var settingsGen atomic.Int64
 
+// recipientsRead, when set (tests), is called after an organisation's recipients were
+// read and before they are kept.
+var recipientsRead func(*Engine)
+
 type recipient struct {
 	p        httpapi.Principal
 	settings Settings
@@ -35,12 +39,15 @@ type orgRecipients struct {
 	visible map[string]map[int64]bool
 	loaded  time.Time
 	gen     int64
+	changes uint64 // Changed calls made before it was read
 }
 
 // Changed drops what the engine keeps in memory about an organisation's users (0: every
 // organisation): call it after users, roles, departments, grants or stations change
 // (httpapi.API.OnWrite).
 func (e *Engine) Changed(orgID int64) {
+	// a read under way began before this change: what it keeps is not fresh
+	e.recipChanges.Add(1)
 	e.recipMu.Lock()
 	defer e.recipMu.Unlock()
 	if orgID == 0 {
@@ -56,14 +63,14 @@ func (e *Engine) recipientsOf(ctx context.Context, orgID int64, alarms []pending
 	e.recipMu.Lock()
 	o := e.recips[orgID]
 	e.recipMu.Unlock()
-	fresh := o != nil && !stale(o.loaded, now) && o.gen == settingsGen.Load()
+	fresh := o != nil && !stale(o.loaded, now) && o.gen == settingsGen.Load() && o.changes == e.recipChanges.Load()
 	for _, a := range alarms {
 		if fresh && !o.stations[a.stationID] {
 			fresh = false
 		}
 	}
 	if !fresh {
-		gen := settingsGen.Load()
+		gen, changes := settingsGen.Load(), e.recipChanges.Load()
 		users, err := e.recipients(ctx, orgID)
 		if err != nil {
 			return nil, err
@@ -72,7 +79,10 @@ func (e *Engine) recipientsOf(ctx context.Context, orgID int64, alarms []pending
 		if err != nil {
 			return nil, err
 		}
-		o = &orgRecipients{users: users, stations: st, visible: map[string]map[int64]bool{}, loaded: now, gen: gen}
+		if recipientsRead != nil {
+			recipientsRead(e)
+		}
+		o = &orgRecipients{users: users, stations: st, visible: map[string]map[int64]bool{}, loaded: now, gen: gen, changes: changes}
 		e.recipMu.Lock()
 		if e.recips == nil {
 			e.recips = map[int64]*orgRecipients{}
