@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/helio-energy/helio/internal/store"
@@ -87,7 +88,12 @@ type alarmIndex struct {
 	built bool
 	byID  map[int64]*alarmEntry
 	st    map[int64]*stationAlarms
+	gen   atomic.Uint64 // moves with every change of the index (AlarmsVersion)
 }
+
+// AlarmsVersion is a number that changes whenever the occurring alarms or the alarm
+// counts kept may have: a reader keeping something computed from them computes it again.
+func (s *State) AlarmsVersion() uint64 { return s.alarms.gen.Load() }
 
 func (x *alarmIndex) station(id int64) *stationAlarms {
 	sa := x.st[id]
@@ -153,6 +159,7 @@ func (s *State) applyAlarms(cs []AlarmChange) {
 			sa.recount()
 		}
 	}
+	x.gen.Add(1) // under the lock: a reader of the new number reads the new index
 }
 
 // ReloadAlarms reads the alarm index from the database again (after writes to alarms that
@@ -218,6 +225,7 @@ func (s *State) loadAlarms(ctx context.Context) error {
 	for _, sa := range x.st {
 		sa.recount()
 	}
+	x.gen.Add(1)
 	return nil
 }
 
@@ -253,4 +261,5 @@ func (s *State) trimAlarms(now time.Time, exists func(station int64) bool) {
 			sa.recount()
 		}
 	}
+	x.gen.Add(1)
 }

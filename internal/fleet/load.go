@@ -57,6 +57,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	for _, st := range stations {
 		if p := stations[st.parent]; p != nil {
 			p.kids = append(p.kids, st)
+			st.up = p
 		}
 	}
 	devices := map[int64]*deviceInfo{}

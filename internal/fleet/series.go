@@ -198,6 +198,26 @@ func dayStart(cal *telemetry.Calendar, t int64) int64 {
 	return ds
 }
 
+// Versions fills vers (as long as ids) with a number per station that changes whenever
+// a sample or a roll-up of the station or of one of its sub-stations does (0: unknown
+// station), and returns the membership's generation, which changes whenever the
+// stations and devices are read again: together they tell a reader keeping something
+// computed from a station's figures when to compute it again (time aside).
+func (s *State) Versions(ctx context.Context, ids []int64, vers []uint64) (gen uint64, err error) {
+	if err := s.ensure(ctx); err != nil {
+		return 0, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for i, id := range ids {
+		vers[i] = 0
+		if st := s.stations[id]; st != nil {
+			vers[i] = st.ver
+		}
+	}
+	return s.structGen, nil
+}
+
 // PastVersions returns, per station of ids, a number that changes whenever one of its
 // roll-ups before its current local day changes (0: it has none): what the compared
 // stretches of the fleet summary read, which today's samples never change.

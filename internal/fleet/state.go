@@ -108,6 +108,10 @@ type stationInfo struct {
 	devs       []*deviceInfo   // its own devices
 	opening    telemetry.Flows // opening counters of its devices and its sub-stations'
 	tally      atomic.Pointer[kept]
+	// ver changes whenever a sample or roll-up of the station or of a sub-station does
+	// (Versions); written under the state's lock
+	ver uint64
+	up  *stationInfo // its parent
 }
 
 // deviceInfo is a device's place in the fleet.
@@ -145,6 +149,8 @@ type State struct {
 	buildMu         sync.Mutex // one rebuild at a time
 
 	pastSeq      atomic.Uint64 // stationFig.past's numbers, never reused
+	verSeq       uint64        // stationInfo.ver's numbers (under mu)
+	structGen    uint64        // moves with every membership read (under mu)
 	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
 	builtAt      time.Time
 
@@ -308,7 +314,19 @@ func (s *State) figOf(id int64) *deviceFig {
 	return d
 }
 
+// touch gives a station and its parents new versions. s.mu is held.
+func (s *State) touch(st *stationInfo) {
+	for depth := 0; st != nil && depth < 8; st, depth = st.up, depth+1 { // 8: a loop in bad data ends
+		s.verSeq++
+		st.ver = s.verSeq
+	}
+}
+
+// structGens numbers every membership read of every state (structGen), never reused.
+var structGens atomic.Uint64
+
 func (s *State) setStructure(str *structure) {
+	s.structGen = structGens.Add(1)
 	s.stations, s.devices, s.list, s.grants = str.stations, str.devices, str.list, str.grants
 	s.byID = make(map[int64]*station.Station, len(str.list))
 	for _, st := range str.list {
@@ -340,6 +358,7 @@ func (s *State) apply(c telemetry.Change) {
 			if info := s.devices[l.DeviceID]; info != nil {
 				if st := s.stations[info.station]; st != nil {
 					st.tally.Store(nil) // its tally is counted again
+					s.touch(st)
 				}
 			}
 		}
@@ -350,8 +369,12 @@ func (s *State) apply(c telemetry.Change) {
 			d := s.figOf(ch.ID)
 			d.addDay(ch.Start, ch.Delta.EnergyKWh)
 			d.total += ch.Delta.EnergyKWh
+			if info := s.devices[ch.ID]; info != nil {
+				s.touch(s.stations[info.station])
+			}
 			continue
 		}
+		s.touch(s.stations[ch.ID])
 		f := s.st[ch.ID]
 		if f == nil {
 			f = newStationFig()

@@ -23,6 +23,9 @@ type Tally struct {
 	// ByType the same per type (device.Types' order; other types are not counted there).
 	States [4]int
 	ByType [4][4]int
+	// Until is the first instant (unix ns) the tally changes with time alone: a
+	// device's sample growing too old (math.MaxInt64: never)
+	Until int64
 }
 
 // kept is a station's tally as computed at from, right until until (unix ns): the first
@@ -112,6 +115,7 @@ func (st *stationInfo) tallyAt(ns int64, now time.Time, comms Comms) *Tally {
 			}
 		}
 	}
+	k.Tally.Until = k.until
 	st.tally.Store(k)
 	return &k.Tally
 }

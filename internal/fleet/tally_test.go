@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -15,9 +16,12 @@ import (
 // freshTally counts a station's own devices one by one, as the kept tally must.
 func freshTally(t *testing.T, s *State, id int64, now time.Time, comms Comms) Tally {
 	t.Helper()
-	var out Tally
+	out := Tally{Until: math.MaxInt64}
 	err := s.EachOf(context.Background(), []int64{id}, func(m *Member, l *telemetry.Sample) {
 		state := device.State(l, now)
+		if l != nil && state != device.StateOffline { // offline from this instant on
+			out.Until = min(out.Until, l.Time.Add(device.OfflineAfter).UnixNano())
+		}
 		si := device.StateIndex(state)
 		out.States[si]++
 		for ti, typ := range device.Types {

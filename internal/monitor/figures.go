@@ -44,8 +44,13 @@ type Figures struct {
 	// ("connecting", "online", "offline"; devices it does not read are absent), as a map
 	// read and not changed, with its generation. Nil: samples alone decide.
 	Comms func() fleet.Comms
+	// Afresh computes the fleet summary afresh on every call, keeping no parts
+	// (allkept.go): tests compare the two.
+	Afresh bool
 
 	stretches sync.Map // stretchKey → *stretchMemo: the compared stretches kept (stretch.go)
+	allKept   sync.Map // organisation → *allKept: the fleet summary's parts kept (allkept.go)
+	flagsKept sync.Map // station → *keptLive: the stations' live flags kept (flagskept.go)
 }
 
 func (f *Figures) now() time.Time {
@@ -153,6 +158,9 @@ func (f *Figures) Live(ctx context.Context, stations []*station.Station) (map[in
 
 // LiveFlags implements station.Kept: Live without the latest alarm's text.
 func (f *Figures) LiveFlags(ctx context.Context, stations []*station.Station) (map[int64]station.Live, error) {
+	if f.Fleet != nil && !f.Afresh {
+		return f.keptFlags(ctx, stations)
+	}
 	return f.live(ctx, stations, liveFlags)
 }
 
@@ -165,6 +173,12 @@ const (
 
 // live is Live, reading what mode asks for.
 func (f *Figures) live(ctx context.Context, stations []*station.Station, mode int) (map[int64]station.Live, error) {
+	return f.liveUntil(ctx, stations, mode, nil)
+}
+
+// liveUntil is live, also telling (into until, when not nil; fleet state only) the first
+// instant each station's device counts change with time alone.
+func (f *Figures) liveUntil(ctx context.Context, stations []*station.Station, mode int, until map[int64]int64) (map[int64]station.Live, error) {
 	out := make(map[int64]station.Live, len(stations))
 	if len(stations) == 0 {
 		return out, nil
@@ -190,7 +204,10 @@ func (f *Figures) live(ctx context.Context, stations []*station.Station, mode in
 	for _, st := range stations {
 		a := accs[st.ID]
 		if a == nil {
-			a = &devCount{}
+			a = &devCount{until: math.MaxInt64}
+		}
+		if until != nil {
+			until[st.ID] = a.until
 		}
 		l := station.Live{DevicesTotal: a.total, DevicesOnline: a.online}
 		switch {

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
@@ -15,6 +16,7 @@ type devCount struct {
 	total, online, reported int
 	powerKW                 float64
 	lastSeen                time.Time
+	until                   int64 // unix ns: when time alone changes the count (fleet state only)
 }
 
 // count adds one device, with its latest sample (nil: none yet) and the poller's
@@ -60,7 +62,9 @@ func (f *Figures) deviceCounts(ctx context.Context, ids []int64) (map[int64]*dev
 		err := f.Fleet.Tallies(ctx, ids, true, now, cs, func(id int64, t *fleet.Tally) {
 			if id != top { // a station's sub-stations come after it
 				top, cur = id, at(id)
+				cur.until = math.MaxInt64
 			}
+			cur.until = min(cur.until, t.Until)
 			cur.total += t.Total
 			cur.reported += t.Reported
 			cur.online += t.Online

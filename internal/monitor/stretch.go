@@ -31,6 +31,19 @@ type stretchMemo struct {
 // and their buckets are worked out once per zone; each station's stretch is kept (above).
 func (f *Figures) zoneLikeEnergy(ctx context.Context, zones []*zone, res telemetry.Resolution, now time.Time, first map[int64]int64) (map[int64]float64, error) {
 	out := make(map[int64]float64, len(first))
+	err := f.zoneStretches(ctx, zones, res, now, first, func(z *zone, ids []int64, memos []*stretchMemo) {
+		share := stretchShare(z.cal, res, now)
+		for i, id := range ids {
+			out[id] = memos[i].at(share)
+		}
+	})
+	return out, err
+}
+
+// zoneStretches calls fn, per zone, with the stations compared in it and their kept
+// stretches for the period res at now.
+func (f *Figures) zoneStretches(ctx context.Context, zones []*zone, res telemetry.Resolution, now time.Time, first map[int64]int64,
+	fn func(z *zone, ids []int64, memos []*stretchMemo)) error {
 	for _, z := range zones {
 		w := LikeWindow(res, now, z.cal.Loc)
 		var ids []int64
@@ -45,7 +58,7 @@ func (f *Figures) zoneLikeEnergy(ctx context.Context, zones []*zone, res telemet
 		hs, he := z.cal.Bucket(telemetry.Hour, w.To.UnixMilli())
 		vers, err := f.Fleet.PastVersions(ctx, ids)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		memos := make([]*stretchMemo, len(ids))
 		var miss []int
@@ -60,19 +73,25 @@ func (f *Figures) zoneLikeEnergy(ctx context.Context, zones []*zone, res telemet
 		}
 		if len(miss) > 0 {
 			if err := f.readStretches(ctx, z, res, w.From, hs, he, ids, vers, miss, memos); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		// the last hour pro rata, as sumWindow
-		bs, be := time.UnixMilli(hs), time.UnixMilli(he)
-		share := float64(w.To.Sub(bs)) / float64(be.Sub(bs))
-		for i, id := range ids {
-			m := memos[i]
-			out[id] = m.whole + (m.hours + m.hourPV*share)
-		}
+		fn(z, ids, memos)
 	}
-	return out, nil
+	return nil
 }
+
+// stretchShare is the part of its last hour the stretch of period res at now takes in
+// the calendar cal (as sumWindow takes a cut bucket pro rata).
+func stretchShare(cal *telemetry.Calendar, res telemetry.Resolution, now time.Time) float64 {
+	w := LikeWindow(res, now, cal.Loc)
+	hs, he := cal.Bucket(telemetry.Hour, w.To.UnixMilli())
+	bs, be := time.UnixMilli(hs), time.UnixMilli(he)
+	return float64(w.To.Sub(bs)) / float64(be.Sub(bs))
+}
+
+// at is the stretch's PV when it takes share of its last hour.
+func (m *stretchMemo) at(share float64) float64 { return m.whole + (m.hours + m.hourPV*share) }
 
 // readStretches reads the stretches [from, hour) and the hour [hour, hourEnd) of the
 // stations ids[miss] and keeps them.

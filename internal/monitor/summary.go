@@ -116,52 +116,106 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	if p := httpapi.Caller(r); f.Fleet != nil && !f.Afresh && p.StationAuthority == "all" {
+		// the whole organisation: its roots' parts are kept (allkept.go)
+		out, ok, err := f.keptAll(ctx, p.OrgID, list, rs)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		if ok {
+			return out, nil
+		}
+	}
+	return f.computeAll(ctx, r, list, rs)
+}
+
+// computeAll is the fleet summary of the stations list (roots rs) computed afresh.
+func (f *Figures) computeAll(ctx context.Context, r *http.Request, list, rs []*station.Station) (All, error) {
 	ids := make([]int64, len(rs))
-	out := All{Profit: []Money{}, EmissionFactorKg: f.factor()}
 	for i, st := range rs {
 		ids[i] = st.ID
+	}
+	totals, err := f.stationTotals(ctx, ids)
+	if err != nil {
+		return All{}, httpapi.Internal(err)
+	}
+	prev, err := f.likeEnergies(ctx, rs, telemetry.Day, telemetry.Month, telemetry.Year)
+	if err != nil {
+		return All{}, httpapi.Internal(err)
+	}
+	live, err := f.live(ctx, rs, livePower)
+	if err != nil {
+		return All{}, httpapi.Internal(err)
+	}
+	states, err := f.stateCounts(ctx, r, list)
+	if err != nil {
+		return All{}, httpapi.Internal(err)
+	}
+	var a allSum
+	for _, st := range rs {
+		t := totals[st.ID]
+		pv := [4]float64{t.Today.PVKWh, t.Month.PVKWh, t.Year.PVKWh, t.Total.PVKWh}
+		var pr [3]float64
+		var ok [3]bool
+		for i := range pr {
+			pr[i], ok[i] = prev[i][st.ID]
+		}
+		a.add(st, pv, f.factorOf(st), pr, ok, live[st.ID].CurrentPowerKW)
+	}
+	return a.finish(f, list, rs, states), nil
+}
+
+// allSum adds up the fleet summary station by station, in the roots' order (the same
+// order, so the same sums, whether the parts were kept or computed).
+type allSum struct {
+	e, c    Periods // energy, and CO₂ at each station's country factor
+	money   map[string]*Money
+	powerKW float64
+}
+
+// add takes a root: its PV today, this month, this year and in total, its emission
+// factor, its compared stretches (ok: compared) and its power now.
+func (a *allSum) add(st *station.Station, pv [4]float64, factor float64, prev [3]float64, ok [3]bool, powerKW float64) {
+	for _, x := range []struct {
+		p *Periods
+		k float64
+	}{{&a.e, 1}, {&a.c, factor}} {
+		x.p.Day.Value += x.k * pv[0]
+		x.p.Month.Value += x.k * pv[1]
+		x.p.Year.Value += x.k * pv[2]
+		x.p.Total.Value += x.k * pv[3]
+		for i, p := range []*Period{&x.p.Day, &x.p.Month, &x.p.Year} {
+			if ok[i] {
+				p.Previous += x.k * prev[i]
+				p.compared += x.k * pv[i]
+			}
+		}
+	}
+	if a.money == nil {
+		a.money = map[string]*Money{}
+	}
+	m := a.money[st.Currency]
+	if m == nil {
+		m = &Money{Currency: st.Currency}
+		a.money[st.Currency] = m
+	}
+	m.Day += Profit(pv[0], st.PricePerKWh, st.SubsidyPerKWh)
+	m.Month += Profit(pv[1], st.PricePerKWh, st.SubsidyPerKWh)
+	m.Year += Profit(pv[2], st.PricePerKWh, st.SubsidyPerKWh)
+	m.Total += Profit(pv[3], st.PricePerKWh, st.SubsidyPerKWh)
+	a.powerKW += powerKW
+}
+
+// finish is the summary of the stations list (roots rs) whose devices count states.
+func (a *allSum) finish(f *Figures, list, rs []*station.Station, states [4]int) All {
+	out := All{Profit: []Money{}, EmissionFactorKg: f.factor()}
+	for _, st := range rs {
 		out.CapacityKWp += st.CapacityKWp
 	}
-	out.Stations = 0
 	for _, st := range list {
 		if st.ParentID == 0 {
 			out.Stations++
 		}
-	}
-	totals, err := f.stationTotals(ctx, ids)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	prev, err := f.likeEnergies(ctx, rs, telemetry.Day, telemetry.Month, telemetry.Year)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	prevDay, prevMonth, prevYear := prev[0], prev[1], prev[2]
-	money := map[string]*Money{}
-	var e, c Periods // energy, and CO₂ at each station's country factor
-	for _, st := range rs {
-		t := totals[st.ID]
-		for _, x := range []struct {
-			p *Periods
-			k float64
-		}{{&e, 1}, {&c, f.factorOf(st)}} {
-			x.p.Day.Value += x.k * t.Today.PVKWh
-			x.p.Month.Value += x.k * t.Month.PVKWh
-			x.p.Year.Value += x.k * t.Year.PVKWh
-			x.p.Total.Value += x.k * t.Total.PVKWh
-			x.p.Day.addPrevious(x.k*t.Today.PVKWh, prevDay, st.ID, x.k)
-			x.p.Month.addPrevious(x.k*t.Month.PVKWh, prevMonth, st.ID, x.k)
-			x.p.Year.addPrevious(x.k*t.Year.PVKWh, prevYear, st.ID, x.k)
-		}
-		m := money[st.Currency]
-		if m == nil {
-			m = &Money{Currency: st.Currency}
-			money[st.Currency] = m
-		}
-		m.Day += Profit(t.Today.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
-		m.Month += Profit(t.Month.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
-		m.Year += Profit(t.Year.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
-		m.Total += Profit(t.Total.PVKWh, st.PricePerKWh, st.SubsidyPerKWh)
 	}
 	finish := func(p *Periods) Periods {
 		p.Day.Compare, p.Month.Compare, p.Year.Compare = CompareDay, CompareMonth, CompareYear
@@ -170,26 +224,15 @@ func (s *Summary) all(r *http.Request) (any, error) {
 		}
 		return Periods{Day: one(&p.Day), Month: one(&p.Month), Year: one(&p.Year), Total: one(&p.Total)}
 	}
-	out.EnergyKWh, out.CO2ReductionKg = finish(&e), finish(&c)
-	if e.Total.Value > 0 { // the fleet's factor: its stations' weighted by their lifetime energy
-		out.EmissionFactorKg = r3(c.Total.Value / e.Total.Value)
+	out.EnergyKWh, out.CO2ReductionKg = finish(&a.e), finish(&a.c)
+	if a.e.Total.Value > 0 { // the fleet's factor: its stations' weighted by their lifetime energy
+		out.EmissionFactorKg = r3(a.c.Total.Value / a.e.Total.Value)
 	}
-	for _, m := range money {
+	for _, m := range a.money {
 		out.Profit = append(out.Profit, Money{Currency: m.Currency, Day: r3(m.Day), Month: r3(m.Month), Year: r3(m.Year), Total: r3(m.Total)})
 	}
 	sort.Slice(out.Profit, func(i, j int) bool { return out.Profit[i].Currency < out.Profit[j].Currency })
-
-	live, err := f.live(ctx, rs, livePower)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	for _, st := range rs {
-		out.CurrentPowerKW += live[st.ID].CurrentPowerKW
-	}
-	states, err := f.stateCounts(ctx, r, list)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
+	out.CurrentPowerKW = a.powerKW
 	for si, n := range states {
 		out.Devices += n
 		if device.States[si] != device.StateOffline {
@@ -206,7 +249,7 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	out.CapacityKWp = r3(out.CapacityKWp)
 	out.CurrentPowerKW = r3(out.CurrentPowerKW)
 	out.Normalization = r3(Normalization(out.CurrentPowerKW, out.CapacityKWp))
-	return out, nil
+	return out
 }
 
 // firstYear is the earliest year with a yearly roll-up for the stations (at most

@@ -1,0 +1,68 @@
+package monitor_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/fleet"
+)
+
+// The fleet summary kept per root and the stations' live flags kept per station answer
+// as computed afresh, for every view, as samples arrive, as an alarm opens, and as time
+// alone moves on: over quarter hours (days and compared stretches turn on them) and past
+// the instant devices' samples grow too old to count as online.
+func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
+	e := apitest.NewWithFleet(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	eng := e.Simulate(t, now.Add(-40*24*time.Hour), now)
+	ctx := context.Background()
+	base := time.Now()
+	defer func() { e.Server.Figures.Now, e.Server.Figures.Afresh = nil, false }()
+	bodies := map[string][]string{}
+	for i, off := range []time.Duration{0, time.Minute, time.Minute, 16 * time.Minute, 31 * time.Minute, 62 * time.Minute, 3 * time.Hour} {
+		switch i {
+		case 1: // new samples alone
+			if _, err := eng.StepNow(ctx, now.Add(5*time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+		case 2: // an alarm alone, the clock unchanged (as heard from another replica)
+			var st int64
+			// a station with no alarm occurring, nor under it
+			if err := e.DB.QueryRow(ctx, `SELECT MIN(id) FROM stations WHERE parent_id IS NULL AND id NOT IN
+				(SELECT COALESCE(s.parent_id, s.id) FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.status = 1)`).Scan(&st); err != nil {
+				t.Fatal(err)
+			}
+			e.Server.Fleet.ApplyAlarms([]fleet.AlarmChange{{Kind: fleet.AlarmOpened, ID: 1 << 40, Station: st,
+				Start: now.UnixMilli(), Description: "a breaker opened"}})
+		}
+		at := base.Add(off)
+		e.Server.Figures.Now = func() time.Time { return at }
+		for _, u := range keptURLs {
+			for _, user := range []string{"admin", "admin", "operator"} { // the second from what was kept
+				got := e.Do(t, apitest.Scenario{Method: "GET", URL: u, As: user})
+				e.Server.Figures.Afresh = true
+				want := e.Do(t, apitest.Scenario{Method: "GET", URL: u, As: user})
+				e.Server.Figures.Afresh = false
+				if got.Status != 200 || got.Body != want.Body {
+					t.Fatalf("%s as %s at +%v (step %d):\nkept    %d %s\nafresh  %d %s", u, user, off, i, got.Status, got.Body, want.Status, want.Body)
+				}
+				bodies[u] = append(bodies[u], got.Body)
+			}
+		}
+	}
+	// the answers did move: the comparison compared something
+	for _, u := range keptURLs[:2] {
+		seen := map[string]bool{}
+		for _, b := range bodies[u] {
+			seen[b] = true
+		}
+		if len(seen) < 3 {
+			t.Fatalf("%s gave %d different answers over samples, an alarm and three hours", u, len(seen))
+		}
+	}
+}
+
+var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/site/list?pageSize=200&communicationStatus=1",
+	"/v2/site/list?pageSize=200&communicationStatus=3", "/v2/site/list?pageSize=200&alarmStatus=1"}
