@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"sort"
 
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -42,10 +43,21 @@ func (a *ranked) before(b *ranked) bool {
 	return a.d.rank < b.d.rank
 }
 
+// keptRanks is a station's inverters in the ranking's order, for the score named key,
+// as they stood at version ver of the station and on its day starting today.
+type keptRanks struct {
+	ver   uint64
+	today int64
+	key   string
+	list  []ranked
+}
+
 // TopInverters returns the n best inverters, by score, of the stations ids (the devices
-// whose own station is listed). It reads each listed station's inverters once and keeps
-// only the n best, so it costs the inverters shown on the caller's stations.
-func (s *State) TopInverters(ctx context.Context, ids []int64, n int, score Score) ([]Inverter, error) {
+// whose own station is listed). Each station's inverters are kept in the ranking's order
+// (per key, which names score) until one of its samples or roll-ups or its day changes,
+// so a call costs a look at each listed station's best inverters, not a visit per
+// inverter.
+func (s *State) TopInverters(ctx context.Context, ids []int64, n int, key string, score Score) ([]Inverter, error) {
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
@@ -62,18 +74,28 @@ func (s *State) TopInverters(ctx context.Context, ids []int64, n int, score Scor
 			continue
 		}
 		today, _ := st.cal.Day(now.UnixMilli()) // the start of the day roll-up being written
-		nameRank := s.pick.nameRank[s.pick.pos[id]]
-		for _, d := range st.devs {
-			if d.typ != "inverter" {
-				continue
+		k := st.ranks.Load()
+		if k == nil || k.ver != st.ver || k.today != today || k.key != key {
+			k = &keptRanks{ver: st.ver, today: today, key: key}
+			nameRank := s.pick.nameRank[s.pick.pos[id]]
+			for _, d := range st.devs {
+				if d.typ != "inverter" {
+					continue
+				}
+				r := ranked{d: d, nameRank: nameRank}
+				if f := d.fig; f != nil {
+					r.today = f.dayKWh(today)
+				}
+				r.primary, r.secondary = score(r.today, d.kwp)
+				k.list = append(k.list, r)
 			}
-			r := ranked{d: d, nameRank: nameRank}
-			if f := d.fig; f != nil {
-				r.today = f.dayKWh(today)
-			}
-			r.primary, r.secondary = score(r.today, d.kwp)
+			sort.Slice(k.list, func(i, j int) bool { return k.list[i].before(&k.list[j]) })
+			st.ranks.Store(k) // readers may compute it at once; each keeps an equal list
+		}
+		for i := range k.list {
+			r := &k.list[i]
 			if len(top) == n && !r.before(&top[n-1]) {
-				continue
+				break // the rest of the station's come after it too
 			}
 			at := len(top)
 			for at > 0 && r.before(&top[at-1]) {
@@ -81,7 +103,7 @@ func (s *State) TopInverters(ctx context.Context, ids []int64, n int, score Scor
 			}
 			top = append(top, ranked{})
 			copy(top[at+1:], top[at:])
-			top[at] = r
+			top[at] = *r
 			if len(top) > n {
 				top = top[:n]
 			}

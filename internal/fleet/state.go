@@ -110,8 +110,9 @@ type stationInfo struct {
 	tally      atomic.Pointer[kept]
 	// ver changes whenever a sample or roll-up of the station or of a sub-station does
 	// (Versions); written under the state's lock
-	ver uint64
-	up  *stationInfo // its parent
+	ver   uint64
+	up    *stationInfo              // its parent
+	ranks atomic.Pointer[keptRanks] // its inverters in a ranking's order (rank.go)
 }
 
 // deviceInfo is a device's place in the fleet.

@@ -204,7 +204,7 @@ func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
 	for i, st := range list {
 		ids[i] = st.ID
 	}
-	top, err := f.Fleet.TopInverters(r.Context(), ids, limit, func(today, kwp float64) (float64, float64) {
+	top, err := f.Fleet.TopInverters(r.Context(), ids, limit, "equivalentHours", func(today, kwp float64) (float64, float64) {
 		today = r3(today)
 		return r3(EquivalentHours(today, kwp)), today
 	})
