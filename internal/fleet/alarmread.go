@@ -81,14 +81,9 @@ func (s *State) AlarmCounts(ctx context.Context, ids []int64, since time.Time) (
 		if sa == nil {
 			return
 		}
-		for _, a := range sa.entries {
-			if a.start >= sinceMs {
-				c.Total++
-				if a.dealt {
-					c.Dealt++
-				}
-			}
-		}
+		n, dealt := sa.since(sinceMs)
+		c.Total += n
+		c.Dealt += dealt
 	}
 	for _, id := range ids {
 		if s.stations[id] == nil {

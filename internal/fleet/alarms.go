@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,10 +66,18 @@ type stationAlarms struct {
 	entries map[int64]*alarmEntry
 	open    int
 	latest  *alarmEntry
+	// starts are the entries' starts in order, and dealtFrom[i] how many of the entries
+	// from the i-th on are dealt with (one more place than starts): counting those that
+	// started since an instant is a search, not a visit of every entry
+	starts    []int64
+	dealtFrom []int
 }
 
+// recount works out what is read of the entries; call it after they change.
 func (sa *stationAlarms) recount() {
 	sa.open, sa.latest = 0, nil
+	sa.starts = sa.starts[:0]
+	byStart := make([]*alarmEntry, 0, len(sa.entries))
 	for _, a := range sa.entries {
 		if a.occurring() {
 			sa.open++
@@ -76,7 +85,25 @@ func (sa *stationAlarms) recount() {
 				sa.latest = a
 			}
 		}
+		byStart = append(byStart, a)
 	}
+	sort.Slice(byStart, func(i, j int) bool { return byStart[i].start < byStart[j].start })
+	sa.dealtFrom = make([]int, len(byStart)+1)
+	for i := len(byStart) - 1; i >= 0; i-- {
+		sa.dealtFrom[i] = sa.dealtFrom[i+1]
+		if byStart[i].dealt {
+			sa.dealtFrom[i]++
+		}
+	}
+	for _, a := range byStart {
+		sa.starts = append(sa.starts, a.start)
+	}
+}
+
+// since counts the entries started at or after sinceMs, and the dealt ones among them.
+func (sa *stationAlarms) since(sinceMs int64) (total, dealt int) {
+	i := sort.Search(len(sa.starts), func(i int) bool { return sa.starts[i] >= sinceMs })
+	return len(sa.starts) - i, sa.dealtFrom[i]
 }
 
 // alarmIndex is the state's alarms. wmu orders the changes and the builds (a build holds
@@ -249,15 +276,17 @@ func (s *State) trimAlarms(now time.Time, exists func(station int64) bool) {
 	defer x.mu.Unlock()
 	for id, sa := range x.st {
 		gone := exists != nil && !exists(id)
+		dropped := false
 		for aid, a := range sa.entries {
 			if gone || !a.occurring() && a.start < cut && a.final < finalCut {
 				delete(sa.entries, aid)
 				delete(x.byID, aid)
+				dropped = true
 			}
 		}
 		if len(sa.entries) == 0 {
 			delete(x.st, id)
-		} else if gone {
+		} else if dropped {
 			sa.recount()
 		}
 	}

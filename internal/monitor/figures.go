@@ -51,6 +51,7 @@ type Figures struct {
 	stretches sync.Map // stretchKey → *stretchMemo: the compared stretches kept (stretch.go)
 	allKept   sync.Map // organisation → *allKept: the fleet summary's parts kept (allkept.go)
 	flagsKept sync.Map // station → *keptLive: the stations' live flags kept (flagskept.go)
+	zonesKept sync.Map // organisation → *zonesMemo: its roots by zone (zones.go)
 }
 
 func (f *Figures) now() time.Time {

@@ -3,7 +3,6 @@ package monitor
 import (
 	"context"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -71,7 +70,7 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 				return time.Date(t.In(st).Year(), 1, 1, 0, 0, 0, 0, loc)
 			}
 		}
-		sums, err := f.powerSums(ctx, rs, res, from, to, key)
+		sums, err := f.powerSums(ctx, httpapi.Caller(r), rs, res, from, to, key)
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}
@@ -112,12 +111,12 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 // powerSums adds the stations' flows and profit (per currency) into the viewer's buckets
 // of [from, to): key maps a station bucket's start, in the station's zone, to the
 // viewer's bucket it falls in.
-func (f *Figures) powerSums(ctx context.Context, rs []*station.Station, res telemetry.Resolution, from, to time.Time,
+func (f *Figures) powerSums(ctx context.Context, p *httpapi.Principal, rs []*station.Station, res telemetry.Resolution, from, to time.Time,
 	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, error) {
 	// Ask a day wider on each side: station calendars are offset from the viewer's.
 	qFrom, qTo := from.Add(-24*time.Hour), to.Add(24*time.Hour)
 	if f.Fleet != nil {
-		sums, ok, err := f.zonePowerSums(ctx, rs, res, qFrom, qTo, from, to, key)
+		sums, ok, err := f.zonePowerSums(ctx, f.zonesOf(p, rs), res, qFrom, qTo, from, to, key)
 		if err != nil || ok {
 			return sums, err
 		}
@@ -151,10 +150,10 @@ func (f *Figures) powerSums(ctx context.Context, rs []*station.Station, res tele
 // zonePowerSums is powerSums from the fleet state, a zone at a time: each bucket of the
 // zone's calendar is mapped to the viewer's once, and each station costs a lookup per
 // bucket that holds a roll-up. ok is false when the state does not keep the range.
-func (f *Figures) zonePowerSums(ctx context.Context, rs []*station.Station, res telemetry.Resolution, qFrom, qTo, from, to time.Time,
+func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, res telemetry.Resolution, qFrom, qTo, from, to time.Time,
 	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, bool, error) {
 	sums := map[int64]*PowerPoint{}
-	for _, z := range byZone(rs) {
+	for _, z := range zones {
 		all, _ := bucketsOf(z.cal, res, qFrom.UnixMilli(), qTo.UnixMilli())
 		// the zone's buckets that fall in the viewer's [from, to), and the viewer's bucket
 		// of each
@@ -166,16 +165,7 @@ func (f *Figures) zonePowerSums(ctx context.Context, rs []*station.Station, res 
 			}
 		}
 		// profit per bucket and currency: PV × (price + subsidy) of each station
-		var currencies []string
-		slot := make([]int, len(z.sts))
-		rate := make([]float64, len(z.sts))
-		for i, st := range z.sts {
-			slot[i] = slices.Index(currencies, st.Currency)
-			if slot[i] < 0 {
-				slot[i], currencies = len(currencies), append(currencies, st.Currency)
-			}
-			rate[i] = st.PricePerKWh + st.SubsidyPerKWh
-		}
+		currencies, slot, rate := z.currencies, z.slot, z.rate
 		profit := make([]float64, len(starts)*len(currencies))
 		ok, err := f.Fleet.EachBucket(ctx, z.ids, res, starts, func(i, b int, fl *telemetry.Flows) {
 			addFlows(&into[b].Flows, *fl)

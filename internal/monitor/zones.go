@@ -1,6 +1,9 @@
 package monitor
 
 import (
+	"slices"
+
+	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -12,6 +15,11 @@ type zone struct {
 	cal *telemetry.Calendar
 	sts []*station.Station
 	ids []int64
+	// the zone's currencies, each station's place among them and its rate (price +
+	// subsidy per kWh): the profit of a bucket is worked out per currency
+	currencies []string
+	slot       []int
+	rate       []float64
 }
 
 // byZone groups stations by calendar, zones and stations in the order first seen.
@@ -28,8 +36,36 @@ func byZone(sts []*station.Station) []*zone {
 		}
 		z := out[i]
 		z.sts, z.ids = append(z.sts, st), append(z.ids, st.ID)
+		c := slices.Index(z.currencies, st.Currency)
+		if c < 0 {
+			c, z.currencies = len(z.currencies), append(z.currencies, st.Currency)
+		}
+		z.slot, z.rate = append(z.slot, c), append(z.rate, st.PricePerKWh+st.SubsidyPerKWh)
 	}
 	return out
+}
+
+// zonesMemo is an organisation's roots (the fleet state's shared list) by zone.
+type zonesMemo struct {
+	rs    []*station.Station
+	zones []*zone
+}
+
+// zonesOf is byZone of the roots rs, kept per organisation for a caller who sees the
+// whole organisation (rs is then the fleet state's list, shared until the membership
+// changes). The zones must not be changed.
+func (f *Figures) zonesOf(p *httpapi.Principal, rs []*station.Station) []*zone {
+	if f.Fleet == nil || p == nil || p.StationAuthority != "all" || len(rs) == 0 {
+		return byZone(rs)
+	}
+	if v, ok := f.zonesKept.Load(p.OrgID); ok {
+		if m := v.(*zonesMemo); len(m.rs) == len(rs) && &m.rs[0] == &rs[0] {
+			return m.zones
+		}
+	}
+	zs := byZone(rs)
+	f.zonesKept.Store(p.OrgID, &zonesMemo{rs: rs, zones: zs})
+	return zs
 }
 
 // bucketsOf returns the bounds of cal's buckets of res that start in [from, to) (unix ms).
