@@ -254,26 +254,43 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 			return nil, httpapi.Internal(err)
 		}
 	}
-	out := make([]ProjectRank, 0, len(rs))
+	return topProjects(rs, counts, limit), nil
+}
+
+// topProjects is the first limit of the stations by alarms today (more first), then name,
+// then the list's order: kept as they come, so a call sorts limit stations, not every one.
+func topProjects(rs []*station.Station, counts map[int64]AlarmCount, limit int) []ProjectRank {
+	out := make([]ProjectRank, 0, min(limit, len(rs))+1)
+	before := func(a, b *ProjectRank) bool {
+		if a.FaultToday != b.FaultToday {
+			return a.FaultToday > b.FaultToday
+		}
+		return a.Name < b.Name // equal names: the earlier in the list (it came first)
+	}
 	for _, st := range rs {
 		c := counts[st.ID]
 		p := ProjectRank{StationID: st.ID, Name: st.Name, FaultToday: c.Total, FaultProcessed: c.Processed}
-		if c.Total > 0 {
-			p.FaultProcessRatio = r3(float64(c.Processed) / float64(c.Total) * 100)
+		if len(out) == limit && !before(&p, &out[limit-1]) {
+			continue
 		}
-		out = append(out, p)
+		at := len(out)
+		for at > 0 && before(&p, &out[at-1]) {
+			at--
+		}
+		out = append(out, ProjectRank{})
+		copy(out[at+1:], out[at:])
+		out[at] = p
+		if len(out) > limit {
+			out = out[:limit]
+		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].FaultToday != out[j].FaultToday {
-			return out[i].FaultToday > out[j].FaultToday
-		}
-		return out[i].Name < out[j].Name
-	})
-	out = out[:min(limit, len(out))]
 	for i := range out {
 		out[i].Rank = i + 1
+		if c := out[i]; c.FaultToday > 0 {
+			out[i].FaultProcessRatio = r3(float64(c.FaultProcessed) / float64(c.FaultToday) * 100)
+		}
 	}
-	return out, nil
+	return out
 }
 
 func (s *Summary) maintenanceRanking(r *http.Request) (any, error) {
