@@ -9,10 +9,11 @@ import (
 	"github.com/helio-energy/helio/internal/fleet"
 )
 
-// The fleet summary kept per root and the stations' live flags kept per station answer
-// as computed afresh, for every view, as samples arrive, as an alarm opens, and as time
-// alone moves on: over quarter hours (days and compared stretches turn on them) and past
-// the instant devices' samples grow too old to count as online.
+// The fleet summary kept per root, the stations' live flags kept per station and the
+// charts' sums kept per zone answer as computed afresh, for every view, as samples
+// arrive, as an alarm opens, and as time alone moves on: over quarter hours (days and
+// compared stretches turn on them) and past the instant devices' samples grow too old to
+// count as online.
 func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	e := apitest.NewWithFleet(t)
 	now := time.Now().UTC().Truncate(time.Minute)
@@ -53,7 +54,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 		}
 	}
 	// the answers did move: the comparison compared something
-	for _, u := range keptURLs[:2] {
+	for _, u := range keptURLs[:3] {
 		seen := map[string]bool{}
 		for _, b := range bodies[u] {
 			seen[b] = true
@@ -64,5 +65,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	}
 }
 
-var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/site/list?pageSize=200&communicationStatus=1",
-	"/v2/site/list?pageSize=200&communicationStatus=3", "/v2/site/list?pageSize=200&alarmStatus=1"}
+var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/summary/powerdata/day", "/v2/summary/powerdata/month",
+	"/v2/summary/powerdata/day?tz=Asia/Kolkata", "/v2/summary/powerdata/year?tz=America/Los_Angeles",
+	"/v2/site/list?pageSize=200&communicationStatus=1", "/v2/site/list?pageSize=200&communicationStatus=3",
+	"/v2/site/list?pageSize=200&alarmStatus=1"}

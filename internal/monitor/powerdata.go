@@ -164,24 +164,55 @@ func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, res telemetr
 				starts, into = append(starts, bs), append(into, pp)
 			}
 		}
-		// profit per bucket and currency: PV × (price + subsidy) of each station
-		currencies, slot, rate := z.currencies, z.slot, z.rate
-		profit := make([]float64, len(starts)*len(currencies))
-		ok, err := f.Fleet.EachBucket(ctx, z.ids, res, starts, func(i, b int, fl *telemetry.Flows) {
-			addFlows(&into[b].Flows, *fl)
-			profit[b*len(currencies)+slot[i]] += Profit(fl.PVKWh, rate[i], 0)
-		})
+		if len(starts) == 0 {
+			continue
+		}
+		zs, ok, err := f.zoneSums(ctx, z, res, starts)
 		if err != nil || !ok {
 			return nil, false, err
 		}
 		// every bucket names the zone's currencies, measured or not (as the roll-ups do)
 		for b, pp := range into {
-			for c, cur := range currencies {
-				pp.Profit[cur] += profit[b*len(currencies)+c]
+			addFlows(&pp.Flows, zs.flows[b])
+			for c, cur := range z.currencies {
+				pp.Profit[cur] += zs.profit[b*len(z.currencies)+c]
 			}
 		}
 	}
 	return sums, true, nil
+}
+
+// zoneSums returns what the zone's stations add up to in each of the buckets starting at
+// starts: kept until the membership or one of the stations' samples or roll-ups changes
+// (fleet.State.Versions), since past buckets do not change with time alone and the
+// buckets asked for move with the viewer's period. ok is false when the state does not
+// keep the range.
+func (f *Figures) zoneSums(ctx context.Context, z *zone, res telemetry.Resolution, starts []int64) (*zoneSums, bool, error) {
+	vers := make([]uint64, len(z.ids))
+	gen, err := f.Fleet.Versions(ctx, z.ids, vers)
+	if err != nil {
+		return nil, false, err
+	}
+	var ver uint64
+	for _, v := range vers {
+		ver += v
+	}
+	k := sumKey{res: res, first: starts[0], n: len(starts)}
+	if m := z.keptSums(k); m != nil && m.gen == gen && m.ver == ver && !f.Afresh {
+		return m, true, nil
+	}
+	// profit per bucket and currency: PV × (price + subsidy) of each station
+	nc := len(z.currencies)
+	m := &zoneSums{gen: gen, ver: ver, flows: make([]telemetry.Flows, len(starts)), profit: make([]float64, len(starts)*nc)}
+	ok, err := f.Fleet.EachBucket(ctx, z.ids, res, starts, func(i, b int, fl *telemetry.Flows) {
+		addFlows(&m.flows[b], *fl)
+		m.profit[b*nc+z.slot[i]] += Profit(fl.PVKWh, z.rate[i], 0)
+	})
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	z.keepSums(k, m)
+	return m, true, nil
 }
 
 // pointAt returns the viewer's point of bucket k, added to sums when new; nil when k is

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
@@ -20,6 +21,48 @@ type zone struct {
 	currencies []string
 	slot       []int
 	rate       []float64
+
+	mu   sync.Mutex
+	sums map[sumKey]*zoneSums // its buckets' sums kept (powerdata.go), at most maxZoneSums
+}
+
+// sumKey names a run of a zone's buckets: resolution, first start, count.
+type sumKey struct {
+	res   telemetry.Resolution
+	first int64
+	n     int
+}
+
+// zoneSums is what a zone's stations add up to in each bucket of a run, as of the
+// membership generation gen and the sum of its stations' versions (versions only grow,
+// so the sum moves whenever one does).
+type zoneSums struct {
+	gen, ver uint64
+	flows    []telemetry.Flows
+	profit   []float64 // per bucket and currency (the zone's currencies)
+}
+
+const maxZoneSums = 8
+
+func (z *zone) keptSums(k sumKey) *zoneSums {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.sums[k]
+}
+
+func (z *zone) keepSums(k sumKey, s *zoneSums) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if z.sums == nil {
+		z.sums = map[sumKey]*zoneSums{}
+	}
+	if _, ok := z.sums[k]; !ok && len(z.sums) >= maxZoneSums {
+		for old := range z.sums { // an older day's or another viewer's: any will do
+			delete(z.sums, old)
+			break
+		}
+	}
+	z.sums[k] = s
 }
 
 // byZone groups stations by calendar, zones and stations in the order first seen.
