@@ -93,6 +93,11 @@ var flaters = sync.Pool{New: func() any {
 	return w
 }}
 
+var (
+	inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+	rawBufs   = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+)
+
 // encodeBlock encodes rows (sorted by T, distinct instants).
 func encodeBlock(rows []blockRow) []byte {
 	n := len(rows)
@@ -157,12 +162,25 @@ func decodeBlock(b []byte) ([]blockRow, error) {
 	if len(b) < 1 || b[0] != blockVersion {
 		return nil, errBlock
 	}
-	fr := flate.NewReader(bytes.NewReader(b[1:]))
-	raw, err := io.ReadAll(io.LimitReader(fr, 64<<20))
+	// readers and buffers are reused: a fresh inflater costs more than a day's block
+	fr := inflaters.Get().(io.ReadCloser)
+	defer inflaters.Put(fr)
+	if err := fr.(flate.Resetter).Reset(bytes.NewReader(b[1:]), nil); err != nil {
+		return nil, errBlock
+	}
+	buf := rawBufs.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 4<<20 { // a rare huge day is not kept for every later read
+			rawBufs.Put(buf)
+		}
+	}()
+	buf.Reset()
+	_, err := buf.ReadFrom(io.LimitReader(fr, 64<<20))
 	fr.Close()
 	if err != nil {
 		return nil, errBlock
 	}
+	raw := buf.Bytes() // not kept: strings are copied out
 	d := blockDecoder{b: raw}
 	n := d.uvarint()
 	// every sample takes at least its floats and three one-byte varints
