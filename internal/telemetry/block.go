@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"sync"
 	"time"
 )
@@ -158,7 +159,10 @@ func encodeBlock(rows []blockRow) []byte {
 }
 
 // decodeBlock decodes what encodeBlock wrote.
-func decodeBlock(b []byte) ([]blockRow, error) {
+func decodeBlock(b []byte) ([]blockRow, error) { return appendBlock(nil, b) }
+
+// appendBlock decodes what encodeBlock wrote onto the end of dst.
+func appendBlock(dst []blockRow, b []byte) ([]blockRow, error) {
 	if len(b) < 1 || b[0] != blockVersion {
 		return nil, errBlock
 	}
@@ -187,7 +191,10 @@ func decodeBlock(b []byte) ([]blockRow, error) {
 	if d.err != nil || n > uint64(len(raw))/(8*blockFloats+3) {
 		return nil, errBlock
 	}
-	rows := make([]blockRow, n)
+	at := len(dst)
+	dst = slices.Grow(dst, int(n))[:at+int(n)]
+	rows := dst[at:]
+	clear(rows)
 	var prevT, prevD int64
 	for i := range rows {
 		v := d.varint()
@@ -242,7 +249,7 @@ func decodeBlock(b []byte) ([]blockRow, error) {
 	if len(d.b) != 0 {
 		return nil, errBlock
 	}
-	return rows, nil
+	return dst, nil
 }
 
 type blockDecoder struct {

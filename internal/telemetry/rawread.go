@@ -1,9 +1,11 @@
 package telemetry
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -43,11 +45,9 @@ func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rows
 			return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
 		}
 		if data != nil {
-			bs, err := decodeBlock(data)
-			if err != nil {
+			if out, err = appendBlock(out, data); err != nil {
 				return nil, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, b.T, err)
 			}
-			out = append(out, bs...)
 			continue
 		}
 		for c := range f {
@@ -142,7 +142,7 @@ func (r *Reader) rawSeries(ctx context.Context, deviceID int64, column string, f
 		if err != nil {
 			return out, err
 		}
-		sort.Slice(bs, func(i, j int) bool { return bs[i].T < bs[j].T })
+		slices.SortFunc(bs, func(a, b blockRow) int { return cmp.Compare(a.T, b.T) })
 		for i := range bs {
 			if bs[i].T >= from && bs[i].T < to {
 				out.Points = append(out.Points, [2]float64{float64(bs[i].T), bs[i].value(col)})
