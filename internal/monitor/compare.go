@@ -253,13 +253,3 @@ func (f *Figures) firstDays(ctx context.Context, sts []*station.Station) (map[in
 	}
 	return out, rows.Err()
 }
-
-// addPrevious adds a station's current value and, when the station is compared, its
-// previous stretch (scaled: a station's CO₂ factor, 1 for energy): the change is taken
-// over the compared stations only.
-func (p *Period) addPrevious(value float64, prev map[int64]float64, id int64, scale float64) {
-	if v, ok := prev[id]; ok {
-		p.Previous += scale * v
-		p.compared += value
-	}
-}
