@@ -54,7 +54,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 		}
 	}
 	// the answers did move: the comparison compared something
-	for _, u := range keptURLs[:3] {
+	for _, u := range keptURLs[:2] { // these move with time alone too
 		seen := map[string]bool{}
 		for _, b := range bodies[u] {
 			seen[b] = true
