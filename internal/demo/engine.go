@@ -6,7 +6,6 @@ import (
 	"iter"
 	"log/slog"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/internal/sim"
@@ -92,35 +91,7 @@ func (e *Engine) Backfill(ctx context.Context, from, to time.Time) (telemetry.Ba
 		defer close(chunks)
 		for day := from; day.Before(to); day = day.Add(24 * time.Hour) {
 			end := min(day.Add(24*time.Hour).UnixNano(), to.UnixNano())
-			parts := make([][]telemetry.Sample, len(steppers))
-			var wg sync.WaitGroup
-			next := make(chan int, len(steppers))
-			for i := range steppers {
-				next <- i
-			}
-			close(next)
-			for w := 0; w < workers; w++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range next {
-						var out []telemetry.Sample
-						for t := day; t.UnixNano() < end; t = t.Add(Step) {
-							steppers[i].Step(t, func(_ string, s telemetry.Sample) {
-								if s.DeviceID != 0 {
-									out = append(out, s)
-								}
-							})
-						}
-						parts[i] = out
-					}
-				}()
-			}
-			wg.Wait()
-			var batch []telemetry.Sample
-			for _, p := range parts {
-				batch = append(batch, p...)
-			}
+			batch := sim.StepAll(steppers, workers, day, end, Step)
 			if e.Judge != nil {
 				tap.add(batch)
 			}

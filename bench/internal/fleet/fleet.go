@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/internal/demo"
@@ -288,35 +287,7 @@ func PartSpan(devices int) time.Duration {
 // generate steps every station from start to end (unix ns) on workers goroutines and
 // yields the samples as one batch; false when the consumer stopped.
 func generate(steppers []*sim.StationStepper, workers int, start time.Time, end int64, tee func([]telemetry.Sample), yield func([]telemetry.Sample) bool) bool {
-	parts := make([][]telemetry.Sample, len(steppers))
-	next := make(chan int, len(steppers))
-	for i := range steppers {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				var out []telemetry.Sample
-				for t := start; t.UnixNano() < end; t = t.Add(Step) {
-					steppers[i].Step(t, func(_ string, smp telemetry.Sample) {
-						if smp.DeviceID != 0 {
-							out = append(out, smp)
-						}
-					})
-				}
-				parts[i] = out
-			}
-		}()
-	}
-	wg.Wait()
-	var batch []telemetry.Sample
-	for _, p := range parts {
-		batch = append(batch, p...)
-	}
+	batch := sim.StepAll(steppers, workers, start, end, Step)
 	if tee != nil {
 		tee(batch)
 	}
