@@ -100,10 +100,14 @@ func (sa *stationAlarms) recount() {
 	}
 }
 
-// since counts the entries started at or after sinceMs, and the dealt ones among them.
-func (sa *stationAlarms) since(sinceMs int64) (total, dealt int) {
+// since counts the entries started at or after sinceMs, and the dealt ones among them,
+// and gives the first of their starts (when total > 0).
+func (sa *stationAlarms) since(sinceMs int64) (total, dealt int, first int64) {
 	i := sort.Search(len(sa.starts), func(i int) bool { return sa.starts[i] >= sinceMs })
-	return len(sa.starts) - i, sa.dealtFrom[i]
+	if i < len(sa.starts) {
+		first = sa.starts[i]
+	}
+	return len(sa.starts) - i, sa.dealtFrom[i], first
 }
 
 // alarmIndex is the state's alarms. wmu orders the changes and the builds (a build holds
@@ -116,6 +120,8 @@ type alarmIndex struct {
 	byID  map[int64]*alarmEntry
 	st    map[int64]*stationAlarms
 	gen   atomic.Uint64 // moves with every change of the index (AlarmsVersion)
+	j     journal       // the stations whose alarms changed, in order (journal.go)
+	loads uint64        // reads of the whole index
 }
 
 // AlarmsVersion is a number that changes whenever the occurring alarms or the alarm
@@ -185,6 +191,9 @@ func (s *State) applyAlarms(cs []AlarmChange) {
 		if sa := x.merge(&cs[i], nowMs); sa != nil {
 			sa.recount()
 		}
+		if a := x.byID[cs[i].ID]; a != nil {
+			x.j.add(a.station)
+		}
 	}
 	x.gen.Add(1) // under the lock: a reader of the new number reads the new index
 }
@@ -252,6 +261,7 @@ func (s *State) loadAlarms(ctx context.Context) error {
 	for _, sa := range x.st {
 		sa.recount()
 	}
+	x.loads++
 	x.gen.Add(1)
 	return nil
 }
@@ -288,6 +298,9 @@ func (s *State) trimAlarms(now time.Time, exists func(station int64) bool) {
 			delete(x.st, id)
 		} else if dropped {
 			sa.recount()
+		}
+		if dropped {
+			x.j.add(id)
 		}
 	}
 	x.gen.Add(1)

@@ -151,6 +151,7 @@ type State struct {
 
 	pastSeq      atomic.Uint64 // stationFig.past's numbers, never reused
 	verSeq       uint64        // stationInfo.ver's numbers (under mu)
+	j            journal       // the stations touched, in order (under mu; journal.go)
 	structGen    uint64        // moves with every membership read (under mu)
 	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
 	builtAt      time.Time
@@ -317,6 +318,9 @@ func (s *State) figOf(id int64) *deviceFig {
 
 // touch gives a station and its parents new versions. s.mu is held.
 func (s *State) touch(st *stationInfo) {
+	if st != nil {
+		s.j.add(st.id) // its parents are named when read (ChangedSince)
+	}
 	for depth := 0; st != nil && depth < 8; st, depth = st.up, depth+1 { // 8: a loop in bad data ends
 		s.verSeq++
 		st.ver = s.verSeq
