@@ -54,6 +54,9 @@ func (s *State) Occurring(ctx context.Context, ids []int64, texts bool) (map[int
 // dealt.
 type AlarmCount struct {
 	Total, Dealt int
+	// First is the start (unix ms) of the first alarm counted: the count holds, with time
+	// alone, while since stays at or before it
+	First int64
 }
 
 // AlarmCounts counts each station's alarms (its own and its sub-stations') that started
@@ -81,7 +84,10 @@ func (s *State) AlarmCounts(ctx context.Context, ids []int64, since time.Time) (
 		if sa == nil {
 			return
 		}
-		n, dealt := sa.since(sinceMs)
+		n, dealt, first := sa.since(sinceMs)
+		if n > 0 && (c.Total == 0 || first < c.First) {
+			c.First = first
+		}
 		c.Total += n
 		c.Dealt += dealt
 	}

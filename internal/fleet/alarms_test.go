@@ -150,8 +150,8 @@ func sqlCounts(t *testing.T, db *store.DB, ids []int64, since int64) map[int64]A
 	out := map[int64]AlarmCount{}
 	for _, id := range ids {
 		var c AlarmCount
-		if err := db.QueryRow(context.Background(), `SELECT COUNT(*), COALESCE(SUM(a.deal_status), 0) FROM alarms a
-			JOIN stations s ON s.id = a.station_id WHERE (s.id = ? OR s.parent_id = ?) AND a.start_at >= ?`, id, id, since).Scan(&c.Total, &c.Dealt); err != nil {
+		if err := db.QueryRow(context.Background(), `SELECT COUNT(*), COALESCE(SUM(a.deal_status), 0), COALESCE(MIN(a.start_at), 0) FROM alarms a
+			JOIN stations s ON s.id = a.station_id WHERE (s.id = ? OR s.parent_id = ?) AND a.start_at >= ?`, id, id, since).Scan(&c.Total, &c.Dealt, &c.First); err != nil {
 			t.Fatal(err)
 		}
 		if c.Total > 0 {

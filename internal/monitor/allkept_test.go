@@ -7,6 +7,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/apitest"
 	"github.com/helio-energy/helio/internal/fleet"
+	"github.com/helio-energy/helio/internal/monitor"
 )
 
 // The fleet summary kept per root, the stations' live flags kept per station and the
@@ -22,6 +23,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	base := time.Now()
 	defer func() { e.Server.Figures.Now, e.Server.Figures.Afresh = nil, false }()
 	bodies := map[string][]string{}
+	full0, some0, _ := monitor.PartsStats()
 	for i, off := range []time.Duration{0, time.Minute, time.Minute, 16 * time.Minute, 31 * time.Minute, 62 * time.Minute, 3 * time.Hour} {
 		switch i {
 		case 1: // new samples alone
@@ -53,6 +55,10 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 			}
 		}
 	}
+	// the kept parts were read, and brought up to date in part (the stations that changed)
+	if full, some, _ := monitor.PartsStats(); full == full0 || some == some0 {
+		t.Fatalf("kept parts computed in full %d times and in part %d times: want both", full-full0, some-some0)
+	}
 	// the answers did move: the comparison compared something
 	for _, u := range keptURLs[:2] { // these move with time alone too
 		seen := map[string]bool{}
@@ -65,7 +71,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	}
 }
 
-var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/summary/powerdata/day", "/v2/summary/powerdata/month",
+var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/dev/summary", "/v2/summary/projectranking?limit=50", "/v2/summary/powerdata/day", "/v2/summary/powerdata/month",
 	"/v2/summary/powerdata/day?tz=Asia/Kolkata", "/v2/summary/powerdata/year?tz=America/Los_Angeles",
 	"/v2/site/list?pageSize=200&communicationStatus=1", "/v2/site/list?pageSize=200&communicationStatus=3",
 	"/v2/site/list?pageSize=200&alarmStatus=1"}

@@ -48,10 +48,13 @@ type Figures struct {
 	// (allkept.go): tests compare the two.
 	Afresh bool
 
-	stretches sync.Map // stretchKey → *stretchMemo: the compared stretches kept (stretch.go)
-	allKept   sync.Map // organisation → *allKept: the fleet summary's parts kept (allkept.go)
-	flagsKept sync.Map // station → *keptLive: the stations' live flags kept (flagskept.go)
-	zonesKept sync.Map // organisation → *zonesMemo: its roots by zone (zones.go)
+	stretches  sync.Map // stretchKey → *stretchMemo: the compared stretches kept (stretch.go)
+	allKept    sync.Map // organisation → *allKept: the fleet summary's parts kept (allkept.go)
+	flagsKept  sync.Map // station → *keptLive: the stations' live flags kept (flagskept.go)
+	zonesKept  sync.Map // organisation → *zonesMemo: its roots by zone (zones.go)
+	flagParts  sync.Map // organisation → *keptParts[station.Live]: its roots' live flags (flagskept.go)
+	stateParts sync.Map // organisation → *keptParts[stateCounts]: its roots' device counts (source.go)
+	rankParts  sync.Map // organisation → *keptParts[AlarmCount]: its roots' alarms of the day (rankkept.go)
 }
 
 func (f *Figures) now() time.Time {

@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"context"
+	"time"
 
+	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 )
 
@@ -67,4 +69,46 @@ func (f *Figures) keptFlags(ctx context.Context, stations []*station.Station) (m
 		f.flagsKept.Store(st.ID, &keptLive{live: l, ver: staleVers[i], gen: gen, alarms: alarms, comms: cs.Gen, from: ns, until: min(q, until[st.ID])})
 	}
 	return out, nil
+}
+
+// EachFlags implements station.Kept: for a caller who sees the whole organisation, when
+// list is its root stations, the flags are kept as one part per root (parts.go), so a
+// call computes only those of the stations changed since the last one.
+func (f *Figures) EachFlags(ctx context.Context, p *httpapi.Principal, list []*station.Station, fn func(i int, l *station.Live)) (bool, error) {
+	if f.Fleet == nil || f.Afresh || p.StationAuthority != "all" {
+		return false, nil
+	}
+	_, rs, err := f.Fleet.VisibleRoots(ctx, p)
+	if err != nil || !sameStations(list, rs) {
+		return false, err
+	}
+	k := keptOf[station.Live](&f.flagParts, p.OrgID)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err := k.refresh(ctx, f, list, f.now(), f.fillFlags); err != nil {
+		return false, err
+	}
+	for i := range k.parts {
+		fn(i, &k.parts[i])
+	}
+	return true, nil
+}
+
+// fillFlags computes the live flags of list[idx] (fillParts).
+func (f *Figures) fillFlags(ctx context.Context, list []*station.Station, idx []int, parts []station.Live, until []int64, now time.Time) error {
+	sub := make([]*station.Station, len(idx))
+	for j, i := range idx {
+		sub[j] = list[i]
+	}
+	times := make(map[int64]int64, len(sub))
+	got, err := f.liveUntil(ctx, sub, liveFlags, times)
+	if err != nil {
+		return err
+	}
+	q := now.Truncate(quarter).Add(quarter).UnixNano()
+	for _, i := range idx {
+		id := list[i].ID
+		parts[i], until[i] = got[id], min(q, times[id])
+	}
+	return nil
 }

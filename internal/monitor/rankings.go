@@ -242,6 +242,15 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 	for i, st := range rs {
 		ids[i] = st.ID
 	}
+	if p := httpapi.Caller(r); s.Figures.Fleet != nil && !s.Figures.Afresh && p.StationAuthority == "all" {
+		out, ok, err := s.Figures.keptProjects(r.Context(), p, limit)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		if ok {
+			return out, nil
+		}
+	}
 	counts := map[int64]AlarmCount{}
 	if stats := s.Figures.AlarmStats; stats != nil {
 		if sql, ok := stats.(SQLAlarmStats); ok && s.Figures.Fleet != nil && sql.Children == nil {
@@ -249,17 +258,17 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 			sql.Fleet = s.Figures.Fleet                 // today's counts from memory
 			stats = sql
 		}
-		since := s.Figures.now().Add(-24 * time.Hour)
+		since := s.Figures.now().Add(-rankWindow)
 		if counts, err = stats.StationCounts(r.Context(), ids, since); err != nil {
 			return nil, httpapi.Internal(err)
 		}
 	}
-	return topProjects(rs, counts, limit), nil
+	return topProjects(rs, func(i int) AlarmCount { return counts[rs[i].ID] }, limit), nil
 }
 
 // topProjects is the first limit of the stations by alarms today (more first), then name,
 // then the list's order: kept as they come, so a call sorts limit stations, not every one.
-func topProjects(rs []*station.Station, counts map[int64]AlarmCount, limit int) []ProjectRank {
+func topProjects(rs []*station.Station, countOf func(i int) AlarmCount, limit int) []ProjectRank {
 	out := make([]ProjectRank, 0, min(limit, len(rs))+1)
 	before := func(a, b *ProjectRank) bool {
 		if a.FaultToday != b.FaultToday {
@@ -267,8 +276,8 @@ func topProjects(rs []*station.Station, counts map[int64]AlarmCount, limit int) 
 		}
 		return a.Name < b.Name // equal names: the earlier in the list (it came first)
 	}
-	for _, st := range rs {
-		c := counts[st.ID]
+	for i, st := range rs {
+		c := countOf(i)
 		p := ProjectRank{StationID: st.ID, Name: st.Name, FaultToday: c.Total, FaultProcessed: c.Processed}
 		if len(out) == limit && !before(&p, &out[limit-1]) {
 			continue

@@ -44,7 +44,7 @@ func TestTopProjectsAsAStableSort(t *testing.T) {
 		for i := range want {
 			want[i].Rank = i + 1
 		}
-		if got := topProjects(rs, counts, limit); !reflect.DeepEqual(got, want) {
+		if got := topProjects(rs, func(i int) AlarmCount { return counts[rs[i].ID] }, limit); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d, limit %d:\ngot  %+v\nwant %+v", round, limit, got, want)
 		}
 	}

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"time"
 
@@ -178,6 +179,11 @@ func (f *Figures) DeviceStateCounts(ctx context.Context, p *httpapi.Principal, n
 	if f.Fleet == nil {
 		return counts, false, nil
 	}
+	if p.StationAuthority == "all" && !f.Afresh {
+		if counts, ok, err = f.keptStateCounts(ctx, p, now); err != nil || ok {
+			return counts, ok, err
+		}
+	}
 	list, err := f.Fleet.Visible(ctx, p)
 	if err != nil {
 		return counts, false, err
@@ -194,6 +200,61 @@ func (f *Figures) DeviceStateCounts(ctx context.Context, p *httpapi.Principal, n
 		}
 	})
 	return counts, err == nil, err
+}
+
+// stateCounts is a root station's part of the device counts: its and its sub-stations'
+// devices by type and state, and how many stations that is.
+type stateCounts struct {
+	byType   [4][4]int
+	stations int
+}
+
+// keptStateCounts is DeviceStateCounts for a caller who sees the whole organisation,
+// from one part per root kept (parts.go); ok false when the roots and their sub-stations
+// are not every station (stations nested deeper).
+func (f *Figures) keptStateCounts(ctx context.Context, p *httpapi.Principal, now time.Time) (counts [4][4]int, ok bool, err error) {
+	list, rs, err := f.Fleet.VisibleRoots(ctx, p)
+	if err != nil {
+		return counts, false, err
+	}
+	k := keptOf[stateCounts](&f.stateParts, p.OrgID)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err := k.refresh(ctx, f, rs, now, f.fillStateCounts); err != nil {
+		return counts, false, err
+	}
+	n := 0
+	for i := range k.parts {
+		pt := &k.parts[i]
+		n += pt.stations
+		for ti := range counts {
+			for si := range counts[ti] {
+				counts[ti][si] += pt.byType[ti][si]
+			}
+		}
+	}
+	return counts, n == len(list), nil
+}
+
+// fillStateCounts computes the device counts of the roots list[idx] (fillParts).
+func (f *Figures) fillStateCounts(ctx context.Context, list []*station.Station, idx []int, parts []stateCounts, until []int64, now time.Time) error {
+	ids := make([]int64, len(idx))
+	at := make(map[int64]int, len(idx))
+	for j, i := range idx {
+		ids[j], at[list[i].ID] = list[i].ID, i
+		parts[i], until[i] = stateCounts{}, math.MaxInt64
+	}
+	return f.Fleet.Tallies(ctx, ids, true, now, f.comms(), func(top int64, t *fleet.Tally) {
+		i := at[top]
+		pt := &parts[i]
+		pt.stations++
+		for ti := range pt.byType {
+			for si := range pt.byType[ti] {
+				pt.byType[ti][si] += t.ByType[ti][si]
+			}
+		}
+		until[i] = min(until[i], t.Until)
+	})
 }
 
 // comms is the field poller's communication states now (none without a poller).

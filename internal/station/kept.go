@@ -17,6 +17,32 @@ type Kept interface {
 	// LiveFlags is Live without the latest alarm's text (LatestAlarm empty), for the
 	// summary, which counts the stations with alarms and shows no text.
 	LiveFlags(ctx context.Context, stations []*Station) (map[int64]Live, error)
+	// EachFlags calls fn with LiveFlags' answer for each station of list, in order, when
+	// it keeps them for that list as p sees it (the whole organisation's root stations);
+	// ok false when it does not: call LiveFlags.
+	EachFlags(ctx context.Context, p *httpapi.Principal, list []*Station, fn func(i int, l *Live)) (ok bool, err error)
+}
+
+// eachFlags calls fn with the live flags of each station of list, in order: kept ones
+// when the telemetry keeps them for list, else LiveFlags' (or Live's).
+func (s *Service) eachFlags(ctx context.Context, p *httpapi.Principal, list []*Station, fn func(i int, l *Live)) error {
+	flagsOf := s.Telemetry.Live
+	if k, ok := s.Telemetry.(Kept); ok {
+		done, err := k.EachFlags(ctx, p, list, fn)
+		if err != nil || done {
+			return err
+		}
+		flagsOf = k.LiveFlags // the flags need no alarm text
+	}
+	live, err := flagsOf(ctx, list)
+	if err != nil {
+		return err
+	}
+	for i, st := range list {
+		l := live[st.ID]
+		fn(i, &l)
+	}
+	return nil
 }
 
 // keptList is List from a Kept telemetry: ok false when there is none, or when the filter

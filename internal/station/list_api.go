@@ -136,20 +136,14 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 	if err != nil {
 		return nil, 0, err
 	}
-	flagsOf := s.Telemetry.Live
-	if k, ok := s.Telemetry.(Kept); ok {
-		flagsOf = k.LiveFlags // the flags need no alarm text
-	}
-	live, err := flagsOf(ctx, list)
+	kept := []*Station{}
+	err = s.eachFlags(ctx, p, list, func(i int, l *Live) {
+		if (comm == 0 || l.CommunicationStatus == int(comm)) && (alarm == -1 || l.AlarmExist == int(alarm)) {
+			kept = append(kept, list[i])
+		}
+	})
 	if err != nil {
 		return nil, 0, err
-	}
-	kept := []*Station{}
-	for _, st := range list {
-		l := live[st.ID]
-		if (comm == 0 || l.CommunicationStatus == int(comm)) && (alarm == -1 || l.AlarmExist == int(alarm)) {
-			kept = append(kept, st)
-		}
 	}
 	total := int64(len(kept))
 	if size > 0 {
@@ -191,24 +185,29 @@ func (s *Service) summary(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	liveOf := s.Telemetry.Live
-	if k, ok := s.Telemetry.(Kept); ok {
-		liveOf = k.LiveFlags // the summary shows no alarm text
-	}
-	live, err := liveOf(ctx, list)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
 	sum := Summary{ByCommunication: map[string]int{"1": 0, "2": 0, "3": 0, "4": 0}, ByType: map[string]int{}}
-	for _, st := range list {
-		l := live[st.ID]
+	var byComm [5]int // by CommunicationStatus without a map lookup
+	err = s.eachFlags(ctx, httpapi.Caller(r), list, func(i int, l *Live) {
+		st := list[i]
 		sum.Total++
 		sum.CapacityKWp += st.CapacityKWp
-		sum.ByCommunication[strconv.Itoa(l.CommunicationStatus)]++
+		if c := l.CommunicationStatus; c >= 0 && c < len(byComm) {
+			byComm[c]++
+		} else {
+			sum.ByCommunication[strconv.Itoa(c)]++
+		}
 		sum.WithAlarms += l.AlarmExist
 		sum.CurrentPowerKW += l.CurrentPowerKW
 		sum.DailyEnergyKWh += l.DailyEnergyKWh
 		sum.ByType[st.StationType]++
+	})
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	for c, n := range byComm {
+		if n > 0 || c >= 1 {
+			sum.ByCommunication[strconv.Itoa(c)] += n
+		}
 	}
 	sum.CapacityKWp = round(sum.CapacityKWp, 3)
 	sum.CurrentPowerKW = round(sum.CurrentPowerKW, 3)

@@ -1,0 +1,9 @@
+package monitor
+
+// PartsStats reports how often kept parts were computed again: in full, in part, and
+// the parts computed in all (parts.go).
+func PartsStats() (full, some, filled int) {
+	partsStats.Lock()
+	defer partsStats.Unlock()
+	return partsStats.full, partsStats.some, partsStats.filled
+}

@@ -1,0 +1,65 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+)
+
+// The project ranking of a caller who sees the whole organisation ranks its roots by
+// their alarms of the last day, kept as one part per root (parts.go): a root's count is
+// computed again when its or a sub-station's alarms change, or when its first alarm
+// counted leaves the day.
+
+// rankWindow is how far back the project ranking counts alarms.
+const rankWindow = 24 * time.Hour
+
+// errCountsNotKept says the fleet state does not keep the alarms the ranking counts.
+var errCountsNotKept = errors.New("monitor: alarm counts not kept")
+
+// keptProjects is the project ranking from kept counts; ok false when they are not kept.
+func (f *Figures) keptProjects(ctx context.Context, p *httpapi.Principal, limit int) ([]ProjectRank, bool, error) {
+	if _, sql := f.AlarmStats.(SQLAlarmStats); !sql {
+		return nil, false, nil // the counts come from elsewhere
+	}
+	_, rs, err := f.Fleet.VisibleRoots(ctx, p)
+	if err != nil {
+		return nil, false, err
+	}
+	k := keptOf[AlarmCount](&f.rankParts, p.OrgID)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err := k.refresh(ctx, f, rs, f.now(), f.fillCounts); errors.Is(err, errCountsNotKept) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
+	}
+	return topProjects(rs, func(i int) AlarmCount { return k.parts[i] }, limit), true, nil
+}
+
+// fillCounts counts the alarms of the last day of the roots list[idx] (fillParts).
+func (f *Figures) fillCounts(ctx context.Context, list []*station.Station, idx []int, parts []AlarmCount, until []int64, now time.Time) error {
+	ids := make([]int64, len(idx))
+	for j, i := range idx {
+		ids[j] = list[i].ID
+	}
+	got, ok, err := f.Fleet.AlarmCounts(ctx, ids, now.Add(-rankWindow))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errCountsNotKept
+	}
+	for _, i := range idx {
+		c := got[list[i].ID]
+		parts[i], until[i] = AlarmCount{Total: c.Total, Processed: c.Dealt}, math.MaxInt64
+		if c.Total > 0 { // the first alarm counted leaves the day 1 ms after its start + the window
+			until[i] = time.UnixMilli(c.First + 1).Add(rankWindow).UnixNano()
+		}
+	}
+	return nil
+}
