@@ -24,6 +24,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	defer func() { e.Server.Figures.Now, e.Server.Figures.Afresh = nil, false }()
 	bodies := map[string][]string{}
 	full0, some0, _ := monitor.PartsStats()
+	zones0 := monitor.ZoneSumsKept()
 	for i, off := range []time.Duration{0, time.Minute, time.Minute, 16 * time.Minute, 31 * time.Minute, 62 * time.Minute, 3 * time.Hour} {
 		switch i {
 		case 1: // new samples alone
@@ -58,6 +59,9 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	// the kept parts were read, and brought up to date in part (the stations that changed)
 	if full, some, _ := monitor.PartsStats(); full == full0 || some == some0 {
 		t.Fatalf("kept parts computed in full %d times and in part %d times: want both", full-full0, some-some0)
+	}
+	if monitor.ZoneSumsKept() == zones0 {
+		t.Fatal("no zone's sums were answered as kept")
 	}
 	// the answers did move: the comparison compared something
 	for _, u := range keptURLs[:2] { // these move with time alone too

@@ -7,3 +7,10 @@ func PartsStats() (full, some, filled int) {
 	defer partsStats.Unlock()
 	return partsStats.full, partsStats.some, partsStats.filled
 }
+
+// ZoneSumsKept counts the zone sums answered as kept.
+func ZoneSumsKept() int {
+	partsStats.Lock()
+	defer partsStats.Unlock()
+	return partsStats.zoneKept
+}

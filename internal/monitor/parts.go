@@ -40,6 +40,7 @@ type fillParts[P any] func(ctx context.Context, list []*station.Station, idx []i
 var partsStats struct {
 	sync.Mutex
 	full, some, filled int
+	zoneKept           int // zone sums answered as kept (zones.go)
 }
 
 // sameStations says whether a and b are the same stations in the same order.

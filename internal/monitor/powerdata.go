@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -184,26 +185,23 @@ func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, res telemetr
 
 // zoneSums returns what the zone's stations add up to in each of the buckets starting at
 // starts: kept until the membership or one of the stations' samples or roll-ups changes
-// (fleet.State.Versions), since past buckets do not change with time alone and the
+// (fleet.State.ChangedSince), since past buckets do not change with time alone and the
 // buckets asked for move with the viewer's period. ok is false when the state does not
 // keep the range.
 func (f *Figures) zoneSums(ctx context.Context, z *zone, res telemetry.Resolution, starts []int64) (*zoneSums, bool, error) {
-	vers := make([]uint64, len(z.ids))
-	gen, err := f.Fleet.Versions(ctx, z.ids, vers)
+	k := sumKey{res: res, first: starts[0], n: len(starts)}
+	if !f.Afresh {
+		if m, err := z.keptSums(ctx, f.Fleet, k); err != nil || m != nil {
+			return m, m != nil, err
+		}
+	}
+	mark, _, err := f.Fleet.ChangedSince(ctx, fleet.Mark{}, func(int64) {}) // before the figures are read
 	if err != nil {
 		return nil, false, err
 	}
-	var ver uint64
-	for _, v := range vers {
-		ver += v
-	}
-	k := sumKey{res: res, first: starts[0], n: len(starts)}
-	if m := z.keptSums(k); m != nil && m.gen == gen && m.ver == ver && !f.Afresh {
-		return m, true, nil
-	}
 	// profit per bucket and currency: PV × (price + subsidy) of each station
 	nc := len(z.currencies)
-	m := &zoneSums{gen: gen, ver: ver, flows: make([]telemetry.Flows, len(starts)), profit: make([]float64, len(starts)*nc)}
+	m := &zoneSums{mark: mark, flows: make([]telemetry.Flows, len(starts)), profit: make([]float64, len(starts)*nc)}
 	ok, err := f.Fleet.EachBucket(ctx, z.ids, res, starts, func(i, b int, fl *telemetry.Flows) {
 		addFlows(&m.flows[b], *fl)
 		m.profit[b*nc+z.slot[i]] += Profit(fl.PVKWh, z.rate[i], 0)

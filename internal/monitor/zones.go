@@ -1,9 +1,11 @@
 package monitor
 
 import (
+	"context"
 	"slices"
 	"sync"
 
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -24,6 +26,7 @@ type zone struct {
 
 	mu   sync.Mutex
 	sums map[sumKey]*zoneSums // its buckets' sums kept (powerdata.go), at most maxZoneSums
+	has  map[int64]bool       // its stations (made on first use)
 }
 
 // sumKey names a run of a zone's buckets: resolution, first start, count.
@@ -33,21 +36,43 @@ type sumKey struct {
 	n     int
 }
 
-// zoneSums is what a zone's stations add up to in each bucket of a run, as of the
-// membership generation gen and the sum of its stations' versions (versions only grow,
-// so the sum moves whenever one does).
+// zoneSums is what a zone's stations add up to in each bucket of a run, as of mark (the
+// fleet state's changes, moved on under the zone's lock while none of its stations
+// changes).
 type zoneSums struct {
-	gen, ver uint64
-	flows    []telemetry.Flows
-	profit   []float64 // per bucket and currency (the zone's currencies)
+	mark   fleet.Mark
+	flows  []telemetry.Flows
+	profit []float64 // per bucket and currency (the zone's currencies)
 }
 
 const maxZoneSums = 8
 
-func (z *zone) keptSums(k sumKey) *zoneSums {
+// keptSums returns the sums kept for k while none of the zone's stations changed since
+// they were computed (nil: compute them).
+func (z *zone) keptSums(ctx context.Context, s *fleet.State, k sumKey) (*zoneSums, error) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	return z.sums[k]
+	m := z.sums[k]
+	if m == nil {
+		return nil, nil
+	}
+	if z.has == nil {
+		z.has = make(map[int64]bool, len(z.ids))
+		for _, id := range z.ids {
+			z.has[id] = true
+		}
+	}
+	changed := false
+	now, ok, err := s.ChangedSince(ctx, m.mark, func(id int64) { changed = changed || z.has[id] })
+	if err != nil || !ok || changed {
+		delete(z.sums, k)
+		return nil, err
+	}
+	m.mark = now // still what its stations add up to
+	partsStats.Lock()
+	partsStats.zoneKept++
+	partsStats.Unlock()
+	return m, nil
 }
 
 func (z *zone) keepSums(k sumKey, s *zoneSums) {
