@@ -2,7 +2,9 @@ package fleet
 
 import (
 	"context"
+	"math"
 	"sort"
+	"time"
 
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -64,51 +66,114 @@ func (s *State) TopInverters(ctx context.Context, ids []int64, n int, key string
 	if n <= 0 {
 		return []Inverter{}, nil
 	}
-	now := s.now()
+	nowMs := s.now().UnixMilli()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	top := make([]ranked, 0, n+1)
+	top := make([]Ranked, 0, n+1)
 	for _, id := range ids {
-		st := s.stations[id]
-		if st == nil || len(st.devs) == 0 {
-			continue
-		}
-		today, _ := st.cal.Day(now.UnixMilli()) // the start of the day roll-up being written
-		k := st.ranks.Load()
-		if k == nil || k.ver != st.ver || k.today != today || k.key != key {
-			k = &keptRanks{ver: st.ver, today: today, key: key}
-			nameRank := s.pick.nameRank[s.pick.pos[id]]
-			for _, d := range st.devs {
-				if d.typ != "inverter" {
-					continue
-				}
-				r := ranked{d: d, nameRank: nameRank}
-				if f := d.fig; f != nil {
-					r.today = f.dayKWh(today)
-				}
-				r.primary, r.secondary = score(r.today, d.kwp)
-				k.list = append(k.list, r)
-			}
-			sort.Slice(k.list, func(i, j int) bool { return k.list[i].before(&k.list[j]) })
-			st.ranks.Store(k) // readers may compute it at once; each keeps an equal list
-		}
-		for i := range k.list {
-			r := &k.list[i]
-			if len(top) == n && !r.before(&top[n-1]) {
-				break // the rest of the station's come after it too
-			}
-			at := len(top)
-			for at > 0 && r.before(&top[at-1]) {
-				at--
-			}
-			top = append(top, ranked{})
-			copy(top[at+1:], top[at:])
-			top[at] = *r
-			if len(top) > n {
-				top = top[:n]
-			}
+		if st := s.stations[id]; st != nil {
+			top = mergeTop(top, s.ranksOf(st, nowMs, key, score).list, n)
 		}
 	}
+	return s.inverters(top), nil
+}
+
+// Ranked is an inverter's place in a ranking (TopRanked, RankedInverters).
+type Ranked = ranked
+
+// TopRanked calls fn for every listed station (top: its id) with the n best inverters,
+// by score, of it and its sub-stations, how many stations that is, and the first instant
+// (unix ns) that changes with time alone: one of their days ending. fn runs under the
+// state's read lock and must not call the state, nor keep best (it may copy it).
+func (s *State) TopRanked(ctx context.Context, ids []int64, n int, key string, score Score, fn func(top int64, best []Ranked, stations int, until int64)) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	nowMs := s.now().UnixMilli()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	best := make([]Ranked, 0, n+1)
+	for _, id := range ids {
+		st := s.stations[id]
+		if st == nil {
+			continue
+		}
+		best = best[:0]
+		until := int64(math.MaxInt64)
+		for _, x := range append([]*stationInfo{st}, st.kids...) {
+			best = mergeTop(best, s.ranksOf(x, nowMs, key, score).list, n)
+			_, end := x.cal.Day(nowMs)
+			until = min(until, time.UnixMilli(end).UnixNano())
+		}
+		fn(id, best, 1+len(st.kids), until)
+	}
+	return nil
+}
+
+// RankedInverters merges lists, each in the ranking's order, into their n best, as
+// inverters.
+func (s *State) RankedInverters(lists [][]Ranked, n int) []Inverter {
+	top := make([]Ranked, 0, n+1)
+	for _, l := range lists {
+		top = mergeTop(top, l, n)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.inverters(top)
+}
+
+// ranksOf returns a station's inverters in the ranking's order on its day of nowMs, kept
+// until the station's version or day changes. s.mu is held.
+func (s *State) ranksOf(st *stationInfo, nowMs int64, key string, score Score) *keptRanks {
+	today, _ := st.cal.Day(nowMs) // the start of the day roll-up being written
+	k := st.ranks.Load()
+	if k != nil && k.ver == st.ver && k.today == today && k.key == key {
+		return k
+	}
+	k = &keptRanks{ver: st.ver, today: today, key: key}
+	nameRank := s.pick.nameRank[s.pick.pos[st.id]]
+	for _, d := range st.devs {
+		if d.typ != "inverter" {
+			continue
+		}
+		r := ranked{d: d, nameRank: nameRank}
+		if f := d.fig; f != nil {
+			r.today = f.dayKWh(today)
+		}
+		r.primary, r.secondary = score(r.today, d.kwp)
+		k.list = append(k.list, r)
+	}
+	sort.Slice(k.list, func(i, j int) bool { return k.list[i].before(&k.list[j]) })
+	st.ranks.Store(k) // readers may compute it at once; each keeps an equal list
+	return k
+}
+
+// mergeTop adds list (in the ranking's order) into top (the same, at most n long).
+func mergeTop(top, list []ranked, n int) []ranked {
+	if n <= 0 {
+		return top
+	}
+	for i := range list {
+		r := &list[i]
+		if len(top) == n && !r.before(&top[n-1]) {
+			break // the rest of the list come after it too
+		}
+		at := len(top)
+		for at > 0 && r.before(&top[at-1]) {
+			at--
+		}
+		top = append(top, ranked{})
+		copy(top[at+1:], top[at:])
+		top[at] = *r
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
+}
+
+// inverters is top as Inverters. s.mu is held.
+func (s *State) inverters(top []ranked) []Inverter {
 	out := make([]Inverter, len(top))
 	for i, r := range top {
 		d := r.d
@@ -121,5 +186,5 @@ func (s *State) TopInverters(ctx context.Context, ids []int64, n int, key string
 		}
 		out[i] = inv
 	}
-	return out, nil
+	return out
 }

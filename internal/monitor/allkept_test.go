@@ -75,7 +75,7 @@ func TestKeptSummaryAnswersAsComputedAfresh(t *testing.T) {
 	}
 }
 
-var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/dev/summary", "/v2/summary/projectranking?limit=50", "/v2/summary/powerdata/day", "/v2/summary/powerdata/month",
+var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/dev/summary", "/v2/summary/projectranking?limit=50", "/v2/summary/topdevices?limit=10", "/v2/summary/topdevices?limit=30", "/v2/summary/powerdata/day", "/v2/summary/powerdata/month",
 	"/v2/summary/powerdata/day?tz=Asia/Kolkata", "/v2/summary/powerdata/year?tz=America/Los_Angeles",
 	"/v2/site/list?pageSize=200&communicationStatus=1", "/v2/site/list?pageSize=200&communicationStatus=3",
 	"/v2/site/list?pageSize=200&alarmStatus=1"}

@@ -55,6 +55,7 @@ type Figures struct {
 	flagParts  sync.Map // organisation → *keptParts[station.Live]: its roots' live flags (flagskept.go)
 	stateParts sync.Map // organisation → *keptParts[stateCounts]: its roots' device counts (source.go)
 	rankParts  sync.Map // organisation → *keptParts[AlarmCount]: its roots' alarms of the day (rankkept.go)
+	topParts   sync.Map // topKey → *keptParts[rootTop]: its roots' best inverters (rankkept.go)
 }
 
 func (f *Figures) now() time.Time {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
@@ -196,20 +197,26 @@ func (s *Summary) topDevices(r *http.Request) (any, error) {
 // only the best `limit`: the same answer as ranking the whole device list.
 func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
 	f := s.Figures
-	list, err := f.visible(r)
-	if err != nil {
-		return nil, httpapi.Internal(err)
+	var top []fleet.Inverter
+	var err error
+	kept := false
+	if p := httpapi.Caller(r); !f.Afresh && p.StationAuthority == "all" { // parts kept per root
+		if top, kept, err = f.keptTopInverters(r.Context(), p, limit, scoreHours); err != nil {
+			return nil, httpapi.Internal(err)
+		}
 	}
-	ids := make([]int64, len(list))
-	for i, st := range list {
-		ids[i] = st.ID
-	}
-	top, err := f.Fleet.TopInverters(r.Context(), ids, limit, "equivalentHours", func(today, kwp float64) (float64, float64) {
-		today = r3(today)
-		return r3(EquivalentHours(today, kwp)), today
-	})
-	if err != nil {
-		return nil, httpapi.Internal(err)
+	if !kept {
+		list, err := f.visible(r)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		ids := make([]int64, len(list))
+		for i, st := range list {
+			ids[i] = st.ID
+		}
+		if top, err = f.Fleet.TopInverters(r.Context(), ids, limit, rankKey, scoreHours); err != nil {
+			return nil, httpapi.Internal(err)
+		}
 	}
 	now := f.now()
 	out := make([]TopDevice, len(top))
@@ -222,6 +229,16 @@ func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
 		}
 	}
 	return out, nil
+}
+
+// rankKey names the production ranking's score, scoreHours, in the fleet state's kept
+// rankings.
+const rankKey = "equivalentHours"
+
+// scoreHours ranks inverters by today's equivalent hours, then energy, as shown.
+func scoreHours(today, kwp float64) (float64, float64) {
+	today = r3(today)
+	return r3(EquivalentHours(today, kwp)), today
 }
 
 func (s *Summary) topStations(r *http.Request) ([]*station.Station, error) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 )
@@ -62,4 +63,63 @@ func (f *Figures) fillCounts(ctx context.Context, list []*station.Station, idx [
 		}
 	}
 	return nil
+}
+
+// The production ranking of a caller who sees the whole organisation keeps each root's
+// best inverters (its and its sub-stations') as its part: computed again when the
+// changes journal names the root, or when one of their days ends. A call merges the
+// parts' best, a look at each root's first inverter for most of them.
+
+// topKey names an organisation's kept ranking parts: ten per root serve the console's
+// ranking and any shorter, fifty any other (at most two sets per organisation).
+type topKey struct {
+	org int64
+	n   int
+}
+
+// keptTopInverters is fleet.TopInverters of every station of the organisation from
+// kept parts; ok false when the roots and their sub-stations are not every station.
+func (f *Figures) keptTopInverters(ctx context.Context, p *httpapi.Principal, limit int, score fleet.Score) ([]fleet.Inverter, bool, error) {
+	list, rs, err := f.Fleet.VisibleRoots(ctx, p)
+	if err != nil {
+		return nil, false, err
+	}
+	n := 10
+	if limit > n {
+		n = 50
+	}
+	k := keptOf[rootTop](&f.topParts, topKey{p.OrgID, n})
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	fill := func(ctx context.Context, list []*station.Station, idx []int, parts []rootTop, until []int64, now time.Time) error {
+		ids := make([]int64, len(idx))
+		at := make(map[int64]int, len(idx))
+		for j, i := range idx {
+			ids[j], at[list[i].ID] = list[i].ID, i
+			parts[i] = rootTop{}
+		}
+		return f.Fleet.TopRanked(ctx, ids, n, rankKey, score, func(top int64, best []fleet.Ranked, stations int, u int64) {
+			i := at[top]
+			parts[i], until[i] = rootTop{best: append([]fleet.Ranked(nil), best...), stations: stations}, u
+		})
+	}
+	if err := k.refresh(ctx, f, rs, f.now(), fill); err != nil {
+		return nil, false, err
+	}
+	covered := 0
+	lists := make([][]fleet.Ranked, len(k.parts))
+	for i := range k.parts {
+		covered += k.parts[i].stations
+		lists[i] = k.parts[i].best
+	}
+	if covered != len(list) {
+		return nil, false, nil
+	}
+	return f.Fleet.RankedInverters(lists, limit), true, nil
+}
+
+// rootTop is a root's part of the production ranking.
+type rootTop struct {
+	best     []fleet.Ranked
+	stations int // it and its sub-stations
 }
