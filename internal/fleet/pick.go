@@ -212,10 +212,28 @@ func (s *State) Stations(ctx context.Context, p *httpapi.Principal) ([]*station.
 	if err != nil {
 		return nil, nil, err
 	}
+	return list, s.subOf(), nil
+}
+
+// RootsOf returns, for a caller who sees the whole organisation, its root stations (by
+// name then id; the list kept with the membership and shared: the caller must not change
+// it) and a function naming any station's sub-stations; ok false for any other caller.
+func (s *State) RootsOf(ctx context.Context, p *httpapi.Principal) (roots []*station.Station, sub func(id int64) []*station.Station, ok bool, err error) {
+	if p.StationAuthority != "all" {
+		return nil, nil, false, nil
+	}
+	if _, roots, err = s.VisibleRoots(ctx, p); err != nil {
+		return nil, nil, false, err
+	}
+	return roots, s.subOf(), true, nil
+}
+
+// subOf returns a function naming any station's sub-stations in the membership of now.
+func (s *State) subOf() func(id int64) []*station.Station {
 	s.mu.RLock()
 	pick, byID := s.pick, s.byID // replaced whole on a reload, never changed in place
 	s.mu.RUnlock()
-	sub := func(id int64) []*station.Station {
+	return func(id int64) []*station.Station {
 		ids := pick.children[id]
 		out := make([]*station.Station, 0, len(ids))
 		for _, c := range ids {
@@ -223,5 +241,4 @@ func (s *State) Stations(ctx context.Context, p *httpapi.Principal) ([]*station.
 		}
 		return out
 	}
-	return list, sub, nil
 }

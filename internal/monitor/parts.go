@@ -48,6 +48,9 @@ func sameStations(a, b []*station.Station) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true // the same list
+	}
 	for i := range a {
 		if a[i] != b[i] {
 			return false

@@ -286,6 +286,14 @@ func (f *Figures) visible(r *http.Request) ([]*station.Station, error) {
 	return list, err
 }
 
+// KeptRoots implements station.Kept from the fleet state.
+func (f *Figures) KeptRoots(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
+	if f.Fleet == nil {
+		return nil, nil, false, nil
+	}
+	return f.Fleet.RootsOf(ctx, p)
+}
+
 // KeptStations implements station.Kept from the fleet state.
 func (f *Figures) KeptStations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
 	if f.Fleet == nil {

@@ -14,6 +14,9 @@ type Kept interface {
 	// name then id, and a function naming any station's sub-stations; ok false when the
 	// stations are not kept (list them in SQL).
 	KeptStations(ctx context.Context, p *httpapi.Principal) (list []*Station, sub func(id int64) []*Station, ok bool, err error)
+	// KeptRoots is KeptStations' root stations, for a caller who sees the whole
+	// organisation, as a list kept and shared (not to be changed); ok false for others.
+	KeptRoots(ctx context.Context, p *httpapi.Principal) (roots []*Station, sub func(id int64) []*Station, ok bool, err error)
 	// LiveFlags is Live without the latest alarm's text (LatestAlarm empty), for the
 	// summary, which counts the stations with alarms and shows no text.
 	LiveFlags(ctx context.Context, stations []*Station) (map[int64]Live, error)
@@ -52,6 +55,22 @@ func (s *Service) keptList(ctx context.Context, p *httpapi.Principal, f Filter) 
 	k, isKept := s.Telemetry.(Kept)
 	if !isKept || f.IDs != nil || !isASCII(f.Name) {
 		return nil, 0, nil, false, nil
+	}
+	if f.ParentID == 0 && f.Name == "" && f.StationType == "" && f.SystemType == "" && len(f.TagIDs) == 0 {
+		// the root stations, unfiltered: the shared list, paged without a copy
+		roots, sub, ok, err := k.KeptRoots(ctx, p)
+		if err != nil {
+			return nil, 0, nil, false, err
+		}
+		if ok {
+			total = int64(len(roots))
+			roots = roots[:len(roots):len(roots)] // an append copies
+			if f.PerPage > 0 {
+				from := min((f.Page-1)*f.PerPage, len(roots))
+				roots = roots[from:min(from+f.PerPage, len(roots)):min(from+f.PerPage, len(roots))]
+			}
+			return roots, total, sub, true, nil
+		}
 	}
 	all, sub, ok, err := k.KeptStations(ctx, p)
 	if err != nil || !ok {
