@@ -347,17 +347,42 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 			recovered = append(recovered, a.id)
 		}
 	}
-	for _, a := range e.open {
-		if !a.dirty {
-			continue
-		}
-		if _, err := e.db.Exec(ctx, "UPDATE alarms SET last_alarm_at = ?, updated_at = ? WHERE id = ? AND last_alarm_at < ? AND open_key IS NOT NULL",
-			a.lastAt, nowMs, a.id, a.lastAt); err != nil {
-			return opened, fmt.Errorf("alarm: unable to update: %w", err)
-		}
-		a.dirty = false
+	if err := e.writeLastSeen(ctx, nowMs); err != nil {
+		return opened, err
 	}
 	return opened, nil
+}
+
+// lastSeenRows bounds the alarms of one last-seen UPDATE.
+const lastSeenRows = 500
+
+// writeLastSeen stores the new last-seen instants of the open alarms observed again,
+// a statement per lastSeenRows alarms (a sweep with the whole fleet offline observes
+// every open alarm again: one statement each cost it a commit each).
+func (e *Engine) writeLastSeen(ctx context.Context, nowMs int64) error {
+	var dirty []*openAlarm
+	for _, a := range e.open {
+		if a.dirty {
+			dirty = append(dirty, a)
+		}
+	}
+	for start := 0; start < len(dirty); start += lastSeenRows {
+		chunk := dirty[start:min(start+lastSeenRows, len(dirty))]
+		args := make([]any, 0, 1+2*len(chunk))
+		args = append(args, nowMs)
+		for _, a := range chunk {
+			args = append(args, a.id, a.lastAt)
+		}
+		if _, err := e.db.Exec(ctx, `UPDATE alarms SET last_alarm_at = v.column2, updated_at = CAST(? AS BIGINT)
+			FROM (VALUES (CAST(? AS BIGINT), CAST(? AS BIGINT))`+strings.Repeat(", (?, ?)", len(chunk)-1)+`) AS v
+			WHERE alarms.id = v.column1 AND alarms.last_alarm_at < v.column2 AND alarms.open_key IS NOT NULL`, args...); err != nil {
+			return fmt.Errorf("alarm: unable to update: %w", err)
+		}
+		for _, a := range chunk {
+			a.dirty = false
+		}
+	}
+	return nil
 }
 
 func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int64, string, error) {
