@@ -142,7 +142,9 @@ type State struct {
 	byID     map[int64]*station.Station
 	grants   map[int64]map[int64]bool // department → granted stations
 	pick     *picker                  // the stations by organisation and department
-	loadedAt time.Time                // when the structure was last read
+	loadedAt time.Time                // when the structure was last read, or found unchanged
+	readAt   time.Time                // when it was last read
+	mark     string                   // structureMark as of that read
 
 	// changes counts Changed calls; loaded is the count a finished structure read had
 	// seen before it began: a reader waits for a read that began after its caller's write
@@ -163,6 +165,28 @@ type State struct {
 // StructureMaxAge is how long the stations' and devices' membership is trusted without
 // a change being signalled (Changed): changes made outside the API show within it.
 const StructureMaxAge = 30 * time.Second
+
+// structureReadEvery is how often the membership is read again even when structureMark
+// finds nothing different (a change it cannot see: a tag renamed to one as long).
+const structureReadEvery = 10 * time.Minute
+
+// structureMark is a fingerprint of what loadStructure reads, cheap beside reading it:
+// counts, sums of ids and newest updates of the stations, devices, grants, tags and
+// opening counters. A change made outside this process (another replica, or SQL by
+// hand) moves it, unless it keeps every count, id and update time.
+func structureMark(ctx context.Context, db *store.DB) (string, error) {
+	var m string
+	err := db.QueryRow(ctx, `SELECT
+		(SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(MAX(updated_at), 0) AS TEXT) || ':' ||
+			CAST(COALESCE(SUM(id + COALESCE(parent_id, 0) * 3), 0) AS TEXT) FROM stations) || '|' ||
+		(SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(MAX(updated_at), 0) AS TEXT) || ':' ||
+			CAST(COALESCE(SUM(id + station_id * 3), 0) AS TEXT) FROM devices) || '|' ||
+		(SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(SUM(station_id * 7919 + dept_id), 0) AS TEXT) FROM station_grants) || '|' ||
+		(SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(SUM(station_id * 7919 + tag_id), 0) AS TEXT) FROM station_tag_links) || '|' ||
+		(SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(SUM(id + LENGTH(name) * 7 + LENGTH(color)), 0) AS TEXT) FROM station_tags) || '|' ||
+		(SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(SUM(energy_kwh + energy2_kwh + as_of), 0) AS TEXT) FROM device_openings)`).Scan(&m)
+	return m, err
+}
 
 // New returns a state kept by w's changes (now nil: time.Now). It is built on first
 // use, or by Build.
@@ -196,6 +220,10 @@ func (s *State) Build(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		mark, err := structureMark(ctx, s.db)
+		if err != nil {
+			return err
+		}
 		str, err := loadStructure(ctx, s.db)
 		if err != nil {
 			return err
@@ -206,6 +234,7 @@ func (s *State) Build(ctx context.Context) error {
 			f.past = s.pastSeq.Add(1)
 		}
 		s.st, s.dev, s.loadedAt, s.built = st, dev, time.Now(), true
+		s.readAt, s.mark = s.loadedAt, mark
 		s.builtAt = s.loadedAt
 		s.link()
 		s.mu.Unlock()
@@ -258,13 +287,28 @@ func (s *State) reloadStructure(ctx context.Context) error {
 			return nil // another reader did it
 		}
 	}
+	mark, err := structureMark(ctx, s.db) // before the read: a change after it is seen next time
+	if err != nil {
+		return fmt.Errorf("fleet: unable to read stations and devices: %w", err)
+	}
+	if s.loaded.Load() >= seen { // only the age asks for this read: is anything different?
+		s.mu.RLock()
+		same := mark == s.mark && time.Since(s.readAt) < structureReadEvery
+		s.mu.RUnlock()
+		if same {
+			s.mu.Lock()
+			s.loadedAt = time.Now()
+			s.mu.Unlock()
+			return nil
+		}
+	}
 	str, err := loadStructure(ctx, s.db)
 	if err != nil {
 		return fmt.Errorf("fleet: unable to read stations and devices: %w", err)
 	}
 	s.mu.Lock()
 	s.setStructure(str)
-	s.loadedAt = time.Now()
+	s.loadedAt, s.readAt, s.mark = time.Now(), time.Now(), mark
 	// a deleted device's roll-ups are deleted with it
 	for id := range s.dev {
 		if _, ok := s.devices[id]; !ok {
