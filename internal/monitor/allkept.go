@@ -35,6 +35,13 @@ type allKept struct {
 	parts keptParts[allPart]
 	roots []*station.Station // the roots whose cover was checked
 	ok    bool               // the roots and their sub-stations are every station listed
+	// of the roots (slots): their currencies and zones, each root's slot in them, their
+	// capacity, and how many stations of the list are roots
+	currencies []string
+	cals       []*telemetry.Calendar
+	cur, zone  []int
+	capacity   float64
+	nroots     int
 }
 
 // quarter is the step every zone's calendar turns on (offsets are whole quarter hours).
@@ -62,6 +69,7 @@ func (f *Figures) keptAll(ctx context.Context, org int64, list, rs []*station.St
 			n += c
 		}
 		k.roots, k.ok = rs, n == len(list)
+		k.slots(list, rs)
 	}
 	if !k.ok {
 		return All{}, false, nil
@@ -71,7 +79,11 @@ func (f *Figures) keptAll(ctx context.Context, org int64, list, rs []*station.St
 	}
 	var a allSum
 	var states [4]int
-	shares := map[*telemetry.Calendar]*[3]float64{}
+	money := make([]Money, len(k.currencies))
+	for c, cur := range k.currencies {
+		money[c].Currency = cur
+	}
+	shares := make([]*[3]float64, len(k.cals)) // per zone, worked out once
 	for i, st := range rs {
 		p := &k.parts.parts[i]
 		var prev [3]float64
@@ -80,22 +92,49 @@ func (f *Figures) keptAll(ctx context.Context, org int64, list, rs []*station.St
 			if m == nil {
 				continue
 			}
-			sh := shares[p.cal]
+			sh := shares[k.zone[i]]
 			if sh == nil {
 				sh = &[3]float64{}
 				for j, res := range []telemetry.Resolution{telemetry.Day, telemetry.Month, telemetry.Year} {
 					sh[j] = stretchShare(p.cal, res, now)
 				}
-				shares[p.cal] = sh
+				shares[k.zone[i]] = sh
 			}
 			prev[r], ok[r] = m.at(sh[r]), true
 		}
-		a.add(st, p.pv, p.factor, prev, ok, p.powerKW)
+		a.addEnergy(p.pv, p.factor, prev, ok)
+		a.addMoney(&money[k.cur[i]], st, p.pv, p.powerKW)
 		for si, n := range p.states {
 			states[si] += n
 		}
 	}
-	return a.finish(f, list, rs, states), true, nil
+	a.money = make(map[string]*Money, len(money))
+	for c := range money {
+		a.money[money[c].Currency] = &money[c]
+	}
+	return a.finishOf(f, k.capacity, k.nroots, states), true, nil
+}
+
+// slots works out, for the roots rs of list, each root's currency and zone slot, the
+// capacity and the number of roots: what a summary reads of the membership, once per
+// membership.
+func (k *allKept) slots(list, rs []*station.Station) {
+	k.currencies, k.cals = nil, nil
+	k.cur, k.zone = make([]int, len(rs)), make([]int, len(rs))
+	curAt, calAt := map[string]int{}, map[*telemetry.Calendar]int{}
+	for i, st := range rs {
+		c, ok := curAt[st.Currency]
+		if !ok {
+			c, curAt[st.Currency], k.currencies = len(k.currencies), len(k.currencies), append(k.currencies, st.Currency)
+		}
+		cal := telemetry.CalendarFor(st.Timezone)
+		z, ok := calAt[cal]
+		if !ok {
+			z, calAt[cal], k.cals = len(k.cals), len(k.cals), append(k.cals, cal)
+		}
+		k.cur[i], k.zone[i] = c, z
+	}
+	k.capacity, k.nroots = fleetSize(list, rs)
 }
 
 // fillAllParts computes the parts of the roots list[idx] at now (fillParts).

@@ -176,21 +176,7 @@ type allSum struct {
 // add takes a root: its PV today, this month, this year and in total, its emission
 // factor, its compared stretches (ok: compared) and its power now.
 func (a *allSum) add(st *station.Station, pv [4]float64, factor float64, prev [3]float64, ok [3]bool, powerKW float64) {
-	for _, x := range []struct {
-		p *Periods
-		k float64
-	}{{&a.e, 1}, {&a.c, factor}} {
-		x.p.Day.Value += x.k * pv[0]
-		x.p.Month.Value += x.k * pv[1]
-		x.p.Year.Value += x.k * pv[2]
-		x.p.Total.Value += x.k * pv[3]
-		for i, p := range []*Period{&x.p.Day, &x.p.Month, &x.p.Year} {
-			if ok[i] {
-				p.Previous += x.k * prev[i]
-				p.compared += x.k * pv[i]
-			}
-		}
-	}
+	a.addEnergy(pv, factor, prev, ok)
 	if a.money == nil {
 		a.money = map[string]*Money{}
 	}
@@ -199,6 +185,31 @@ func (a *allSum) add(st *station.Station, pv [4]float64, factor float64, prev [3
 		m = &Money{Currency: st.Currency}
 		a.money[st.Currency] = m
 	}
+	a.addMoney(m, st, pv, powerKW)
+}
+
+// addEnergy adds a root's energy and CO₂ by period, and its compared stretches.
+func (a *allSum) addEnergy(pv [4]float64, factor float64, prev [3]float64, ok [3]bool) {
+	a.e.add(1, pv, prev, ok)
+	a.c.add(factor, pv, prev, ok)
+}
+
+// add adds k × a root's periods.
+func (p *Periods) add(k float64, pv [4]float64, prev [3]float64, ok [3]bool) {
+	p.Day.Value += k * pv[0]
+	p.Month.Value += k * pv[1]
+	p.Year.Value += k * pv[2]
+	p.Total.Value += k * pv[3]
+	for i, q := range [3]*Period{&p.Day, &p.Month, &p.Year} {
+		if ok[i] {
+			q.Previous += k * prev[i]
+			q.compared += k * pv[i]
+		}
+	}
+}
+
+// addMoney adds a root's profit into m (its currency's) and its power.
+func (a *allSum) addMoney(m *Money, st *station.Station, pv [4]float64, powerKW float64) {
 	m.Day += Profit(pv[0], st.PricePerKWh, st.SubsidyPerKWh)
 	m.Month += Profit(pv[1], st.PricePerKWh, st.SubsidyPerKWh)
 	m.Year += Profit(pv[2], st.PricePerKWh, st.SubsidyPerKWh)
@@ -208,15 +219,26 @@ func (a *allSum) add(st *station.Station, pv [4]float64, factor float64, prev [3
 
 // finish is the summary of the stations list (roots rs) whose devices count states.
 func (a *allSum) finish(f *Figures, list, rs []*station.Station, states [4]int) All {
-	out := All{Profit: []Money{}, EmissionFactorKg: f.factor()}
+	capacity, roots := fleetSize(list, rs)
+	return a.finishOf(f, capacity, roots, states)
+}
+
+// fleetSize is the roots' capacity and how many stations of list are roots.
+func fleetSize(list, rs []*station.Station) (capacity float64, roots int) {
 	for _, st := range rs {
-		out.CapacityKWp += st.CapacityKWp
+		capacity += st.CapacityKWp
 	}
 	for _, st := range list {
 		if st.ParentID == 0 {
-			out.Stations++
+			roots++
 		}
 	}
+	return capacity, roots
+}
+
+// finishOf is finish with the fleet's capacity and root count given.
+func (a *allSum) finishOf(f *Figures, capacity float64, roots int, states [4]int) All {
+	out := All{Profit: []Money{}, EmissionFactorKg: f.factor(), CapacityKWp: capacity, Stations: roots}
 	finish := func(p *Periods) Periods {
 		p.Day.Compare, p.Month.Compare, p.Year.Compare = CompareDay, CompareMonth, CompareYear
 		one := func(p *Period) Period {
