@@ -7,6 +7,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/apitest"
 	"github.com/helio-energy/helio/internal/fleet"
+	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/monitor"
 )
 
@@ -79,3 +80,37 @@ var keptURLs = []string{"/v2/summary/all", "/v2/site/summary", "/v2/dev/summary"
 	"/v2/summary/powerdata/day?tz=Asia/Kolkata", "/v2/summary/powerdata/year?tz=America/Los_Angeles",
 	"/v2/site/list?pageSize=200&communicationStatus=1", "/v2/site/list?pageSize=200&communicationStatus=3",
 	"/v2/site/list?pageSize=200&alarmStatus=1"}
+
+// Callers queued on the kept parts read the clock before taking their turn: one that read
+// it a moment before the caller ahead of it is answered from the parts as they are, not
+// by computing every part again (50 concurrent callers did so on every call).
+func TestKeptPartsTakeCallersOfTheSameMoment(t *testing.T) {
+	e := apitest.NewWithFleet(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	e.Simulate(t, now.Add(-2*24*time.Hour), now)
+	ctx := context.Background()
+	var org int64
+	if err := e.DB.QueryRow(ctx, "SELECT MIN(id) FROM organizations").Scan(&org); err != nil {
+		t.Fatal(err)
+	}
+	p := &httpapi.Principal{OrgID: org, StationAuthority: "all", Role: "user"}
+	at := time.Now()
+	want, ok, err := e.Server.Figures.DeviceStateCounts(ctx, p, at)
+	if err != nil || !ok {
+		t.Fatalf("kept counts: ok %v, err %v", ok, err)
+	}
+	full, _, _ := monitor.PartsStats()
+	got, _, err := e.Server.Figures.DeviceStateCounts(ctx, p, at.Add(-time.Millisecond))
+	if err != nil || got != want {
+		t.Fatalf("a moment earlier: %v (%v), want %v", got, err, want)
+	}
+	if again, _, _ := monitor.PartsStats(); again != full {
+		t.Fatal("a caller a moment behind computed every part again")
+	}
+	if _, _, err := e.Server.Figures.DeviceStateCounts(ctx, p, at.Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if again, _, _ := monitor.PartsStats(); again == full {
+		t.Fatal("a clock set back a minute kept the parts")
+	}
+}

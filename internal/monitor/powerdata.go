@@ -27,11 +27,9 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}
-		ids := make([]int64, len(rs))
-		byID := map[int64]*station.Station{}
+		ids := make([]int64, len(rs)) // the total's years and openings read them
 		for i, st := range rs {
 			ids[i] = st.ID
-			byID[st.ID] = st
 		}
 		now := f.now().In(loc)
 		var from, to time.Time
@@ -90,6 +88,10 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 			open, err := f.openings(ctx, ids)
 			if err != nil {
 				return nil, httpapi.Internal(err)
+			}
+			byID := make(map[int64]*station.Station, len(rs))
+			for _, st := range rs {
+				byID[st.ID] = st
 			}
 			if len(open) > 0 {
 				pp := PowerPoint{Time: from.UnixMilli(), Profit: map[string]float64{}}
