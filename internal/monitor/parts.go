@@ -69,7 +69,10 @@ func (k *keptParts[P]) refresh(ctx context.Context, f *Figures, list []*station.
 	}
 	cs := f.comms()
 	full := !k.ok || cs.Gen != k.comms || ns < k.from || !sameStations(list, k.list)
-	k.epoch++
+	if k.epoch++; k.epoch == 0 { // wrapped: an old mark must not pass for this call's
+		clear(k.seen)
+		k.epoch = 1
+	}
 	k.stale = k.stale[:0]
 	var mark fleet.Mark
 	if !full {
