@@ -107,10 +107,14 @@ describe('monitor comparisons', () => {
         '/v2/summary/all',
         token,
       );
-      // today so far against yesterday up to the same local time: the same order of magnitude
+      // today so far against yesterday up to the same local time: the same order of
+      // magnitude (between a third and three times), not the all-day comparison's +1,000 %.
+      // The weather alone moves the demo fleet's day by more than half: +70.7 % on 24 Nov at
+      // 17:10 UTC, the code before and after a change alike.
       expect(all.energyKwh.day.compare).toBe('sameTimeYesterday');
       expect(all.energyKwh.day.previous).toBeGreaterThan(0);
-      expect(Math.abs(all.energyKwh.day.change)).toBeLessThan(60);
+      expect(all.energyKwh.day.change).toBeGreaterThan(-67);
+      expect(all.energyKwh.day.change).toBeLessThan(200);
       // a year of back-fill does not reach last 1 January: the year is not compared (no +1,000 %)
       expect(all.energyKwh.year.change).toBe(0);
 
@@ -118,7 +122,8 @@ describe('monitor comparisons', () => {
       const text = TEXT[locale];
       const generation = page.getByRole('region', { name: text.generation });
       await generation.waitFor();
-      // day and month: each change within what weather does, none of the old all-day red
+      // day and month: each change within what weather does (the same order of magnitude),
+      // none of the old all-day red
       const seen: { title: string; change: number }[] = [];
       for (const tab of locale === 'en-US' ? ['Day', 'Month'] : ['日', '月']) {
         await generation.getByRole('radio', { name: tab, exact: true }).click().catch(() => generation.getByText(tab, { exact: true }).first().click());
@@ -131,7 +136,8 @@ describe('monitor comparisons', () => {
       expect(seen[0]!.title).toMatch(locale === 'en-US' ? /yesterday until the same local time/ : /昨日截至相同当地时间/);
       expect(seen[1]!.title).toMatch(locale === 'en-US' ? /last month up to the same day and time/ : /上月截至同日同一时间/);
       for (const { change } of seen) {
-        expect(Math.abs(change)).toBeLessThan(50);
+        expect(change).toBeGreaterThan(-67);
+        expect(change).toBeLessThan(200);
       }
       await screenshot(page, `truth-monitor-${locale}-${theme}`);
     }, 120_000);
