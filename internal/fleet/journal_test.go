@@ -108,64 +108,58 @@ func TestChangedSinceNamesEveryChange(t *testing.T) {
 // moved, by SQL outside this process is read in on the next look; and a read is forced
 // once structureReadEvery has passed whatever the fingerprint says.
 func TestAgedMembershipReadOnlyWhenItMoved(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		db   func(testing.TB) *store.DB
-	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
-		t.Run(tc.name, func(t *testing.T) {
-			db := tc.db(t)
-			start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-			r := newRig(t, db, start)
-			ctx := context.Background()
-			if err := r.s.Build(ctx); err != nil {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+		r := newRig(t, db, start)
+		ctx := context.Background()
+		if err := r.s.Build(ctx); err != nil {
+			t.Fatal(err)
+		}
+		age := func(by time.Duration) {
+			r.s.mu.Lock()
+			r.s.loadedAt = r.s.loadedAt.Add(-by)
+			r.s.readAt = r.s.readAt.Add(-by)
+			r.s.mu.Unlock()
+		}
+		gen := func() uint64 {
+			m, _, err := r.s.ChangedSince(ctx, Mark{}, func(int64) {})
+			if err != nil {
 				t.Fatal(err)
 			}
-			age := func(by time.Duration) {
-				r.s.mu.Lock()
-				r.s.loadedAt = r.s.loadedAt.Add(-by)
-				r.s.readAt = r.s.readAt.Add(-by)
-				r.s.mu.Unlock()
-			}
-			gen := func() uint64 {
-				m, _, err := r.s.ChangedSince(ctx, Mark{}, func(int64) {})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return m.gen
-			}
-			g0 := gen()
-			age(StructureMaxAge + time.Second)
-			if g := gen(); g != g0 {
-				t.Fatal("an unchanged membership was read again")
-			}
-			// a device moved by hand: same counts, its station and update time changed
-			dev := r.devices[0]
-			if _, err := db.Exec(ctx, "UPDATE devices SET station_id = ?, updated_at = updated_at + 1 WHERE id = ?", r.stations[1], dev); err != nil {
-				t.Fatal(err)
-			}
-			age(StructureMaxAge + time.Second)
-			g1 := gen()
-			if g1 == g0 {
-				t.Fatal("a device moved by hand was not read in")
-			}
-			r.s.mu.RLock()
-			moved := r.s.devices[dev].station
-			r.s.mu.RUnlock()
-			if moved != r.stations[1] {
-				t.Fatalf("device %d under station %d, want %d", dev, moved, r.stations[1])
-			}
-			// a change the fingerprint cannot see is read in at the latest structureReadEvery on
-			if _, err := db.Exec(ctx, "UPDATE stations SET name = 'Renamed' WHERE id = ?", r.stations[2]); err != nil {
-				t.Fatal(err)
-			}
-			age(StructureMaxAge + time.Second)
-			if gen() != g1 {
-				t.Fatal("read again with nothing the fingerprint sees")
-			}
-			age(structureReadEvery)
-			if gen() == g1 {
-				t.Fatal("not read again after structureReadEvery")
-			}
-		})
-	}
+			return m.gen
+		}
+		g0 := gen()
+		age(StructureMaxAge + time.Second)
+		if g := gen(); g != g0 {
+			t.Fatal("an unchanged membership was read again")
+		}
+		// a device moved by hand: same counts, its station and update time changed
+		dev := r.devices[0]
+		if _, err := db.Exec(ctx, "UPDATE devices SET station_id = ?, updated_at = updated_at + 1 WHERE id = ?", r.stations[1], dev); err != nil {
+			t.Fatal(err)
+		}
+		age(StructureMaxAge + time.Second)
+		g1 := gen()
+		if g1 == g0 {
+			t.Fatal("a device moved by hand was not read in")
+		}
+		r.s.mu.RLock()
+		moved := r.s.devices[dev].station
+		r.s.mu.RUnlock()
+		if moved != r.stations[1] {
+			t.Fatalf("device %d under station %d, want %d", dev, moved, r.stations[1])
+		}
+		// a change the fingerprint cannot see is read in at the latest structureReadEvery on
+		if _, err := db.Exec(ctx, "UPDATE stations SET name = 'Renamed' WHERE id = ?", r.stations[2]); err != nil {
+			t.Fatal(err)
+		}
+		age(StructureMaxAge + time.Second)
+		if gen() != g1 {
+			t.Fatal("read again with nothing the fingerprint sees")
+		}
+		age(structureReadEvery)
+		if gen() == g1 {
+			t.Fatal("not read again after structureReadEvery")
+		}
+	})
 }

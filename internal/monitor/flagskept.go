@@ -75,7 +75,7 @@ func (f *Figures) keptFlags(ctx context.Context, stations []*station.Station) (m
 // list is its root stations, the flags are kept as one part per root (parts.go), so a
 // call computes only those of the stations changed since the last one.
 func (f *Figures) EachFlags(ctx context.Context, p *httpapi.Principal, list []*station.Station, fn func(i int, l *station.Live)) (bool, error) {
-	if f.Fleet == nil || f.Afresh || p.StationAuthority != "all" {
+	if !f.keepsParts(p) {
 		return false, nil
 	}
 	_, rs, err := f.Fleet.VisibleRoots(ctx, p)

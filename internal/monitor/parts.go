@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/fleet"
+	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 )
 
@@ -132,6 +133,12 @@ func (k *keptParts[P]) refresh(ctx context.Context, f *Figures, list []*station.
 	}
 	k.mark, k.comms, k.from, k.ok = mark, cs.Gen, ns, true
 	return nil
+}
+
+// keepsParts says whether p's fleet-wide answers come from parts kept per root: p sees
+// the whole organisation, the fleet state is kept, and no test asks for them afresh.
+func (f *Figures) keepsParts(p *httpapi.Principal) bool {
+	return f.Fleet != nil && !f.Afresh && p.StationAuthority == "all"
 }
 
 // keptOf returns the kept parts stored under key in m.

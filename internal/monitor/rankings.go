@@ -200,7 +200,7 @@ func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
 	var top []fleet.Inverter
 	var err error
 	kept := false
-	if p := httpapi.Caller(r); !f.Afresh && p.StationAuthority == "all" { // parts kept per root
+	if p := httpapi.Caller(r); f.keepsParts(p) {
 		if top, kept, err = f.keptTopInverters(r.Context(), p, limit, scoreHours); err != nil {
 			return nil, httpapi.Internal(err)
 		}
@@ -251,15 +251,7 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, err := s.topStations(r)
-	if err != nil {
-		return nil, httpapi.Internal(err)
-	}
-	ids := make([]int64, len(rs))
-	for i, st := range rs {
-		ids[i] = st.ID
-	}
-	if p := httpapi.Caller(r); s.Figures.Fleet != nil && !s.Figures.Afresh && p.StationAuthority == "all" {
+	if p := httpapi.Caller(r); s.Figures.keepsParts(p) {
 		out, ok, err := s.Figures.keptProjects(r.Context(), p, limit)
 		if err != nil {
 			return nil, httpapi.Internal(err)
@@ -267,6 +259,14 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 		if ok {
 			return out, nil
 		}
+	}
+	rs, err := s.topStations(r)
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	ids := make([]int64, len(rs))
+	for i, st := range rs {
+		ids[i] = st.ID
 	}
 	counts := map[int64]AlarmCount{}
 	if stats := s.Figures.AlarmStats; stats != nil {

@@ -179,7 +179,7 @@ func (f *Figures) DeviceStateCounts(ctx context.Context, p *httpapi.Principal, n
 	if f.Fleet == nil {
 		return counts, false, nil
 	}
-	if p.StationAuthority == "all" && !f.Afresh {
+	if f.keepsParts(p) {
 		if counts, ok, err = f.keptStateCounts(ctx, p, now); err != nil || ok {
 			return counts, ok, err
 		}

@@ -116,7 +116,7 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	if p := httpapi.Caller(r); f.Fleet != nil && !f.Afresh && p.StationAuthority == "all" {
+	if p := httpapi.Caller(r); f.keepsParts(p) {
 		// the whole organisation: its roots' parts are kept (allkept.go)
 		out, ok, err := f.keptAll(ctx, p.OrgID, list, rs)
 		if err != nil {
