@@ -228,6 +228,22 @@ func (s *Service) itemsOf(ctx context.Context, devs []*Device, withEnergy bool) 
 // stationAndChildren returns the ids of a visible station and its visible sub-stations.
 func (s *Service) stationAndChildren(r *http.Request, id int64) ([]int64, error) {
 	p := httpapi.Caller(r)
+	if k, ok := s.Telemetry.(station.Kept); ok {
+		// from memory when the stations are kept
+		st, children, _, kept, err := k.KeptStation(r.Context(), p, id)
+		switch {
+		case err != nil:
+			return nil, httpapi.Internal(err)
+		case kept && st == nil:
+			return nil, httpapi.NotFound()
+		case kept:
+			ids := []int64{st.ID}
+			for _, c := range children {
+				ids = append(ids, c.ID)
+			}
+			return ids, nil
+		}
+	}
 	st, err := station.Get(r.Context(), s.DB, p, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, httpapi.NotFound()

@@ -242,3 +242,27 @@ func (s *State) subOf() func(id int64) []*station.Station {
 		return out
 	}
 }
+
+// Station returns station id if p may see it (nil when it may not, or there is none), the
+// sub-stations of it p may see (by name then id) and a function naming any station's
+// sub-stations: station.Get and station.List of its children, from memory. The stations
+// are the state's own: the caller must not change them.
+func (s *State) Station(ctx context.Context, p *httpapi.Principal, id int64) (*station.Station, []*station.Station, func(id int64) []*station.Station, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	s.mu.RLock()
+	st := s.byID[id]
+	var children []*station.Station
+	if st != nil && station.Sees(p, st, s.byID[st.ParentID], s.grants) {
+		for _, c := range s.pick.children[id] {
+			if cs := s.byID[c]; cs != nil && station.Sees(p, cs, st, s.grants) {
+				children = append(children, cs)
+			}
+		}
+	} else {
+		st = nil
+	}
+	s.mu.RUnlock()
+	return st, children, s.subOf(), nil
+}

@@ -301,7 +301,7 @@ func (f *Figures) PowerCurve(ctx context.Context, st *station.Station, day time.
 func (f *Figures) DailyEnergy(ctx context.Context, st *station.Station, month time.Time) (station.Series, error) {
 	loc := location(st.Timezone)
 	from := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, loc)
-	days, err := f.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Day, from, from.AddDate(0, 1, 0))
+	days, err := f.stationFlows(ctx, []int64{st.ID}, telemetry.Day, from, from.AddDate(0, 1, 0))
 	if err != nil {
 		return station.Series{}, err
 	}
@@ -316,7 +316,7 @@ func (f *Figures) DailyEnergy(ctx context.Context, st *station.Station, month ti
 func (f *Figures) MonthlyEnergy(ctx context.Context, st *station.Station, year time.Time) (station.Series, error) {
 	loc := location(st.Timezone)
 	from := time.Date(year.Year(), 1, 1, 0, 0, 0, 0, loc)
-	months, err := f.Reader.StationEnergy(ctx, []int64{st.ID}, telemetry.Month, from, from.AddDate(1, 0, 0))
+	months, err := f.stationFlows(ctx, []int64{st.ID}, telemetry.Month, from, from.AddDate(1, 0, 0))
 	if err != nil {
 		return station.Series{}, err
 	}

@@ -34,6 +34,15 @@ func TestFleetStateAnswersAsRollups(t *testing.T) {
 		"/v2/site/list?pageSize=200", fmt.Sprintf("/v2/site/detail/%d", stationID), fmt.Sprintf("/v2/site/detail/%d", subID),
 		"/v2/dev/summary", "/v2/dev/inverterstatus", fmt.Sprintf("/v2/dev/list/%d", stationID), "/v2/dev/listbytype?pageSize=100",
 		fmt.Sprintf("/v2/dev/detail/%d", deviceID)}
+	// a station's series: this month, last month and one before what the state keeps;
+	// this year; a day's curve
+	for _, id := range []int64{stationID, subID} {
+		urls = append(urls, fmt.Sprintf("/v2/site/powerdatabymonth/%d", id),
+			fmt.Sprintf("/v2/site/powerdatabymonth/%d?date=%s", id, now.AddDate(0, -1, 0).Format("2006-01")),
+			fmt.Sprintf("/v2/site/powerdatabymonth/%d?date=%s", id, now.AddDate(0, -3, 0).Format("2006-01")),
+			fmt.Sprintf("/v2/site/powerdatabyyear/%d", id),
+			fmt.Sprintf("/v2/site/powertrendbydate/%d?date=%s", id, now.AddDate(0, 0, -1).Format("2006-01-02")))
+	}
 	compare := func(when string) {
 		t.Helper()
 		kept := e.Server.Fleet

@@ -294,6 +294,16 @@ func (f *Figures) KeptRoots(ctx context.Context, p *httpapi.Principal) ([]*stati
 	return f.Fleet.RootsOf(ctx, p)
 }
 
+// KeptStation implements station.Kept: the station and its visible sub-stations from the
+// fleet state.
+func (f *Figures) KeptStation(ctx context.Context, p *httpapi.Principal, id int64) (*station.Station, []*station.Station, func(int64) []*station.Station, bool, error) {
+	if f.Fleet == nil {
+		return nil, nil, nil, false, nil
+	}
+	st, children, sub, err := f.Fleet.Station(ctx, p, id)
+	return st, children, sub, err == nil, err
+}
+
 // KeptStations implements station.Kept from the fleet state.
 func (f *Figures) KeptStations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
 	if f.Fleet == nil {

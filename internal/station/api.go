@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/internal/blob"
@@ -178,12 +179,12 @@ func (s *Service) get(r *http.Request, param string) (*Station, error) {
 }
 
 func (s *Service) detail(r *http.Request) (any, error) {
-	st, err := s.get(r, "stationId")
+	st, children, sub, err := s.view(r, "stationId")
 	if err != nil {
 		return nil, err
 	}
 	ctx := r.Context()
-	items, err := s.items(ctx, []*Station{st}, nil)
+	items, err := s.items(ctx, []*Station{st}, sub)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
@@ -191,28 +192,60 @@ func (s *Service) detail(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	children, _, err := List(ctx, s.DB, httpapi.Caller(r), Filter{ParentID: st.ID})
+	if sub == nil {
+		if children, _, err = List(ctx, s.DB, httpapi.Caller(r), Filter{ParentID: st.ID}); err != nil {
+			return nil, httpapi.Internal(err)
+		}
+	}
+	childItems, err := s.items(ctx, children, sub)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	childItems, err := s.items(ctx, children, nil)
-	if err != nil {
-		return nil, httpapi.Internal(err)
+	if childItems == nil {
+		childItems = []ListItem{}
 	}
 	d := Detail{Station: *st, Live: items[0].Live, KPIs: kpis, Children: childItems}
 	if st.ParentID != 0 {
-		if parent, err := Get(ctx, s.DB, httpapi.Caller(r), st.ParentID); err == nil {
+		if parent, err := s.parentOf(r, st); err == nil && parent != nil {
 			d.Parent = &SimpleItem{ID: parent.ID, ParentID: parent.ParentID, Name: parent.Name, Timezone: parent.Timezone}
 		}
 	}
 	return d, nil
 }
 
-func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string) time.Time {
-	loc, err := time.LoadLocation(st.Timezone)
+// parentOf is the station's parent if the caller may see it (nil if not).
+func (s *Service) parentOf(r *http.Request, st *Station) (*Station, error) {
+	if k, ok := s.Telemetry.(Kept); ok {
+		parent, _, _, kept, err := k.KeptStation(r.Context(), httpapi.Caller(r), st.ParentID)
+		if err != nil || kept {
+			return parent, err
+		}
+	}
+	parent, err := Get(r.Context(), s.DB, httpapi.Caller(r), st.ParentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	return parent, err
+}
+
+// zones keeps each time zone loaded once: time.LoadLocation reads the zone file at every call.
+var zones sync.Map // name → *time.Location
+
+// zone is the named time zone, UTC when unknown.
+func zone(name string) *time.Location {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
 	if err != nil {
 		loc = time.UTC
 	}
+	zones.Store(name, loc)
+	return loc
+}
+
+func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string) time.Time {
+	loc := zone(st.Timezone)
 	now := time.Now().In(loc)
 	s := r.URL.Query().Get("date")
 	if s == "" {
@@ -239,7 +272,7 @@ func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string
 // layout; default: the current one).
 func (s *Service) series(layout string, of func(Telemetry, context.Context, *Station, time.Time) (Series, error)) func(r *http.Request) (any, error) {
 	return func(r *http.Request) (any, error) {
-		st, err := s.get(r, "uid")
+		st, _, _, err := s.view(r, "uid")
 		if err != nil {
 			return nil, err
 		}

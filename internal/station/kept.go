@@ -2,6 +2,7 @@ package station
 
 import (
 	"context"
+	"net/http"
 	"strings"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -24,6 +25,38 @@ type Kept interface {
 	// it keeps them for that list as p sees it (the whole organisation's root stations);
 	// ok false when it does not: call LiveFlags.
 	EachFlags(ctx context.Context, p *httpapi.Principal, list []*Station, fn func(i int, l *Live)) (ok bool, err error)
+	// KeptStation is Get and List of the station's children: the station id as p may see
+	// it (nil when p may not, or there is none; kept, not to be changed), the sub-stations
+	// of it p may see, and a function naming any station's sub-stations; ok false when the
+	// stations are not kept (read them in SQL).
+	KeptStation(ctx context.Context, p *httpapi.Principal, id int64) (st *Station, children []*Station, sub func(id int64) []*Station, ok bool, err error)
+}
+
+// view is the station of the path parameter as the caller may see it, for the calls that
+// only read it: from memory when the telemetry keeps the stations, with its visible
+// sub-stations and a function naming any station's sub-stations; else from the database,
+// with children and sub nil. A station the caller may not see is a 404.
+func (s *Service) view(r *http.Request, param string) (st *Station, children []*Station, sub func(int64) []*Station, err error) {
+	k, isKept := s.Telemetry.(Kept)
+	if !isKept {
+		st, err = s.get(r, param)
+		return st, nil, nil, err
+	}
+	id, err := httpapi.PathID(r, param)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, children, sub, ok, err := k.KeptStation(r.Context(), httpapi.Caller(r), id)
+	switch {
+	case err != nil:
+		return nil, nil, nil, httpapi.Internal(err)
+	case !ok:
+		st, err = s.get(r, param)
+		return st, nil, nil, err
+	case st == nil:
+		return nil, nil, nil, httpapi.NotFound()
+	}
+	return st, children, sub, nil
 }
 
 // eachFlags calls fn with the live flags of each station of list, in order: kept ones
