@@ -138,29 +138,42 @@ func (e *env) reportDashboard(runs, computed []*dashRun) {
 	for i := range a.names {
 		worstA = max(worstA, a.byCall[i].P(95))
 	}
-	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %d clients, %d days", c.clients, a.days), value: ms(worstA),
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %d clients, %d days, answer cache on", c.clients, a.days), value: ms(worstA),
 		goal: "< 20 ms", ref: fmt.Sprintf("API floor p95 %s (%s)", ms(a.floor.P(95)), times(float64(worstA)/float64(a.floor.P(95)))), verdict: verdict(worstA < 20*time.Millisecond)})
-	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %d days (%s)", b.days, strings.TrimPrefix(worstName, "GET ")), value: ms(worstP95),
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95, %d days, answer cache on (%s)", b.days, strings.TrimPrefix(worstName, "GET ")), value: ms(worstP95),
 		goal: "< 20 ms", ref: fmt.Sprintf("API floor p95 %s (%s)", ms(b.floor.P(95)), times(float64(worstP95)/float64(b.floor.P(95)))), verdict: verdict(worstP95 < 20*time.Millisecond)})
-	r.add(figure{area: "Dashboard", name: fmt.Sprintf("p95 moved by doubling history (worst: %s)", strings.TrimPrefix(moveName, "GET ")),
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("p95 moved by doubling history, answer cache on (worst: %s)", strings.TrimPrefix(moveName, "GET ")),
 		value: times(worstMove), goal: "not moving (≤ ×1.25)", ref: fmt.Sprintf("%d days against %d days, same run", b.days, a.days), verdict: verdict(worstMove <= 1.25)})
-	worstC, moveC, moveCName := func() (time.Duration, float64, string) {
+	// the goals are for computed answers: p95 < 20 ms at either history and at most
+	// three times the API floor of the same run
+	worstC, worstCName, moveC, moveCName, overFloor, overFloorName := func() (time.Duration, string, float64, string, float64, string) {
 		ca, cb := computed[0], computed[len(computed)-1]
 		var w time.Duration
-		var m float64
-		var name string
+		var m, f float64
+		var wn, mn, fn string
 		for i, n := range ca.names {
-			w = max(w, ca.byCall[i].P(95), cb.byCall[i].P(95))
+			if p := max(ca.byCall[i].P(95), cb.byCall[i].P(95)); p > w {
+				w, wn = p, n
+			}
+			for _, x := range []struct{ call, floor load.Result }{{ca.byCall[i], ca.floor}, {cb.byCall[i], cb.floor}} {
+				if x.floor.P(95) > 0 {
+					if v := float64(x.call.P(95)) / float64(x.floor.P(95)); v > f {
+						f, fn = v, n
+					}
+				}
+			}
 			if ca.byCall[i].P(95) > 0 {
 				if x := float64(cb.byCall[i].P(95)) / float64(ca.byCall[i].P(95)); x > m {
-					m, name = x, n
+					m, mn = x, n
 				}
 			}
 		}
-		return w, m, name
+		return w, wn, m, mn, f, fn
 	}()
-	r.add(figure{area: "Dashboard", name: "Slowest call's p95 with the answer cache off, either history", value: ms(worstC),
-		goal: "—", ref: fmt.Sprintf("cached: %s", ms(max(worstA, worstP95)))})
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95 with the answer cache off, either history (%s)", strings.TrimPrefix(worstCName, "GET ")), value: ms(worstC),
+		goal: "< 20 ms", ref: fmt.Sprintf("cached: %s", ms(max(worstA, worstP95))), verdict: verdict(worstC < 20*time.Millisecond)})
+	r.add(figure{area: "Dashboard", name: fmt.Sprintf("Slowest call's p95 against the API floor, cache off (%s)", strings.TrimPrefix(overFloorName, "GET ")), value: times(overFloor),
+		goal: "≤ ×3", ref: "the floor's p95 in the same fleet's run", verdict: verdict(overFloor <= 3)})
 	r.add(figure{area: "Dashboard", name: fmt.Sprintf("p95 moved by doubling history, cache off (worst: %s)", strings.TrimPrefix(moveCName, "GET ")),
 		value: times(moveC), goal: "not moving (≤ ×1.25)", ref: fmt.Sprintf("%d days against %d days, same run", b.days, a.days), verdict: verdict(moveC <= 1.25)})
 	r.add(figure{area: "Dashboard", name: "Mixed dashboard calls", value: num(b.mixed.RPS()) + " req/s",
@@ -182,16 +195,20 @@ func (e *env) reportDashboard(runs, computed []*dashRun) {
 		"what a cache miss costs — the first screen of a user, and every screen when the answers have expired (5 s by default) or an API "+
 		"write has dropped them:\n\n")
 	dashTable(&s, ca, cb)
-	fmt.Fprintf(&s, "\nGoals: p95 under 20 ms at both history lengths, and not moving when the history doubles (here: at most ×1.25, "+
-		"which leaves room for the noise of a shared machine).\n")
-	over := 0
-	for i := range a.names {
-		if b.byCall[i].P(95) >= 20*time.Millisecond || a.byCall[i].P(95) >= 20*time.Millisecond {
-			over++
+	fmt.Fprintf(&s, "\nGoals (the issue's, for computed answers: the second table): p95 under 20 ms at both history lengths, at most three times the API floor's p95, "+
+		"and not moving when the history doubles (here: at most ×1.25, which leaves room for the noise of a shared machine). The ✔ and ✘ of both tables apply "+
+		"the first and the last; the summary gives the worst call against each.\n")
+	over := func(x, y *dashRun) int {
+		n := 0
+		for i := range x.names {
+			if y.byCall[i].P(95) >= 20*time.Millisecond || x.byCall[i].P(95) >= 20*time.Millisecond {
+				n++
+			}
 		}
+		return n
 	}
-	fmt.Fprintf(&s, "\n%d of %d calls have a p95 of 20 ms or more at one of the two history lengths. Fleet build times (generation and back-fill): "+
-		"%d days %.0f s, %d days %.0f s.\n", over, len(a.names), a.days, a.info.BuildSeconds, b.days, b.info.BuildSeconds)
+	fmt.Fprintf(&s, "\nCalls with a p95 of 20 ms or more at one of the two history lengths: %d of %d computed, %d of %d cached. Fleet build times (generation and back-fill): "+
+		"%d days %.0f s, %d days %.0f s.\n", over(ca, cb), len(a.names), over(a, b), len(a.names), a.days, a.info.BuildSeconds, b.days, b.info.BuildSeconds)
 	r.section("Dashboard", "Dashboard calls", s.String())
 }
 
@@ -206,7 +223,7 @@ func dashTable(s *strings.Builder, a, b *dashRun) {
 			move = times(m)
 			if judge {
 				mark = "✔"
-				if max(x.P(95), y.P(95)) >= 20*time.Millisecond || m > 1.25 {
+				if max(x.P(95), y.P(95)) >= 20*time.Millisecond || m > 1.25 || x.P(95) > 3*a.floor.P(95) || y.P(95) > 3*b.floor.P(95) {
 					mark = "✘"
 				}
 			}

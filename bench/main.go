@@ -34,11 +34,14 @@ type config struct {
 	ingestSamples, ingestDevices, ingestBackfillDays int
 	ingestClients, ingestPerReq                      int
 
-	stations, perStation, days  int
-	scaleStations, scaleDays    string
-	scaleDB, scalePG, scaleMQTT string
-	clients                     int
-	warmup, duration            time.Duration
+	stations, perStation, days   int
+	scaleStations, scaleDays     string
+	scaleDB, scalePG, scaleMQTT  string
+	replicaStations, replicaDays int
+	replicaCPU                   float64
+	replicaNATS                  string
+	clients                      int
+	warmup, duration             time.Duration
 
 	yearStations, yearDays, yearRuns int
 
@@ -56,7 +59,7 @@ func flags() *config {
 	flag.StringVar(&c.out, "out", "docs/performance.md", "where to write the results")
 	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
-	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, console, push, demo)")
+	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, demo)")
 	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
 	flag.IntVar(&c.ingestSamples, "ingest-samples", 400_000, "samples per ingest run (bench/ingest and InfluxDB)")
 	flag.IntVar(&c.ingestDevices, "ingest-devices", 200, "devices of the ingest runs")
@@ -78,6 +81,10 @@ func flags() *config {
 	flag.IntVar(&c.yearDays, "year-days", 365, "year of daily energy: days of history")
 	flag.IntVar(&c.yearRuns, "year-runs", 30, "year of daily energy: times each question is asked")
 	flag.IntVar(&c.consoleRuns, "console-runs", 5, "console: cold page loads per route")
+	flag.IntVar(&c.replicaStations, "replica-stations", 1000, "replicas: stations of the PostgreSQL fleet (on -scale-pg's server)")
+	flag.IntVar(&c.replicaDays, "replica-days", 1, "replicas: days of history")
+	flag.Float64Var(&c.replicaCPU, "replica-cpu", 0.5, "replicas: the CPU quota of each replica, in cores")
+	flag.StringVar(&c.replicaNATS, "replica-nats", "nats://127.0.0.1:4222", "replicas: the NATS server the replicas share")
 	flag.IntVar(&c.pushClients, "push-clients", 5000, "alarm push: WebSocket clients (bench/push)")
 	flag.StringVar(&c.pushUsers, "push-users", "100,5000", "alarm push: user counts, one run each (bench/push)")
 	flag.IntVar(&c.pushAlarms, "push-alarms", 40, "alarm push: alarms per run (bench/push)")
@@ -105,6 +112,7 @@ func flags() *config {
 		small("year-stations", &c.yearStations, 1)
 		small("year-days", &c.yearDays, 40)
 		small("year-runs", &c.yearRuns, 5)
+		small("replica-stations", &c.replicaStations, 8)
 		small("console-runs", &c.consoleRuns, 1)
 		small("push-clients", &c.pushClients, 100)
 		small("push-alarms", &c.pushAlarms, 5)
@@ -188,12 +196,17 @@ func run(ctx context.Context, c *config) error {
 		{"year", env.year},
 		{"dashboard", env.dashboard},
 		{"scale", env.scale},
+		{"replicas", env.replicas},
 		{"console", nil}, // runs inside dashboard, on the first fleet's server
 		{"push", env.push},
 		{"demo", env.demo},
 	}
 	if c.runs("console") && !c.runs("dashboard") {
-		parts[3].fn = env.consoleOnly
+		for i := range parts {
+			if parts[i].name == "console" {
+				parts[i].fn = env.consoleOnly
+			}
+		}
 	}
 	for _, p := range parts {
 		if !c.runs(p.name) {

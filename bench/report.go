@@ -66,7 +66,7 @@ func ownCPU() float64 {
 
 // areas is the order of the page: the figures and sections of each part together,
 // whatever order the parts ran in.
-var areas = []string{"Ingest", "Dashboard", "Year", "Console", "Push", "Demo"}
+var areas = []string{"Ingest", "Dashboard", "Replicas", "Year", "Console", "Push", "Demo"}
 
 func areaRank(a string) int {
 	for i, x := range areas {

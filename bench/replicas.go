@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/bench/internal/dash"
+	"github.com/helio-energy/helio/bench/internal/fleet"
+	"github.com/helio-energy/helio/bench/internal/helio"
+	"github.com/helio-energy/helio/bench/internal/load"
+	"github.com/helio-energy/helio/bench/internal/machine"
+	"github.com/helio-energy/helio/internal/demo"
+)
+
+// replicaRun is the dashboard mix served by some replicas at once.
+type replicaRun struct {
+	label     string
+	replicas  int
+	res       load.Result
+	cores     []float64 // each loaded replica's CPU over the window, in cores
+	throttled []int64   // periods each replica's quota held it back
+	busy      float64   // the machine's busy cores over the window
+}
+
+// replicas measures what a second replica adds to the dashboard's throughput: a fleet on
+// PostgreSQL served by one replica, then by two (one database, NATS between them, the
+// answer cache off), then by the first alone again; each replica is held to -replica-cpu
+// of a core by a CPU quota, so that both replicas, PostgreSQL and the load generator fit
+// on the machine. The clients call the dashboard mix, each client on one replica.
+func (e *env) replicas(ctx context.Context) error {
+	c := e.cfg
+	spec := fleet.Spec{Stations: c.replicaStations, DevicesPerStation: c.perStation, Days: c.replicaDays, Seed: benchSeed, RawRetention: rawRetention}
+	name := fmt.Sprintf("fleet-%dx%d-%dd", spec.Stations, spec.DevicesPerStation, spec.Days)
+	e.rep.scale = append(e.rep.scale, fmt.Sprintf("Replicas: %s stations × %d devices × %d days on PostgreSQL, one and two replicas each held to %.2g of a core, %d clients, the dashboard mix with the cache off, %s after %s of warm-up",
+		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaCPU, c.clients, c.duration, c.warmup))
+	var groups []*cpuGroup
+	defer func() {
+		for _, g := range groups {
+			g.remove()
+		}
+	}()
+	for i := range 2 {
+		g, err := newCPUGroup(fmt.Sprintf("helio-bench-%d-replica-%d", os.Getpid(), i), c.replicaCPU)
+		if err != nil {
+			// without quotas the two replicas would share the load generator's cores, and
+			// the figure would say nothing about a second machine
+			e.rep.add(figure{area: "Replicas", name: "Dashboard throughput, two replicas against one", value: "not measured",
+				goal: "≥ ×1.7", ref: fmt.Sprintf("no CPU quota could be set (%v); run as root on Linux", err)})
+			return nil
+		}
+		groups = append(groups, g)
+	}
+	dir, info, err := e.buildFleetPG(ctx, name, spec)
+	if err != nil {
+		return err
+	}
+	if !c.keep {
+		defer e.dropFleet(ctx, dir, info)
+	}
+	var procs []*helio.Proc
+	defer func() {
+		for _, p := range procs {
+			p.Stop()
+		}
+	}()
+	start := func(i int) (*helio.Proc, error) {
+		data := filepath.Join(e.work, fmt.Sprintf("replica-%d", i))
+		if err := os.MkdirAll(data, 0o755); err != nil {
+			return nil, err
+		}
+		p, err := helio.Start(ctx, e.bin, data, "--db", info.DB, "--nats", c.replicaNATS, "--answer-cache", "0")
+		if err != nil {
+			return nil, err
+		}
+		procs = append(procs, p)
+		if err := groups[i].add(p.Pid()); err != nil {
+			return nil, fmt.Errorf("replica %d into its CPU group: %w", i+1, err)
+		}
+		ready, err := p.WaitReady(10*time.Minute, 50*time.Millisecond)
+		if err != nil {
+			return nil, fmt.Errorf("replica %d: %w\n%s", i+1, err, p.Log())
+		}
+		log.Printf("   replica %d ready in %s", i+1, ready.Round(time.Millisecond))
+		return p, nil
+	}
+	first, err := start(0)
+	if err != nil {
+		return err
+	}
+	cl, err := helio.Login(first.URL, "admin", demo.Password)
+	if err != nil {
+		return err
+	}
+	calls := dash.Calls(info.StationIDs, info.DeviceIDs, info.To)
+	hc := load.NewClient(c.clients)
+	cfg := load.Config{Clients: c.clients, Warmup: c.warmup, Duration: c.duration}
+	measure := func(label string, on []*helio.Proc) (*replicaRun, error) {
+		for _, p := range on {
+			for _, k := range calls {
+				// every call works on every replica before it is timed; the session signed
+				// in on the first is known to the second through the database
+				if err := (&helio.Client{Base: p.URL, Token: cl.Token, HTTP: cl.HTTP}).Get(k.Path(0, 0), nil); err != nil {
+					return nil, fmt.Errorf("%s on %s: %w", k.Name, p.URL, err)
+				}
+			}
+		}
+		run := &replicaRun{label: label, replicas: len(on)}
+		cpu0 := make([]float64, len(on))
+		thr0 := make([]int64, len(on))
+		var busy0 float64
+		t0 := time.Now()
+		// the window starts after the warm-up; sample the counters when it does
+		go func() {
+			time.Sleep(c.warmup)
+			for i, p := range on {
+				cpu0[i], thr0[i] = procCPU(p.Pid()), groups[i].throttled()
+			}
+			busy0, t0 = machine.BusyCPU(), time.Now()
+		}()
+		run.res = load.Run(ctx, hc, cfg, func(cn, i int) *http.Request {
+			k := calls[(cn+i)%len(calls)]
+			r, _ := http.NewRequest("GET", on[cn%len(on)].URL+k.Path(cn, i), nil)
+			r.Header.Set("Authorization", "Bearer "+cl.Token)
+			r.Header.Set("Accept-Encoding", "gzip")
+			return r
+		})
+		secs := time.Since(t0).Seconds()
+		for i, p := range on {
+			run.cores = append(run.cores, (procCPU(p.Pid())-cpu0[i])/secs)
+			run.throttled = append(run.throttled, groups[i].throttled()-thr0[i])
+		}
+		run.busy = (machine.BusyCPU() - busy0) / secs
+		log.Printf("   %-28s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", label, run.res.RPS(), ms(run.res.P(50)), ms(run.res.P(95)), ms(run.res.P(99)), run.res.Errors)
+		if run.res.Errors > 0 {
+			return nil, fmt.Errorf("%s: %d failed requests, the first: %s", label, run.res.Errors, run.res.FirstError)
+		}
+		return run, nil
+	}
+	one, err := measure("one replica", []*helio.Proc{first})
+	if err != nil {
+		return err
+	}
+	second, err := start(1)
+	if err != nil {
+		return err
+	}
+	two, err := measure("two replicas", []*helio.Proc{first, second})
+	if err != nil {
+		return err
+	}
+	again, err := measure("one replica again", []*helio.Proc{first})
+	if err != nil {
+		return err
+	}
+	e.reportReplicas(spec, []*replicaRun{one, two, again})
+	return nil
+}
+
+func (e *env) reportReplicas(spec fleet.Spec, runs []*replicaRun) {
+	c := e.cfg
+	one, two, again := runs[0], runs[1], runs[2]
+	base := max(one.res.RPS(), again.res.RPS())
+	ratio := two.res.RPS() / base
+	var s strings.Builder
+	fmt.Fprintf(&s, "A fleet of %s stations × %d devices × %d days of 5-minute history in one PostgreSQL database (`-scale-pg`), served by `helio serve --db … --nats %s --answer-cache 0`: "+
+		"first one replica, then two (each with its own data directory; sessions, figures and jobs shared through the database and NATS), then the first alone again. "+
+		"Each replica runs in a control group of its own with a CPU quota of %.2g of a core (`-replica-cpu`), as if each had a small machine to itself; "+
+		"PostgreSQL and the load generator use the rest of the machine. %d clients signed in as `admin` call the dashboard mix (every call of the tables above in turn, rotating stations, devices and dates), "+
+		"client *n* always on replica *n* mod the replicas, for %s after %s of warm-up. *CPU* is each replica's CPU time over the window; "+
+		"*held back* counts the quota periods in which a replica had used its share and waited.\n\n",
+		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaNATS, c.replicaCPU, c.clients, c.duration, c.warmup)
+	fmt.Fprintf(&s, "| replicas | req/s | p50 | p95 | p99 | CPU per replica (cores) | held back (periods) | machine busy (cores) |\n|---|---:|---:|---:|---:|---|---|---:|\n")
+	for _, r := range runs {
+		var cores, thr []string
+		for i := range r.cores {
+			cores = append(cores, fmt.Sprintf("%.2f", r.cores[i]))
+			thr = append(thr, fmt.Sprint(r.throttled[i]))
+		}
+		fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %s | %s | %.2f |\n", r.label, num(r.res.RPS()), ms(r.res.P(50)), ms(r.res.P(95)), ms(r.res.P(99)),
+			strings.Join(cores, " + "), strings.Join(thr, " + "), r.busy)
+	}
+	fmt.Fprintf(&s, "\nTwo replicas against the better of the two single-replica runs: ×%.2f.\n", ratio)
+	e.rep.add(figure{area: "Replicas", name: "Dashboard throughput, two replicas against one (mix, cache off, PostgreSQL)", value: fmt.Sprintf("×%.2f", ratio),
+		goal: "≥ ×1.7", ref: fmt.Sprintf("one replica %s req/s, two %s req/s; each held to %.2g of a core", num(base), num(two.res.RPS()), c.replicaCPU), verdict: verdict(ratio >= 1.7)})
+	e.rep.section("Replicas", "Replicas: one against two", s.String())
+}
