@@ -30,10 +30,13 @@ func TestAnswerCacheThroughTheRoutes(t *testing.T) {
 	detail := fmt.Sprintf("/v2/site/detail/%d", id)
 	rename := func(name string) {
 		t.Helper()
-		// a change that does not come through the API (as telemetry does not)
+		// a change that does not come through the API, so it drops no kept answer; the
+		// fleet state, which keeps the stations, is told as an edit of another replica
+		// would tell it (docs/architecture.md, "the membership")
 		if _, err := e.DB.Exec(ctx, "UPDATE stations SET name = ? WHERE id = ?", name, id); err != nil {
 			t.Fatal(err)
 		}
+		e.Server.Fleet.Changed()
 	}
 	rename("First Name")
 	e.Run(t, []apitest.Scenario{
