@@ -255,6 +255,7 @@ func runProperty(t *testing.T, db *store.DB, seed uint64) {
 			r.s.Trim()
 		}
 		checkState(t, db, r.s, r.now(), fmt.Sprintf("step %d at %s", i, r.now().Format(time.RFC3339)))
+		checkCutoffs(t, r, fmt.Sprintf("step %d", i))
 	}
 	// a restart: the state built afresh from the roll-ups answers the same
 	again := New(db, r.w, r.now)

@@ -75,6 +75,7 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 			rows.Close()
 			return nil, err
 		}
+		d.top = counted
 		devices[d.id] = d
 		st := stations[d.station]
 		if st == nil {

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"math"
+	"strings"
 
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -236,4 +238,47 @@ func (s *State) FirstDays(ctx context.Context, ids []int64) (map[int64]int64, er
 		}
 	}
 	return out, nil
+}
+
+// CurveCutoff is telemetry.Reader's cutoff of a station's day curve of kind ("inverter",
+// "meter:grid", …) from the latest samples kept: the end of the part of the day [start,
+// end) every reporting top-level device of that kind, of the station and its
+// sub-stations, has covered (telemetry.Cutoff).
+func (s *State) CurveCutoff(ctx context.Context, stationID int64, kind string, start, end int64) (int64, bool, error) {
+	if err := s.ensure(ctx); err != nil {
+		return 0, false, err
+	}
+	typ, pos, _ := strings.Cut(kind, ":")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.stations[stationID]
+	if st == nil {
+		return 0, false, nil
+	}
+	var ts []int64
+	newest := int64(math.MinInt64)
+	each := func(x *stationInfo) {
+		for _, d := range x.devs {
+			if !d.top || d.typ != typ || (pos != "" && d.meterPos != pos) {
+				continue
+			}
+			if f := s.dev[d.id]; f != nil && f.hasLatest {
+				if t := f.latest.Time.UnixMilli(); t >= start {
+					ts = append(ts, t)
+					newest = max(newest, t)
+				}
+			}
+		}
+	}
+	each(st)
+	for _, c := range st.kids {
+		each(c)
+	}
+	cutoff := end
+	for _, t := range ts {
+		if t >= newest-telemetry.LiveWindow {
+			cutoff = min(cutoff, t)
+		}
+	}
+	return cutoff, true, nil
 }

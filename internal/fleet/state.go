@@ -119,6 +119,7 @@ type stationInfo struct {
 type deviceInfo struct {
 	id, station   int64
 	typ, meterPos string
+	top           bool    // at the top of its station's device tree (no parent device)
 	opening       float64 // main opening counter, kWh
 	name, sn      string
 	kwp           float64    // PV array behind an inverter

@@ -285,7 +285,11 @@ func (f *Figures) KPIs(ctx context.Context, st *station.Station) (station.KPIs, 
 
 // PowerCurve implements station.Telemetry.
 func (f *Figures) PowerCurve(ctx context.Context, st *station.Station, day time.Time) (station.Series, error) {
-	pts, err := f.Reader.StationPowerCurve(ctx, st.ID, day)
+	var cut telemetry.Cutoff
+	if f.Fleet != nil {
+		cut = f.Fleet.CurveCutoff
+	}
+	pts, err := f.Reader.StationCurveWith(ctx, st.ID, "inverter", day, cut)
 	if errors.Is(err, store.ErrNotFound) {
 		pts = [][2]float64{}
 	} else if err != nil {

@@ -41,7 +41,8 @@ func TestFleetStateAnswersAsRollups(t *testing.T) {
 			fmt.Sprintf("/v2/site/powerdatabymonth/%d?date=%s", id, now.AddDate(0, -1, 0).Format("2006-01")),
 			fmt.Sprintf("/v2/site/powerdatabymonth/%d?date=%s", id, now.AddDate(0, -3, 0).Format("2006-01")),
 			fmt.Sprintf("/v2/site/powerdatabyyear/%d", id),
-			fmt.Sprintf("/v2/site/powertrendbydate/%d?date=%s", id, now.AddDate(0, 0, -1).Format("2006-01-02")))
+			fmt.Sprintf("/v2/site/powertrendbydate/%d?date=%s", id, now.AddDate(0, 0, -1).Format("2006-01-02")),
+			fmt.Sprintf("/v2/site/powertrendbydate/%d", id))
 	}
 	compare := func(when string) {
 		t.Helper()

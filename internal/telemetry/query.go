@@ -431,6 +431,15 @@ func (r *Reader) StationPowerCurve(ctx context.Context, stationID int64, localDa
 
 // StationCurve is StationPowerCurve for any device kind (batteries and meters: signed).
 func (r *Reader) StationCurve(ctx context.Context, stationID int64, kind string, localDay time.Time) ([][2]float64, error) {
+	return r.StationCurveWith(ctx, stationID, kind, localDay, nil)
+}
+
+// Cutoff answers CurveCutoff from elsewhere (the fleet state's latest samples): ok false
+// when it cannot.
+type Cutoff func(ctx context.Context, stationID int64, kind string, start, end int64) (cutoff int64, ok bool, err error)
+
+// StationCurveWith is StationCurve with the curve's cutoff from cut when it answers.
+func (r *Reader) StationCurveWith(ctx context.Context, stationID int64, kind string, localDay time.Time, cut Cutoff) ([][2]float64, error) {
 	cals, err := r.stationCalendars(ctx, []int64{stationID})
 	if err != nil {
 		return nil, err
@@ -453,9 +462,17 @@ func (r *Reader) StationCurve(ctx context.Context, stationID int64, kind string,
 	if err := unpackSlots(slots, d.slots); err != nil {
 		return nil, err
 	}
-	cutoff, err := r.curveCutoff(ctx, stationID, kind, start, end)
-	if err != nil {
-		return nil, err
+	var cutoff int64
+	ok = false
+	if cut != nil {
+		if cutoff, ok, err = cut(ctx, stationID, kind, start, end); err != nil {
+			return nil, err
+		}
+	}
+	if !ok {
+		if cutoff, err = r.CurveCutoff(ctx, stationID, kind, start, end); err != nil {
+			return nil, err
+		}
 	}
 	out := make([][2]float64, 0, len(d.slots))
 	for i, v := range d.slots {
@@ -466,15 +483,15 @@ func (r *Reader) StationCurve(ctx context.Context, stationID int64, kind string,
 	return out, nil
 }
 
-// liveWindow is how far behind the station's newest sample a device may be and still count
+// LiveWindow is how far behind the station's newest sample a device may be and still count
 // as reporting (three 5-minute intervals): one that has gone quiet does not hold the curve back.
-const liveWindow = 15 * 60 * 1000
+const LiveWindow = 15 * 60 * 1000
 
-// curveCutoff is the end of the part of a day's curve every reporting device has covered.
+// CurveCutoff is the end of the part of a day's curve every reporting device has covered.
 // A slot's energy is integrated between each device's samples, so the slots after the
 // oldest of the reporting devices' latest samples are still open: drawn, they would show a
 // false drop at the end of today's curve. A finished day's cutoff is its end.
-func (r *Reader) curveCutoff(ctx context.Context, stationID int64, kind string, start, end int64) (int64, error) {
+func (r *Reader) CurveCutoff(ctx context.Context, stationID int64, kind string, start, end int64) (int64, error) {
 	typ, pos := kind, ""
 	if t, p, ok := strings.Cut(kind, ":"); ok {
 		typ, pos = t, p
@@ -507,7 +524,7 @@ func (r *Reader) curveCutoff(ctx context.Context, stationID int64, kind string, 
 	}
 	cutoff := end
 	for _, t := range ts {
-		if t >= newest-liveWindow {
+		if t >= newest-LiveWindow {
 			cutoff = min(cutoff, t)
 		}
 	}
