@@ -83,7 +83,7 @@ func flags() *config {
 	flag.IntVar(&c.consoleRuns, "console-runs", 5, "console: cold page loads per route")
 	flag.IntVar(&c.replicaStations, "replica-stations", 1000, "replicas: stations of the PostgreSQL fleet (on -scale-pg's server)")
 	flag.IntVar(&c.replicaDays, "replica-days", 1, "replicas: days of history")
-	flag.Float64Var(&c.replicaCPU, "replica-cpu", 0.5, "replicas: the CPU quota of each replica, in cores")
+	flag.Float64Var(&c.replicaCPU, "replica-cpu", 0.25, "replicas: the CPU quota of each replica, in cores (two replicas, PostgreSQL and the load generator must fit on the machine: at 0.5 a 2-core machine is the limit, not the replicas)")
 	flag.StringVar(&c.replicaNATS, "replica-nats", "nats://127.0.0.1:4222", "replicas: the NATS server the replicas share")
 	flag.IntVar(&c.pushClients, "push-clients", 5000, "alarm push: WebSocket clients (bench/push)")
 	flag.StringVar(&c.pushUsers, "push-users", "100,5000", "alarm push: user counts, one run each (bench/push)")
