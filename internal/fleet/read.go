@@ -274,11 +274,5 @@ func (s *State) CurveCutoff(ctx context.Context, stationID int64, kind string, s
 	for _, c := range st.kids {
 		each(c)
 	}
-	cutoff := end
-	for _, t := range ts {
-		if t >= newest-telemetry.LiveWindow {
-			cutoff = min(cutoff, t)
-		}
-	}
-	return cutoff, true, nil
+	return telemetry.CutoffOf(ts, newest, end), true, nil
 }

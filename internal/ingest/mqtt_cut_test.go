@@ -71,20 +71,8 @@ func TestMQTTConnectionCutWhileCommitsWait(t *testing.T) {
 	db := storetest.SQLite(t)
 	ctx := context.Background()
 	f := newFleet(t, db, uniq("C"))
-	clientID, prefix := uniq("helio-test-ingest-"), uniq("helio-test-")+"/v1"
-	t.Cleanup(func() { forgetSession(clientID) })
 	proxy := newCutProxy(t, strings.TrimPrefix(brokerURL(), "mqtt://"))
-	w := telemetry.NewWriter(db, telemetry.Options{})
-	m, err := StartMQTT(w, MQTTOptions{URL: proxy.url(), ClientID: clientID, TopicPrefix: prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Stop()
-	select {
-	case <-m.Ready():
-	case <-time.After(20 * time.Second):
-		t.Fatal("not subscribed")
-	}
+	prefix := startConsumer(t, telemetry.NewWriter(db, telemetry.Options{}), proxy.url())
 	pub := publisher(t)
 	topic := fmt.Sprintf("%s/%d/%s/%s/telemetry", prefix, f.org, f.collector, f.inv1SN)
 	start := time.Now().UTC().Add(-6 * time.Hour).Truncate(time.Minute)

@@ -21,19 +21,7 @@ func TestMQTTNewDeviceFirstSampleAndRefusals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := newFleet(t, db, uniq("N"))
-		clientID, prefix := uniq("helio-test-ingest-"), uniq("helio-test-")+"/v1"
-		t.Cleanup(func() { forgetSession(clientID) })
-		w := telemetry.NewWriter(db, telemetry.Options{})
-		m, err := StartMQTT(w, MQTTOptions{URL: brokerURL(), ClientID: clientID, TopicPrefix: prefix})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Stop()
-		select {
-		case <-m.Ready():
-		case <-time.After(20 * time.Second):
-			t.Fatal("not subscribed")
-		}
+		prefix := startConsumer(t, telemetry.NewWriter(db, telemetry.Options{}), brokerURL())
 		pub := publisher(t)
 		notices := make(chan RefusedNotice, 10)
 		tok := pub.Subscribe(fmt.Sprintf("%s/%d/%s/refused", prefix, f.org, f.collector), 1, func(_ paho.Client, msg paho.Message) {

@@ -93,6 +93,26 @@ func forgetSession(clientID string) {
 	}
 }
 
+// startConsumer starts a consumer of w on the broker at url with a client id and topic
+// prefix of its own, waits until it is subscribed and stops it (and forgets its session)
+// when the test ends. It returns the prefix.
+func startConsumer(t *testing.T, w *telemetry.Writer, url string) string {
+	t.Helper()
+	clientID, prefix := uniq("helio-test-ingest-"), uniq("helio-test-")+"/v1"
+	t.Cleanup(func() { forgetSession(clientID) })
+	m, err := StartMQTT(w, MQTTOptions{URL: url, ClientID: clientID, TopicPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Stop)
+	select {
+	case <-m.Ready():
+	case <-time.After(20 * time.Second):
+		t.Fatal("not subscribed")
+	}
+	return prefix
+}
+
 func waitRows(t *testing.T, db *store.DB, want int, q string, args ...any) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
@@ -199,19 +219,7 @@ func TestMQTTSurvivesKill(t *testing.T) {
 func TestMQTTMalformedMessagesAreSkipped(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := newFleet(t, db, uniq("M"))
-		clientID, prefix := uniq("helio-test-ingest-"), uniq("helio-test-")+"/v1"
-		t.Cleanup(func() { forgetSession(clientID) })
-		w := telemetry.NewWriter(db, telemetry.Options{})
-		m, err := StartMQTT(w, MQTTOptions{URL: brokerURL(), ClientID: clientID, TopicPrefix: prefix})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Stop()
-		select {
-		case <-m.Ready():
-		case <-time.After(20 * time.Second):
-			t.Fatal("not subscribed")
-		}
+		prefix := startConsumer(t, telemetry.NewWriter(db, telemetry.Options{}), brokerURL())
 		pub := publisher(t)
 		before := malformedTotal.Value("mqtt")
 		dev := fmt.Sprintf("%s/%d/%s/%s/telemetry", prefix, f.org, f.collector, f.inv1SN)

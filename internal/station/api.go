@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // Communication status of a station (SPEC.md section 4; tag colours cyan, green,
@@ -201,9 +201,6 @@ func (s *Service) detail(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	if childItems == nil {
-		childItems = []ListItem{}
-	}
 	d := Detail{Station: *st, Live: items[0].Live, KPIs: kpis, Children: childItems}
 	if st.ParentID != 0 {
 		if parent, err := s.parentOf(r, st); err == nil && parent != nil {
@@ -228,24 +225,8 @@ func (s *Service) parentOf(r *http.Request, st *Station) (*Station, error) {
 	return parent, err
 }
 
-// zones keeps each time zone loaded once: time.LoadLocation reads the zone file at every call.
-var zones sync.Map // name → *time.Location
-
-// zone is the named time zone, UTC when unknown.
-func zone(name string) *time.Location {
-	if l, ok := zones.Load(name); ok {
-		return l.(*time.Location)
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		loc = time.UTC
-	}
-	zones.Store(name, loc)
-	return loc
-}
-
 func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string) time.Time {
-	loc := zone(st.Timezone)
+	loc := telemetry.CalendarFor(st.Timezone).Loc // loaded once per zone
 	now := time.Now().In(loc)
 	s := r.URL.Query().Get("date")
 	if s == "" {

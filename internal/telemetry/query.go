@@ -483,9 +483,9 @@ func (r *Reader) StationCurveWith(ctx context.Context, stationID int64, kind str
 	return out, nil
 }
 
-// LiveWindow is how far behind the station's newest sample a device may be and still count
+// liveWindow is how far behind the station's newest sample a device may be and still count
 // as reporting (three 5-minute intervals): one that has gone quiet does not hold the curve back.
-const LiveWindow = 15 * 60 * 1000
+const liveWindow = 15 * 60 * 1000
 
 // CurveCutoff is the end of the part of a day's curve every reporting device has covered.
 // A slot's energy is integrated between each device's samples, so the slots after the
@@ -522,13 +522,20 @@ func (r *Reader) CurveCutoff(ctx context.Context, stationID int64, kind string, 
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("telemetry: unable to read the latest samples: %w", err)
 	}
+	return CutoffOf(ts, newest, end), nil
+}
+
+// CutoffOf is the cutoff of a day [start, end) whose reporting devices' latest samples
+// are ts (each at or after start), newest the latest of them: the oldest of those within
+// liveWindow of the newest, or end when none is before it.
+func CutoffOf(ts []int64, newest, end int64) int64 {
 	cutoff := end
 	for _, t := range ts {
-		if t >= newest-LiveWindow {
+		if t >= newest-liveWindow {
 			cutoff = min(cutoff, t)
 		}
 	}
-	return cutoff, nil
+	return cutoff
 }
 
 // Series is a device metric over time: [[unixMillis, value], …].
