@@ -6,32 +6,38 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
-	"io"
 	"math"
-	"slices"
 	"sync"
 	"time"
 )
 
 // Sealed blocks: the raw rows of one device and one UTC day, stored as one compressed
 // value of telemetry_sample_blocks once the day is older than SealAge (seal.go). The
-// encoding is columnar, then deflated:
+// encoding is columnar, then deflated. Its plain form:
 //
-//	version byte (blockVersion), then deflate of:
-//	  uvarint n
-//	  timestamps: zigzag varint of the first, then zigzag varints of delta-of-delta
-//	  blockFloats float columns: each value XOR the column's previous one (the first
-//	    XOR 0), written byte-plane by byte-plane (every value's top byte, then every
-//	    value's next byte, …), so that the mostly-zero high bytes of slowly changing
-//	    series sit together for deflate
-//	  2 integer columns (status, strings_active): zigzag varints of the delta
-//	  cstate: per sample a uvarint, 0 for NULL, else length+1; then the texts
+//	uvarint n
+//	timestamps: zigzag varint of the first, then zigzag varints of delta-of-delta
+//	blockFloats float columns: each value XOR the column's previous one (the first
+//	  XOR 0), written byte-plane by byte-plane (every value's top byte, then every
+//	  value's next byte, …), so that the mostly-zero high bytes of slowly changing
+//	  series sit together for deflate
+//	2 integer columns (status, strings_active): zigzag varints of the delta
+//	cstate: per sample a uvarint, 0 for NULL, else length+1; then the texts
 //
+// Version 2 (written since) deflates that form in two streams, so that a chart of power,
+// the column read most, inflates an eighth of the day:
+//
+//	version byte 2, uvarint length of the head's stream, then
+//	  head: deflate of n, the timestamps and the power column (the first float column)
+//	  tail: deflate of the rest
+//
+// Version 1 (still read) is the version byte 1 and one deflate of the whole plain form.
 // Every float round-trips bit-exactly (NaN payloads, ±Inf and -0 included).
 
 const (
-	blockVersion = 1
-	blockFloats  = 10
+	blockVersion1 = 1
+	blockVersion  = 2
+	blockFloats   = 10
 )
 
 var errBlock = errors.New("telemetry: damaged sample block")
@@ -99,10 +105,11 @@ var (
 	rawBufs   = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 )
 
-// encodeBlock encodes rows (sorted by T, distinct instants).
-func encodeBlock(rows []blockRow) []byte {
+// blockPlain writes the plain form of rows (sorted by T, distinct instants) and where
+// its head (n, the timestamps and the power column) ends.
+func blockPlain(rows []blockRow) (raw []byte, head int) {
 	n := len(rows)
-	raw := make([]byte, 0, 16+n*(8*blockFloats+8))
+	raw = make([]byte, 0, 16+n*(8*blockFloats+8))
 	raw = binary.AppendUvarint(raw, uint64(n))
 	var prevT, prevD int64
 	for i := range rows {
@@ -129,6 +136,9 @@ func encodeBlock(rows []blockRow) []byte {
 				raw = append(raw, byte(v>>shift))
 			}
 		}
+		if c == 0 {
+			head = len(raw)
+		}
 	}
 	for _, get := range []func(*blockRow) int{func(b *blockRow) int { return b.Status }, func(b *blockRow) int { return b.Strings }} {
 		prev := 0
@@ -148,137 +158,26 @@ func encodeBlock(rows []blockRow) []byte {
 	for i := range rows {
 		raw = append(raw, rows[i].CState...)
 	}
-	var out bytes.Buffer
-	out.WriteByte(blockVersion)
+	return raw, head
+}
+
+// deflateTo appends the deflate of raw to out.
+func deflateTo(out *bytes.Buffer, raw []byte) {
 	fw := flaters.Get().(*flate.Writer)
-	fw.Reset(&out)
+	fw.Reset(out)
 	fw.Write(raw)
 	fw.Close()
 	flaters.Put(fw)
+}
+
+// encodeBlock encodes rows (sorted by T, distinct instants) in the current version.
+func encodeBlock(rows []blockRow) []byte {
+	raw, head := blockPlain(rows)
+	var h, out bytes.Buffer
+	deflateTo(&h, raw[:head])
+	out.WriteByte(blockVersion)
+	out.Write(binary.AppendUvarint(nil, uint64(h.Len())))
+	out.Write(h.Bytes())
+	deflateTo(&out, raw[head:])
 	return out.Bytes()
-}
-
-// decodeBlock decodes what encodeBlock wrote.
-func decodeBlock(b []byte) ([]blockRow, error) { return appendBlock(nil, b) }
-
-// appendBlock decodes what encodeBlock wrote onto the end of dst.
-func appendBlock(dst []blockRow, b []byte) ([]blockRow, error) {
-	if len(b) < 1 || b[0] != blockVersion {
-		return nil, errBlock
-	}
-	// readers and buffers are reused: a fresh inflater costs more than a day's block
-	fr := inflaters.Get().(io.ReadCloser)
-	defer inflaters.Put(fr)
-	if err := fr.(flate.Resetter).Reset(bytes.NewReader(b[1:]), nil); err != nil {
-		return nil, errBlock
-	}
-	buf := rawBufs.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 4<<20 { // a rare huge day is not kept for every later read
-			rawBufs.Put(buf)
-		}
-	}()
-	buf.Reset()
-	_, err := buf.ReadFrom(io.LimitReader(fr, 64<<20))
-	fr.Close()
-	if err != nil {
-		return nil, errBlock
-	}
-	raw := buf.Bytes() // not kept: strings are copied out
-	d := blockDecoder{b: raw}
-	n := d.uvarint()
-	// every sample takes at least its floats and three one-byte varints
-	if d.err != nil || n > uint64(len(raw))/(8*blockFloats+3) {
-		return nil, errBlock
-	}
-	at := len(dst)
-	dst = slices.Grow(dst, int(n))[:at+int(n)]
-	rows := dst[at:]
-	clear(rows)
-	var prevT, prevD int64
-	for i := range rows {
-		v := d.varint()
-		if i == 0 {
-			prevT = v
-		} else {
-			prevD += v
-			prevT += prevD
-		}
-		rows[i].T = prevT
-	}
-	for c := 0; c < blockFloats; c++ {
-		if d.err != nil || len(d.b) < 8*len(rows) {
-			return nil, errBlock
-		}
-		var prev uint64
-		for i := range rows {
-			var v uint64
-			for k := 0; k < 8; k++ {
-				v = v<<8 | uint64(d.b[k*len(rows)+i])
-			}
-			prev ^= v
-			rows[i].F[c] = math.Float64frombits(prev)
-		}
-		d.b = d.b[8*len(rows):]
-	}
-	for _, set := range []func(*blockRow, int){func(b *blockRow, v int) { b.Status = v }, func(b *blockRow, v int) { b.Strings = v }} {
-		prev := int64(0)
-		for i := range rows {
-			prev += d.varint()
-			set(&rows[i], int(prev))
-		}
-	}
-	lens := make([]uint64, len(rows))
-	for i := range rows {
-		lens[i] = d.uvarint()
-	}
-	if d.err != nil {
-		return nil, errBlock
-	}
-	for i := range rows {
-		if lens[i] == 0 {
-			rows[i].CStateNull = true
-			continue
-		}
-		l := lens[i] - 1
-		if l > uint64(len(d.b)) {
-			return nil, errBlock
-		}
-		rows[i].CState, d.b = string(d.b[:l]), d.b[l:]
-	}
-	if len(d.b) != 0 {
-		return nil, errBlock
-	}
-	return dst, nil
-}
-
-type blockDecoder struct {
-	b   []byte
-	err error
-}
-
-func (d *blockDecoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		d.err = errBlock
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
-}
-
-func (d *blockDecoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, k := binary.Varint(d.b)
-	if k <= 0 {
-		d.err = errBlock
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
 }

@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -84,9 +85,76 @@ func TestBlockRoundTrip(t *testing.T) {
 	}
 }
 
-// A sealed day of 5-minute samples of slowly changing readings stays well below the 8
-// bytes of a float per value.
-func TestBlockCompresses(t *testing.T) {
+// encodeBlockV1 writes what the first version wrote: the plain form in one stream.
+func encodeBlockV1(rows []blockRow) []byte {
+	raw, _ := blockPlain(rows)
+	var out bytes.Buffer
+	out.WriteByte(blockVersion1)
+	deflateTo(&out, raw)
+	return out.Bytes()
+}
+
+// Blocks sealed by the first version still read, and a column read from either version
+// equals the whole decode's column over the range.
+func TestBlockVersionsAndColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 2, 288, 1000} {
+		in := randomBlockRows(rng, n)
+		for v, b := range [][]byte{encodeBlockV1(in), encodeBlock(in)} {
+			out, err := decodeBlock(b)
+			if err != nil || !sameBlockRows(in, out) {
+				t.Fatalf("version %d, %d rows: round trip differs (%v)", v+1, n, err)
+			}
+			for _, col := range []int{0, 1, 9, -1, -2} {
+				from, to := int64(math.MinInt64), int64(math.MaxInt64)
+				if n > 2 {
+					from, to = in[n/3].T, in[2*n/3].T
+				}
+				got, err := appendBlockPoints([][2]float64{{1, 2}}, b, col, from, to)
+				if err != nil {
+					t.Fatalf("version %d, column %d: %v", v+1, col, err)
+				}
+				want := [][2]float64{{1, 2}}
+				for i := range in {
+					if in[i].T >= from && in[i].T < to {
+						want = append(want, [2]float64{float64(in[i].T), in[i].value(col)})
+					}
+				}
+				if len(got) != len(want) {
+					t.Fatalf("version %d, column %d: %d points, want %d", v+1, col, len(got), len(want))
+				}
+				for i := range got {
+					if got[i][0] != want[i][0] || math.Float64bits(got[i][1]) != math.Float64bits(want[i][1]) {
+						t.Fatalf("version %d, column %d, point %d: %v, want %v", v+1, col, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	// the head holds the power column apart: it is a small part of a day's block
+	rows := slowDay()
+	b := encodeBlock(rows)
+	head, tail, err := blockStreams(b)
+	if err != nil || len(head) == 0 || len(tail) == 0 || len(head)+len(tail) >= len(b) {
+		t.Fatalf("version 2 streams: head %d, tail %d bytes of %d (%v)", len(head), len(tail), len(b), err)
+	}
+	var plain bytes.Buffer
+	if err := inflateTo(&plain, head); err != nil {
+		t.Fatal(err)
+	}
+	if raw, h := blockPlain(rows); !bytes.Equal(plain.Bytes(), raw[:h]) || h > len(raw)/5 {
+		t.Fatalf("the head inflates to %d bytes, want the %d of the plain form's %d that hold the times and power", plain.Len(), h, len(raw))
+	}
+	headEnd := len(b) - len(tail) // the version, the head's length and the head
+	for _, cut := range []int{1, 2, headEnd / 2, headEnd - 1} {
+		if _, err := appendBlockPoints(nil, b[:cut], 0, 0, math.MaxInt64); err == nil {
+			t.Errorf("a block cut at %d bytes gave its power", cut)
+		}
+	}
+}
+
+// slowDay is a sealed day of 5-minute samples of slowly changing readings.
+func slowDay() []blockRow {
 	rows := make([]blockRow, 288)
 	for i := range rows {
 		r := &rows[i]
@@ -95,6 +163,13 @@ func TestBlockCompresses(t *testing.T) {
 		r.F = [blockFloats]float64{50 * day, 1000 + float64(i)*0.2*day, 0, 600 * day, 80 * day, 230, 50, 25 + 10*day, 0, 900 * day}
 		r.Status, r.Strings, r.CStateNull = 1, 8, true
 	}
+	return rows
+}
+
+// A sealed day of 5-minute samples of slowly changing readings stays well below the 8
+// bytes of a float per value.
+func TestBlockCompresses(t *testing.T) {
+	rows := slowDay()
 	size := len(encodeBlock(rows))
 	if per := float64(size) / float64(len(rows)*12); per > 4 {
 		t.Fatalf("%d bytes for %d points: %.2f B per point", size, len(rows)*12, per)
@@ -105,7 +180,22 @@ func FuzzBlockDecode(f *testing.F) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	f.Add(encodeBlock(randomBlockRows(rng, 5)))
 	f.Add([]byte{blockVersion})
+	f.Add(encodeBlockV1(randomBlockRows(rng, 5)))
+	f.Add([]byte{blockVersion1})
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if pts, err := appendBlockPoints(nil, b, 0, math.MinInt64, math.MaxInt64); err == nil {
+			// the power read alone agrees with the whole decode wherever both succeed
+			if rows, err := decodeBlock(b); err == nil {
+				if len(rows) != len(pts) {
+					t.Fatalf("%d points of power, %d rows", len(pts), len(rows))
+				}
+				for i := range rows {
+					if math.Float64bits(rows[i].F[0]) != math.Float64bits(pts[i][1]) {
+						t.Fatalf("point %d differs", i)
+					}
+				}
+			}
+		}
 		rows, err := decodeBlock(b)
 		if err != nil {
 			return

@@ -134,21 +134,7 @@ func rowsCover(samples []Sample, t int64) bool {
 // the blocks when the range reaches a day that may be sealed.
 func (r *Reader) rawSeries(ctx context.Context, deviceID int64, column string, from, to int64, out Series) (Series, error) {
 	if maySeal(from, r.opt.Now().UnixMilli()) {
-		col := blockColumn(column)
-		if col == -3 {
-			return out, fmt.Errorf("telemetry: no column %q in sample blocks", column)
-		}
-		bs, err := rawUnion(ctx, r.db, deviceID, "ts >= ? AND ts < ?", "", []any{from, to}, "start_ts > ? AND start_ts < ?", []any{from - blockSpan, to})
-		if err != nil {
-			return out, err
-		}
-		slices.SortFunc(bs, func(a, b blockRow) int { return cmp.Compare(a.T, b.T) })
-		for i := range bs {
-			if bs[i].T >= from && bs[i].T < to {
-				out.Points = append(out.Points, [2]float64{float64(bs[i].T), bs[i].value(col)})
-			}
-		}
-		return out, nil
+		return r.unionSeries(ctx, deviceID, column, from, to, out)
 	}
 	rows, err := r.db.Query(ctx, "SELECT ts, "+column+" FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts",
 		deviceID, from, to)
@@ -165,6 +151,46 @@ func (r *Reader) rawSeries(ctx context.Context, deviceID int64, column string, f
 		out.Points = append(out.Points, [2]float64{float64(ts), v})
 	}
 	return out, rows.Err()
+}
+
+// unionSeries is rawSeries over the rows and the blocks, read in one statement (as
+// rawUnion): the rows' one column, and of each block only what the column needs.
+func (r *Reader) unionSeries(ctx context.Context, deviceID int64, column string, from, to int64, out Series) (Series, error) {
+	col := blockColumn(column)
+	if col == -3 {
+		return out, fmt.Errorf("telemetry: no column %q in sample blocks", column)
+	}
+	blob := "BLOB"
+	if r.db.Dialect == store.Postgres {
+		blob = "BYTEA"
+	}
+	rows, err := r.db.Query(ctx, "SELECT ts, CAST("+column+" AS DOUBLE PRECISION), CAST(NULL AS "+blob+") FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? "+
+		"UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts > ? AND start_ts < ?",
+		deviceID, from, to, deviceID, from-blockSpan, to)
+	if err != nil {
+		return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ts int64
+		var v sql.NullFloat64
+		var data []byte
+		if err := rows.Scan(&ts, &v, &data); err != nil {
+			return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
+		}
+		if data == nil {
+			out.Points = append(out.Points, [2]float64{float64(ts), v.Float64})
+			continue
+		}
+		if out.Points, err = appendBlockPoints(out.Points, data, col, from, to); err != nil {
+			return out, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, ts, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	slices.SortFunc(out.Points, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	return out, nil
 }
 
 // StoredSamples returns every stored raw sample of a device, rows and sealed blocks, in
