@@ -271,7 +271,7 @@ func (s *Service) stationDevices(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	devs, _, err := List(r.Context(), s.DB, httpapi.Caller(r), Filter{StationIDs: ids})
+	devs, err := s.ofStations(r, ids)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}

@@ -45,16 +45,22 @@ type Device struct {
 	SimKey string `json:"-"`
 }
 
+// Columns are the columns Scan reads, of devices d joined to their stations s.
+const Columns = columns
+
 const columns = `d.id, d.station_id, s.name, COALESCE(d.parent_id, 0), d.name, d.sn, d.type, d.custom_type, d.model,
 	d.rated_power_kw, d.capacity_kwh, d.component_capacity_kwp, d.component_rated_power_w, d.component_count,
 	d.strings_total, d.strings_enabled, d.meter_position, d.collector_sn, d.created_at, d.updated_at, d.org_id, d.sim_key`
 
-func scan(row interface{ Scan(...any) error }) (*Device, error) {
+func scan(row interface{ Scan(...any) error }) (*Device, error) { return Scan(row) }
+
+// Scan reads a device from a row of Columns followed by the columns extra points to.
+func Scan(row interface{ Scan(...any) error }, extra ...any) (*Device, error) {
 	var d Device
 	var created, updated int64
-	err := row.Scan(&d.ID, &d.StationID, &d.StationName, &d.ParentID, &d.Name, &d.SN, &d.Type, &d.CustomType, &d.Model,
+	err := row.Scan(append([]any{&d.ID, &d.StationID, &d.StationName, &d.ParentID, &d.Name, &d.SN, &d.Type, &d.CustomType, &d.Model,
 		&d.RatedPowerKW, &d.CapacityKWh, &d.ComponentCapacityKWp, &d.ComponentRatedPowerW, &d.ComponentCount,
-		&d.StringsTotal, &d.StringsEnabled, &d.MeterPosition, &d.CollectorSN, &created, &updated, &d.OrgID, &d.SimKey)
+		&d.StringsTotal, &d.StringsEnabled, &d.MeterPosition, &d.CollectorSN, &created, &updated, &d.OrgID, &d.SimKey}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
 	}

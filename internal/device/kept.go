@@ -8,12 +8,28 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 )
 
-// Kept is what a Telemetry that keeps the fleet in memory can also answer: how many
-// devices a caller sees, by type and state, without listing them from the database.
+// Kept is what a Telemetry that keeps the fleet in memory can also answer without the
+// database: how many devices a caller sees, by type and state, and the device rows (read
+// again after any write through the API).
 type Kept interface {
 	// DeviceStateCounts counts the devices p may see at now by type (Types' order) and
 	// state (States' order); ok false: not kept, list them instead.
 	DeviceStateCounts(ctx context.Context, p *httpapi.Principal, now time.Time) (counts [4][4]int, ok bool, err error)
+	// KeptDevices returns the devices of stations the caller may see, in List's order,
+	// shared (not to be changed); ok false when the rows are not kept (list them in SQL).
+	KeptDevices(ctx context.Context, stationIDs []int64) (devs []*Device, ok bool, err error)
+}
+
+// ofStations returns the devices of visible stations, kept or from SQL.
+func (s *Service) ofStations(r *http.Request, ids []int64) ([]*Device, error) {
+	if k, ok := s.Telemetry.(Kept); ok {
+		devs, kept, err := k.KeptDevices(r.Context(), ids)
+		if err != nil || kept {
+			return devs, err
+		}
+	}
+	devs, _, err := List(r.Context(), s.DB, httpapi.Caller(r), Filter{StationIDs: ids})
+	return devs, err
 }
 
 // keptSummary counts the caller's devices by type and state from a Kept telemetry (ok

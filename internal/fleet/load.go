@@ -1,12 +1,15 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/metrics"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -51,7 +54,9 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 		return nil, err
 	}
 	stations := map[int64]*stationInfo{}
+	byID := make(map[int64]*station.Station, len(list))
 	for _, st := range list {
+		byID[st.ID] = st
 		stations[st.ID] = &stationInfo{id: st.ID, parent: st.ParentID, cal: telemetry.CalendarFor(st.Timezone)}
 	}
 	for _, st := range stations {
@@ -60,39 +65,55 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 			st.up = p
 		}
 	}
-	devices := map[int64]*deviceInfo{}
-	rows, err := db.Query(ctx, `SELECT d.id, d.station_id, d.type, d.meter_position, d.parent_id IS NULL,
-		COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0), d.name, d.sn, d.component_capacity_kwp
-		FROM devices d LEFT JOIN device_openings o ON o.device_id = d.id ORDER BY d.id`)
+	// the device rows in the device list's order (device.List's), which their place keeps
+	rows, err := db.Query(ctx, `SELECT `+device.Columns+`, d.parent_id IS NULL, COALESCE(o.energy_kwh, 0), COALESCE(o.energy2_kwh, 0)
+		FROM devices d JOIN stations s ON s.id = d.station_id LEFT JOIN device_openings o ON o.device_id = d.id
+		ORDER BY s.name, d.type, d.name, d.id`)
 	if err != nil {
 		return nil, err
 	}
+	type read struct {
+		d  *deviceInfo
+		e2 float64
+	}
+	var all []read
 	for rows.Next() {
-		d := &deviceInfo{}
-		var counted bool
+		d := &deviceInfo{place: len(all)}
 		var e2 float64
-		if err := rows.Scan(&d.id, &d.station, &d.typ, &d.meterPos, &counted, &d.opening, &e2, &d.name, &d.sn, &d.kwp); err != nil {
+		row, err := device.Scan(rows, &d.top, &d.opening, &e2)
+		if err != nil {
 			rows.Close()
 			return nil, err
 		}
-		d.top = counted
+		if st := byID[row.StationID]; st != nil {
+			row.StationName = st.Name // one copy of the name for all its devices
+		}
+		d.row, d.id, d.station, d.typ, d.meterPos = row, row.ID, row.StationID, row.Type, row.MeterPosition
+		d.name, d.sn, d.kwp = row.Name, row.SN, row.ComponentCapacityKWp
+		all = append(all, read{d, e2})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// the sums below add in the order of the ids, as the roll-ups' do
+	slices.SortFunc(all, func(a, b read) int { return cmp.Compare(a.d.id, b.d.id) })
+	devices := make(map[int64]*deviceInfo, len(all))
+	for _, r := range all {
+		d := r.d
 		devices[d.id] = d
 		st := stations[d.station]
 		if st == nil {
 			continue
 		}
 		st.devs = append(st.devs, d)
-		if counted && (d.opening != 0 || e2 != 0) { // as the station roll-ups count it
+		if d.top && (d.opening != 0 || r.e2 != 0) { // as the station roll-ups count it
 			kind := telemetry.OpeningKind(d.typ, d.meterPos)
-			st.opening.AddOpening(kind, d.opening, e2)
+			st.opening.AddOpening(kind, d.opening, r.e2)
 			if p := stations[st.parent]; p != nil {
-				p.opening.AddOpening(kind, d.opening, e2)
+				p.opening.AddOpening(kind, d.opening, r.e2)
 			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if err := rankDevices(ctx, db, devices); err != nil {
 		return nil, err

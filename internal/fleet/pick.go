@@ -1,10 +1,13 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
+	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -265,4 +268,27 @@ func (s *State) Station(ctx context.Context, p *httpapi.Principal, id int64) (*s
 	}
 	s.mu.RUnlock()
 	return st, children, s.subOf(), nil
+}
+
+// Devices returns the devices of the stations, in device.List's order (station name,
+// type, name, id), as read with the membership: shared, not to be changed. The caller
+// has checked that the stations may be seen.
+func (s *State) Devices(ctx context.Context, stationIDs []int64) ([]*device.Device, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	var devs []*deviceInfo
+	for i, id := range stationIDs {
+		if st := s.stations[id]; st != nil && !slices.Contains(stationIDs[:i], id) {
+			devs = append(devs, st.devs...)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(devs, func(a, b *deviceInfo) int { return cmp.Compare(a.place, b.place) })
+	out := make([]*device.Device, len(devs))
+	for i, d := range devs {
+		out[i] = d.row
+	}
+	return out, nil
 }

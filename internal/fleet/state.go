@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -122,9 +123,11 @@ type deviceInfo struct {
 	top           bool    // at the top of its station's device tree (no parent device)
 	opening       float64 // main opening counter, kWh
 	name, sn      string
-	kwp           float64    // PV array behind an inverter
-	rank          int        // place in the database's order of (type, name, id)
-	fig           *deviceFig // its figures (link keeps it): read without a map lookup
+	kwp           float64        // PV array behind an inverter
+	rank          int            // place in the database's order of (type, name, id)
+	fig           *deviceFig     // its figures (link keeps it): read without a map lookup
+	row           *device.Device // as stored, with its station's name (not to be changed)
+	place         int            // place in the device list's order (station name, type, name, id)
 }
 
 // State is the in-memory fleet. Its zero value is not usable: use New.

@@ -304,6 +304,15 @@ func (f *Figures) KeptStation(ctx context.Context, p *httpapi.Principal, id int6
 	return st, children, sub, err == nil, err
 }
 
+// KeptDevices implements device.Kept from the fleet state.
+func (f *Figures) KeptDevices(ctx context.Context, stationIDs []int64) ([]*device.Device, bool, error) {
+	if f.Fleet == nil {
+		return nil, false, nil
+	}
+	devs, err := f.Fleet.Devices(ctx, stationIDs)
+	return devs, err == nil, err
+}
+
 // KeptStations implements station.Kept from the fleet state.
 func (f *Figures) KeptStations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
 	if f.Fleet == nil {

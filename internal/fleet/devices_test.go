@@ -1,0 +1,78 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/store/storetest"
+)
+
+// The kept device rows answer as device.List in SQL, row for row and in its order (the
+// stations' names, then type, name and id), through renames to one name, moves, edits
+// and deletions, on both databases.
+func TestKeptDevicesAnswerAsList(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		r := newRig(t, db, time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
+		p := &httpapi.Principal{OrgID: r.org, StationAuthority: "all", Role: "user"}
+		rng := rand.New(rand.NewPCG(7, 8))
+		check := func(when string) {
+			t.Helper()
+			sets := [][]int64{r.stations, {}}
+			for _, id := range r.stations {
+				sets = append(sets, []int64{id})
+			}
+			for range 10 {
+				var set []int64
+				for _, i := range rng.Perm(len(r.stations))[:1+rng.IntN(len(r.stations))] {
+					set = append(set, r.stations[i])
+				}
+				sets = append(sets, set)
+			}
+			for _, set := range sets {
+				got, err := r.s.Devices(ctx, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _, err := device.List(ctx, db, p, device.Filter{StationIDs: set})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s, stations %v: %d kept devices, %d listed", when, set, len(got), len(want))
+				}
+				for i := range got {
+					if !reflect.DeepEqual(*got[i], *want[i]) {
+						t.Fatalf("%s, stations %v, row %d:\nkept   %+v\nlisted %+v", when, set, i, *got[i], *want[i])
+					}
+				}
+			}
+		}
+		check("as built")
+
+		// stations of one name: their devices interleave by type, name and id
+		for _, st := range r.stations[:4] {
+			if _, err := db.Exec(ctx, "UPDATE stations SET name = 'Same', updated_at = updated_at + 1 WHERE id = ?", st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := db.Exec(ctx, "UPDATE devices SET name = ?, model = 'M2' WHERE id = ?", "A first", r.devices[5]); err != nil {
+			t.Fatal(err)
+		}
+		r.s.Changed()
+		check("after renames and an edit")
+		for i := range 3 {
+			r.moveDevice(t, rng)
+			check(fmt.Sprint("after move ", i))
+		}
+		r.deleteStation(t, rng)
+		check("after a deletion")
+	})
+}
