@@ -13,5 +13,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     teardownTimeout: 60_000,
+    // a poll waits on the real server, which answers more slowly while the rest of the suite
+    // loads the machine (Vitest's own default gives up after one second)
+    expect: { poll: { timeout: 10_000 } },
   },
 });

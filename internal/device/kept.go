@@ -18,6 +18,9 @@ type Kept interface {
 	// KeptDevices returns the devices of stations the caller may see, in List's order,
 	// shared (not to be changed); ok false when the rows are not kept (list them in SQL).
 	KeptDevices(ctx context.Context, stationIDs []int64) (devs []*Device, ok bool, err error)
+	// KeptDevice is Get: the device id when p may see its station, nil otherwise; shared
+	// (not to be changed); ok false when the rows are not kept.
+	KeptDevice(ctx context.Context, p *httpapi.Principal, id int64) (d *Device, ok bool, err error)
 }
 
 // ofStations returns the devices of visible stations, kept or from SQL.

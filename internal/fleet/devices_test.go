@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -56,6 +57,30 @@ func TestKeptDevicesAnswerAsList(t *testing.T) {
 			}
 		}
 		check("as built")
+
+		// one device by id, as device.Get reads it, for its organisation and another
+		other := &httpapi.Principal{OrgID: r.org + 1, StationAuthority: "all", Role: "user"}
+		for _, id := range append(append([]int64{}, r.devices...), 999_999) {
+			for _, who := range []*httpapi.Principal{p, other} {
+				got, err := r.s.Device(ctx, who, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := device.Get(ctx, db, who, id)
+				if errors.Is(err, store.ErrNotFound) {
+					if got != nil {
+						t.Fatalf("device %d for org %d: kept %+v, not found in SQL", id, who.OrgID, *got)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got == nil || !reflect.DeepEqual(*got, *want) {
+					t.Fatalf("device %d for org %d: kept %v, SQL %+v", id, who.OrgID, got, *want)
+				}
+			}
+		}
 
 		// stations of one name: their devices interleave by type, name and id
 		for _, st := range r.stations[:4] {

@@ -292,3 +292,22 @@ func (s *State) Devices(ctx context.Context, stationIDs []int64) ([]*device.Devi
 	}
 	return out, nil
 }
+
+// Device returns a device as read with the membership (shared, not to be changed) when
+// p may see its station, nil otherwise: what device.Get reads.
+func (s *State) Device(ctx context.Context, p *httpapi.Principal, id int64) (*device.Device, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d := s.devices[id]
+	if d == nil {
+		return nil, nil
+	}
+	st := s.byID[d.station]
+	if st == nil || !station.Sees(p, st, s.byID[st.ParentID], s.grants) {
+		return nil, nil
+	}
+	return d.row, nil
+}

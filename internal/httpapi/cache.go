@@ -203,6 +203,11 @@ func (c *AnswerCache) compute(compute func() (any, error)) (json.RawMessage, err
 	if err != nil {
 		return nil, err
 	}
+	if a, ok := data.(Appender); ok {
+		if b, err := a.AppendJSON(nil); err == nil {
+			return b, nil
+		}
+	}
 	return json.Marshal(data)
 }
 

@@ -40,6 +40,13 @@ type Page[T any] struct {
 func WriteJSON(w http.ResponseWriter, status int, env Envelope) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	if a, ok := env.Data.(Appender); ok {
+		if b, ok := appendEnvelope(make([]byte, 0, 8192), env, a); ok {
+			w.WriteHeader(status)
+			_, _ = w.Write(b)
+			return
+		}
+	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(env)
 }

@@ -33,7 +33,8 @@ func TestFleetStateAnswersAsRollups(t *testing.T) {
 		"/v2/summary/powerdata/total", "/v2/summary/topdevices", "/v2/summary/projectranking", "/v2/site/summary",
 		"/v2/site/list?pageSize=200", fmt.Sprintf("/v2/site/detail/%d", stationID), fmt.Sprintf("/v2/site/detail/%d", subID),
 		"/v2/dev/summary", "/v2/dev/inverterstatus", fmt.Sprintf("/v2/dev/list/%d", stationID), "/v2/dev/listbytype?pageSize=100",
-		fmt.Sprintf("/v2/dev/detail/%d", deviceID)}
+		fmt.Sprintf("/v2/dev/detail/%d", deviceID), fmt.Sprintf("/v2/dev/attribute/%d", deviceID),
+		fmt.Sprintf("/v2/dev/history/%d?metric=power&from=%s&to=%s", deviceID, now.Add(-50*time.Hour).Format(time.RFC3339), now.Add(-26*time.Hour).Format(time.RFC3339))}
 	// a station's series: this month, last month and one before what the state keeps;
 	// this year; a day's curve
 	for _, id := range []int64{stationID, subID} {

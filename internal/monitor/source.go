@@ -313,6 +313,15 @@ func (f *Figures) KeptDevices(ctx context.Context, stationIDs []int64) ([]*devic
 	return devs, err == nil, err
 }
 
+// KeptDevice implements device.Kept from the fleet state.
+func (f *Figures) KeptDevice(ctx context.Context, p *httpapi.Principal, id int64) (*device.Device, bool, error) {
+	if f.Fleet == nil {
+		return nil, false, nil
+	}
+	d, err := f.Fleet.Device(ctx, p, id)
+	return d, err == nil, err
+}
+
 // KeptStations implements station.Kept from the fleet state.
 func (f *Figures) KeptStations(ctx context.Context, p *httpapi.Principal) ([]*station.Station, func(int64) []*station.Station, bool, error) {
 	if f.Fleet == nil {

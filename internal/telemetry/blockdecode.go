@@ -159,18 +159,27 @@ func appendBlockPoints(dst [][2]float64, b []byte, col int, from, to int64) ([][
 		if d.err != nil || n > uint64(len(raw))/9 {
 			return errBlock
 		}
-		ts := make([]int64, n)
-		d.times(int(n), func(i int, t int64) { ts[i] = t })
+		// every sample's point, then those outside the range dropped
 		at := len(dst)
-		ok := d.floats(int(n), func(i int, v float64) {
-			if ts[i] >= from && ts[i] < to {
-				dst = append(dst, [2]float64{float64(ts[i]), v})
+		dst = slices.Grow(dst, int(n))[:at+int(n)]
+		pts := dst[at:]
+		d.times(int(n), func(i int, t int64) {
+			pts[i][0] = float64(t)
+			if t < from || t >= to {
+				pts[i][0] = math.NaN() // dropped below: no instant is NaN
 			}
 		})
-		if !ok {
+		if !d.floats(int(n), func(i int, v float64) { pts[i][1] = v }) {
 			dst = dst[:at]
 			return errBlock
 		}
+		kept := pts[:0]
+		for _, p := range pts {
+			if !math.IsNaN(p[0]) {
+				kept = append(kept, p)
+			}
+		}
+		dst = dst[:at+len(kept)]
 		return nil
 	})
 	return dst, err

@@ -174,7 +174,7 @@ func (r *Reader) unionSeries(ctx context.Context, deviceID int64, column string,
 	for rows.Next() {
 		var ts int64
 		var v sql.NullFloat64
-		var data []byte
+		var data sql.RawBytes // the driver's copy, decoded before the next row: not copied again
 		if err := rows.Scan(&ts, &v, &data); err != nil {
 			return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
 		}
