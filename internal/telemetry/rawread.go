@@ -21,10 +21,7 @@ import (
 // and its blocks matching blocksWhere, in one statement; rows come back as one-sample
 // block rows, blocks decoded whole.
 func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rowsTail string, rowsArgs []any, blocksWhere string, blocksArgs []any) ([]blockRow, error) {
-	blob := "BLOB"
-	if db.Dialect == store.Postgres {
-		blob = "BYTEA"
-	}
+	blob := blobType(db)
 	q := "SELECT * FROM (SELECT " + sampleCols + ", CAST(NULL AS " + blob + ") AS data FROM telemetry_samples WHERE device_id = ? AND " +
 		rowsWhere + " " + rowsTail + ") AS r UNION ALL SELECT start_ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, data " +
 		"FROM telemetry_sample_blocks WHERE device_id = ? AND " + blocksWhere
@@ -57,6 +54,15 @@ func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rows
 		out = append(out, b)
 	}
 	return out, rows.Err()
+}
+
+// blobType is the database's name of the blocks' data column type, for a NULL of it in a
+// UNION.
+func blobType(db *store.DB) string {
+	if db.Dialect == store.Postgres {
+		return "BYTEA"
+	}
+	return "BLOB"
 }
 
 // samplesOf turns block rows of a device into samples.
@@ -160,10 +166,7 @@ func (r *Reader) unionSeries(ctx context.Context, deviceID int64, column string,
 	if col == -3 {
 		return out, fmt.Errorf("telemetry: no column %q in sample blocks", column)
 	}
-	blob := "BLOB"
-	if r.db.Dialect == store.Postgres {
-		blob = "BYTEA"
-	}
+	blob := blobType(r.db)
 	rows, err := r.db.Query(ctx, "SELECT ts, CAST("+column+" AS DOUBLE PRECISION), CAST(NULL AS "+blob+") FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? "+
 		"UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts > ? AND start_ts < ?",
 		deviceID, from, to, deviceID, from-blockSpan, to)
