@@ -46,13 +46,9 @@ type Device struct {
 }
 
 // Columns are the columns Scan reads, of devices d joined to their stations s.
-const Columns = columns
-
-const columns = `d.id, d.station_id, s.name, COALESCE(d.parent_id, 0), d.name, d.sn, d.type, d.custom_type, d.model,
+const Columns = `d.id, d.station_id, s.name, COALESCE(d.parent_id, 0), d.name, d.sn, d.type, d.custom_type, d.model,
 	d.rated_power_kw, d.capacity_kwh, d.component_capacity_kwp, d.component_rated_power_w, d.component_count,
 	d.strings_total, d.strings_enabled, d.meter_position, d.collector_sn, d.created_at, d.updated_at, d.org_id, d.sim_key`
-
-func scan(row interface{ Scan(...any) error }) (*Device, error) { return Scan(row) }
 
 // Scan reads a device from a row of Columns followed by the columns extra points to.
 func Scan(row interface{ Scan(...any) error }, extra ...any) (*Device, error) {
@@ -75,7 +71,7 @@ func Scan(row interface{ Scan(...any) error }, extra ...any) (*Device, error) {
 // Get loads a device whose station the caller may see.
 func Get(ctx context.Context, db *store.DB, p *httpapi.Principal, id int64) (*Device, error) {
 	where, args := station.Scope(p)
-	return scan(db.QueryRow(ctx, "SELECT "+columns+" FROM devices d JOIN stations s ON s.id = d.station_id WHERE d.id = ? AND "+where,
+	return Scan(db.QueryRow(ctx, "SELECT "+Columns+" FROM devices d JOIN stations s ON s.id = d.station_id WHERE d.id = ? AND "+where,
 		append([]any{id}, args...)...))
 }
 
@@ -114,7 +110,7 @@ func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter) ([]
 	if err := db.QueryRow(ctx, "SELECT COUNT(*)"+q, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("device: unable to count: %w", err)
 	}
-	sel := "SELECT " + columns + q + " ORDER BY s.name, d.type, d.name, d.id"
+	sel := "SELECT " + Columns + q + " ORDER BY s.name, d.type, d.name, d.id"
 	if f.PerPage > 0 {
 		sel += fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, (f.Page-1)*f.PerPage)
 	}
@@ -125,7 +121,7 @@ func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter) ([]
 	defer rows.Close()
 	out := []*Device{}
 	for rows.Next() {
-		d, err := scan(rows)
+		d, err := Scan(rows)
 		if err != nil {
 			return nil, 0, err
 		}
