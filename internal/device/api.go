@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/jsonnum"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -168,8 +169,8 @@ func (h History) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, ',')
 		}
 		var ok0, ok1 bool
-		b, ok0 = httpapi.AppendFloat(append(b, '['), p[0])
-		b, ok1 = httpapi.AppendFloat(append(b, ','), p[1])
+		b, ok0 = jsonnum.AppendFloat(append(b, '['), p[0])
+		b, ok1 = jsonnum.AppendFloat(append(b, ','), p[1])
 		if !ok0 || !ok1 {
 			return b, httpapi.ErrUnsupportedFloat
 		}

@@ -3,7 +3,6 @@ package telemetry
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -35,53 +34,6 @@ func sameValues(a, b *Sample) bool {
 		a.DCVoltageV == b.DCVoltageV && a.DCCurrentA == b.DCCurrentA && a.ACVoltageV == b.ACVoltageV &&
 		a.FrequencyHz == b.FrequencyHz && a.TempC == b.TempC && a.SOC == b.SOC &&
 		a.IrradianceWm2 == b.IrradianceWm2 && a.Status == b.Status && a.StringsActive == b.StringsActive
-}
-
-type storedState struct {
-	A     *CounterState `json:"a,omitempty"`
-	B     *CounterState `json:"b,omitempty"`
-	First bool          `json:"f,omitempty"`
-}
-
-// cstate encodes the counter state for the cstate column: NULL when it can be rebuilt
-// from the reading itself.
-func (r *rawRow) cstate() any {
-	var s storedState
-	if !r.C1.trivial(r.EnergyKWh, r.T) {
-		c := r.C1
-		s.A = &c
-	}
-	if !r.C2.trivial(r.Energy2KWh, r.T) {
-		c := r.C2
-		s.B = &c
-	}
-	s.First = r.First
-	if s.A == nil && s.B == nil && !s.First {
-		return nil
-	}
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-func (r *rawRow) setState(cs sql.NullString) error {
-	r.C1 = CounterState{Ref: r.EnergyKWh, RefT: r.T}
-	r.C2 = CounterState{Ref: r.Energy2KWh, RefT: r.T}
-	r.First = false
-	if !cs.Valid || cs.String == "" {
-		return nil
-	}
-	var s storedState
-	if err := json.Unmarshal([]byte(cs.String), &s); err != nil {
-		return fmt.Errorf("telemetry: unreadable counter state of device %d at %d: %w", r.DeviceID, r.T, err)
-	}
-	if s.A != nil {
-		r.C1 = *s.A
-	}
-	if s.B != nil {
-		r.C2 = *s.B
-	}
-	r.First = s.First
-	return nil
 }
 
 const sampleCols = "ts, power_kw, energy_kwh, energy2_kwh, dc_voltage_v, dc_current_a, ac_voltage_v, frequency_hz, temp_c, soc, irradiance_wm2, status, strings_active, cstate"

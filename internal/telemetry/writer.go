@@ -248,21 +248,28 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 	now := w.opt.Now().UnixMilli()
 	byDev := map[int64]*deviceBatch{}
 	var ids []int64
+	// a message holds one device's readings: look its device up once, not per sample
+	var d *deviceInfo
+	var b *deviceBatch
 	for i := range samples {
 		s := &samples[i]
-		d, err := w.reg.device(ctx, s.DeviceID)
-		if err != nil {
-			return res, err
+		if d == nil || d.ID != s.DeviceID {
+			var err error
+			if d, err = w.reg.device(ctx, s.DeviceID); err != nil {
+				return res, err
+			}
+			b = nil
 		}
 		if reason := w.check(d, s, now, false); reason != "" {
 			res.set(i, Rejected, reason)
 			continue
 		}
-		b := byDev[s.DeviceID]
 		if b == nil {
-			b = &deviceBatch{dev: d}
-			byDev[s.DeviceID] = b
-			ids = append(ids, s.DeviceID)
+			if b = byDev[s.DeviceID]; b == nil {
+				b = &deviceBatch{dev: d}
+				byDev[s.DeviceID] = b
+				ids = append(ids, s.DeviceID)
+			}
 		}
 		b.news = append(b.news, newRawRow(*s, i))
 	}
