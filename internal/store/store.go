@@ -45,44 +45,66 @@ type DB struct {
 	stmts sync.Map
 	// Trace, when set (tests), is told every query run through DB.Query and DB.QueryRow.
 	Trace func(q string, args []any)
-	// reads are the statements DB.Query and DB.QueryRow prepared on SQLite (readStmt),
-	// by their text, and how many there are.
-	reads     sync.Map
-	readCount atomic.Int64
+	// kept are the statements prepared on SQLite for DB.Query, DB.QueryRow and a
+	// transaction's Exec, Query and QueryRow (keptStmt), by their text, and how many.
+	kept      sync.Map
+	keptCount atomic.Int64
 }
 
-// maxReadStmts bounds the statements DB.Query and DB.QueryRow keep prepared, and
-// maxListStmt the placeholders of a kept statement with an IN list.
+// maxKeptStmts bounds the statements keptStmt keeps prepared, and maxListStmt the
+// placeholders of a kept statement with an IN list.
 const (
-	maxReadStmts = 256
+	maxKeptStmts = 256
 	maxListStmt  = 8
 )
 
-// readStmt returns the kept prepared statement of a read written with `?` placeholders,
-// or nil to run it unprepared. On SQLite, parsing and planning a statement costs more
-// than many of the reads themselves; PostgreSQL's driver keeps its own statement cache.
-// A query with an `IN (…)` list is kept only for short lists (its text varies with the
-// list's length), and at most maxReadStmts are.
-func (db *DB) readStmt(ctx context.Context, q string) *sql.Stmt {
+// keptStmt returns the kept prepared statement of a statement written with `?`
+// placeholders, or nil to run it unprepared. On SQLite, parsing and planning a statement
+// costs more than many of the statements themselves (a tenth of the write path's
+// instructions, where a batch runs a dozen small ones); PostgreSQL's driver keeps its own
+// statement cache. A statement with an `IN (…)` list is kept only for short lists (its
+// text varies with the list's length), a script of several statements or a schema change
+// never, and at most maxKeptStmts are.
+func (db *DB) keptStmt(ctx context.Context, q string) *sql.Stmt {
 	if db.Dialect != SQLite {
 		return nil
 	}
-	if v, ok := db.reads.Load(q); ok {
+	if v, ok := db.kept.Load(q); ok {
 		return v.(*sql.Stmt)
 	}
-	if strings.Contains(q, "IN (") && strings.Count(q, "?") > maxListStmt || db.readCount.Load() >= maxReadStmts {
+	if !keepable(q) || db.keptCount.Load() >= maxKeptStmts {
 		return nil
 	}
 	st, err := db.SQL.PrepareContext(ctx, q)
 	if err != nil {
-		return nil // run unprepared: the query reports its own error
+		return nil // run unprepared: the statement reports its own error
 	}
-	if v, loaded := db.reads.LoadOrStore(q, st); loaded {
+	if v, loaded := db.kept.LoadOrStore(q, st); loaded {
 		st.Close()
 		return v.(*sql.Stmt)
 	}
-	db.readCount.Add(1)
+	db.keptCount.Add(1)
 	return st
+}
+
+// keepable reports whether a statement's text may be kept prepared: a single SELECT,
+// INSERT, UPDATE, DELETE or WITH statement whose IN lists, if any, are short.
+func keepable(q string) bool {
+	if strings.Contains(q, "IN (") && strings.Count(q, "?") > maxListStmt {
+		return false
+	}
+	if i := strings.IndexByte(q, ';'); i >= 0 && strings.TrimSpace(q[i+1:]) != "" {
+		return false
+	}
+	head := strings.TrimSpace(q)
+	if len(head) > 6 {
+		head = head[:6]
+	}
+	switch strings.ToUpper(head) {
+	case "SELECT", "INSERT", "UPDATE", "DELETE":
+		return true
+	}
+	return strings.HasPrefix(strings.ToUpper(head), "WITH")
 }
 
 // ErrNotFound is returned by lookups that find no row.
@@ -181,7 +203,7 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	if db.Trace != nil {
 		db.Trace(q, args)
 	}
-	if st := db.readStmt(ctx, q); st != nil {
+	if st := db.keptStmt(ctx, q); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
 	return db.SQL.QueryContext(ctx, db.Rebind(q), args...)
@@ -192,7 +214,7 @@ func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if db.Trace != nil {
 		db.Trace(q, args)
 	}
-	if st := db.readStmt(ctx, q); st != nil {
+	if st := db.keptStmt(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return db.SQL.QueryRowContext(ctx, db.Rebind(q), args...)
@@ -242,15 +264,36 @@ func (tx *Tx) Stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 }
 
 func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := tx.kept(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
 	return tx.SQL.ExecContext(ctx, rebind(tx.Dialect, q), args...)
 }
 
 func (tx *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := tx.kept(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return tx.SQL.QueryContext(ctx, rebind(tx.Dialect, q), args...)
 }
 
 func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := tx.kept(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return tx.SQL.QueryRowContext(ctx, rebind(tx.Dialect, q), args...)
+}
+
+// kept is the transaction's use of the database's kept statement for q (keptStmt), or nil
+// to run q unprepared; the transaction closes it.
+func (tx *Tx) kept(ctx context.Context, q string) *sql.Stmt {
+	if tx.db == nil {
+		return nil
+	}
+	if st := tx.db.keptStmt(ctx, q); st != nil {
+		return tx.SQL.StmtContext(ctx, st)
+	}
+	return nil
 }
 
 // Insert runs an INSERT inside the transaction and returns the new row's id.

@@ -100,15 +100,11 @@ func readDays(ctx context.Context, tx *store.Tx, keys []dayKey, station bool) (m
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, chunk := range chunks(ids, 400) {
-		var q string
+		q := "SELECT device_id, '', bucket, bucket_end, hours, NULL FROM telemetry_device_rollups WHERE res = 2 AND device_id IN (%s) AND bucket >= ? AND bucket <= ?"
 		if station {
-			q = "SELECT station_id, kind, bucket, bucket_end, hours, slots FROM telemetry_station_rollups WHERE res = 2 AND station_id IN (" +
-				placeholders(len(chunk)) + ") AND bucket >= ? AND bucket <= ?"
-		} else {
-			q = "SELECT device_id, '', bucket, bucket_end, hours, NULL FROM telemetry_device_rollups WHERE res = 2 AND device_id IN (" +
-				placeholders(len(chunk)) + ") AND bucket >= ? AND bucket <= ?"
+			q = "SELECT station_id, kind, bucket, bucket_end, hours, slots FROM telemetry_station_rollups WHERE res = 2 AND station_id IN (%s) AND bucket >= ? AND bucket <= ?"
 		}
-		rows, err := tx.Query(ctx, q, append(int64Args(chunk), lo, hi)...)
+		rows, err := queryList(ctx, tx, q, chunk, lo, hi)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 		}

@@ -23,9 +23,16 @@ type rawRow struct {
 }
 
 func newRawRow(s Sample, idx int) *rawRow {
+	r := new(rawRow)
+	r.setSample(s, idx)
+	return r
+}
+
+// setSample makes r the new row of sample s, the idx-th of its batch.
+func (r *rawRow) setSample(s Sample, idx int) {
 	t := s.Time.UnixMilli()
 	s.Time = time.UnixMilli(t).UTC()
-	return &rawRow{Sample: s, T: t, idx: idx}
+	*r = rawRow{Sample: s, T: t, idx: idx}
 }
 
 // sameValues reports whether two samples carry identical readings.
@@ -70,7 +77,7 @@ type querier interface {
 func loadLatest(ctx context.Context, tx querier, ids []int64) (map[int64]*rawRow, error) {
 	out := make(map[int64]*rawRow, len(ids))
 	for _, chunk := range chunks(ids, 500) {
-		rows, err := tx.Query(ctx, "SELECT device_id, "+sampleCols+" FROM telemetry_latest WHERE device_id IN ("+placeholders(len(chunk))+")", int64Args(chunk)...)
+		rows, err := queryList(ctx, tx, "SELECT device_id, "+sampleCols+" FROM telemetry_latest WHERE device_id IN (%s)", chunk)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read latest samples: %w", err)
 		}
@@ -317,6 +324,34 @@ func placeholders(n int) string {
 		return ""
 	}
 	return strings.Repeat("?, ", n-1) + "?"
+}
+
+// queryList runs format, whose one IN list of ids is written "IN (%s)", followed by args.
+// The list is padded to a power of two with its last id repeated (IN reads each row
+// once), so that a query has a few texts, not one per length; in a transaction its
+// statement is kept prepared (the write path runs it in every batch).
+func queryList(ctx context.Context, q querier, format string, ids []int64, args ...any) (*sql.Rows, error) {
+	n := 1
+	for n < len(ids) {
+		n *= 2
+	}
+	all := make([]any, 0, n+len(args))
+	for _, id := range ids {
+		all = append(all, id)
+	}
+	for len(all) < n {
+		all = append(all, ids[len(ids)-1])
+	}
+	all = append(all, args...)
+	text := fmt.Sprintf(format, placeholders(n))
+	if tx, ok := q.(*store.Tx); ok {
+		st, err := tx.Stmt(ctx, text)
+		if err != nil {
+			return nil, err
+		}
+		return st.QueryContext(ctx, all...)
+	}
+	return q.Query(ctx, text, all...)
 }
 
 func int64Args(ids []int64) []any {

@@ -60,24 +60,51 @@ func maySeal(t, now int64) bool {
 type spanKey struct{ id, start int64 }
 
 // unseal turns the blocks of the given device days back into rows (call it in the
-// transaction that writes to those days, before the rows are written).
+// transaction that writes to those days, before the rows are written). One read finds
+// which of the days have blocks; most have none.
 func unseal(ctx context.Context, tx *store.Tx, keys []spanKey) error {
+	if len(keys) == 0 {
+		return nil
+	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].id != keys[j].id {
 			return keys[i].id < keys[j].id
 		}
 		return keys[i].start < keys[j].start
 	})
+	var ids []int64
+	lo, hi := keys[0].start, keys[0].start
 	for i, k := range keys {
-		if i > 0 && keys[i-1] == k {
+		if i == 0 || k.id != keys[i-1].id {
+			ids = append(ids, k.id)
+		}
+		lo, hi = min(lo, k.start), max(hi, k.start)
+	}
+	sealed := map[spanKey]bool{}
+	for _, chunk := range chunks(ids, 400) {
+		rows, err := queryList(ctx, tx, "SELECT device_id, start_ts FROM telemetry_sample_blocks WHERE device_id IN (%s) AND start_ts >= ? AND start_ts <= ?", chunk, lo, hi)
+		if err != nil {
+			return fmt.Errorf("telemetry: unable to find sample blocks: %w", err)
+		}
+		for rows.Next() {
+			var k spanKey
+			if err := rows.Scan(&k.id, &k.start); err != nil {
+				rows.Close()
+				return fmt.Errorf("telemetry: unable to find sample blocks: %w", err)
+			}
+			sealed[k] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("telemetry: unable to find sample blocks: %w", err)
+		}
+	}
+	for i, k := range keys {
+		if (i > 0 && keys[i-1] == k) || !sealed[k] {
 			continue
 		}
 		var data []byte
-		err := tx.QueryRow(ctx, "SELECT data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts = ?", k.id, k.start).Scan(&data)
-		if err == sql.ErrNoRows {
-			continue
-		}
-		if err != nil {
+		if err := tx.QueryRow(ctx, "SELECT data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts = ?", k.id, k.start).Scan(&data); err != nil {
 			return fmt.Errorf("telemetry: unable to read a sample block: %w", err)
 		}
 		rows, err := decodeBlock(data)
@@ -99,13 +126,15 @@ func unsealFor(ctx context.Context, tx *store.Tx, now int64, rows ...[]*rawRow) 
 	var keys []spanKey
 	for _, rs := range rows {
 		for _, r := range rs {
-			if maySeal(r.T, now) {
-				keys = append(keys, spanKey{r.DeviceID, blockStart(r.T)})
+			if !maySeal(r.T, now) {
+				continue
+			}
+			// rows come in runs of one device and day: a key per run
+			k := spanKey{r.DeviceID, blockStart(r.T)}
+			if n := len(keys); n == 0 || keys[n-1] != k {
+				keys = append(keys, k)
 			}
 		}
-	}
-	if len(keys) == 0 {
-		return nil
 	}
 	return unseal(ctx, tx, keys)
 }

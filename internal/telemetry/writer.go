@@ -250,6 +250,7 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 	var ids []int64
 	// a message holds one device's readings: look its device up once, not per sample
 	var d *deviceInfo
+	slab := make([]rawRow, len(samples)) // the new rows, allocated at once
 	var b *deviceBatch
 	for i := range samples {
 		s := &samples[i]
@@ -271,7 +272,9 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 				ids = append(ids, s.DeviceID)
 			}
 		}
-		b.news = append(b.news, newRawRow(*s, i))
+		r := &slab[i]
+		r.setSample(*s, i)
+		b.news = append(b.news, r)
 	}
 	if strict {
 		for _, o := range res.Outcomes {
@@ -365,6 +368,7 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 	}
 	acc := newAccum(w.opt.MaxGap.Milliseconds())
 	var inserts, updates, tails []*rawRow
+	var toUnseal [][]*rawRow // rows of the devices whose samples reach days that may be sealed
 	for _, id := range ids {
 		b := byDev[id]
 		news := uniq(b.news, res)
@@ -388,9 +392,7 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 			return nil, nil, err
 		}
 		if sealed {
-			if err := unsealFor(ctx, tx, now, out.inserts, out.updates); err != nil {
-				return nil, nil, err
-			}
+			toUnseal = append(toUnseal, out.inserts, out.updates)
 		}
 		ev.add(&out.events)
 		inserts = append(inserts, out.inserts...)
@@ -398,6 +400,9 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		if out.tail != nil {
 			tails = append(tails, out.tail)
 		}
+	}
+	if err := unsealFor(ctx, tx, now, toUnseal...); err != nil {
+		return nil, nil, err
 	}
 	if err := insertRaw(ctx, tx, inserts); err != nil {
 		return nil, nil, err
