@@ -115,8 +115,11 @@ func TestTransactionStatementsKept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := db.keptCount.Load(); got != 4 {
+	if got := db.keptTxCount.Load(); got != 4 {
 		t.Fatalf("%d statements kept, want 4 (not the CREATE TABLE, nor the script of two)", got)
+	}
+	if got := db.keptCount.Load(); got != 0 {
+		t.Fatalf("transactions took %d of the reads' statements", got)
 	}
 	for _, q := range []string{"CREATE TABLE x (a)", "  create index i on t (v)", "PRAGMA user_version", "BEGIN", "SELECT 1; SELECT 2"} {
 		if keepable(q) {

@@ -46,13 +46,15 @@ type DB struct {
 	// Trace, when set (tests), is told every query run through DB.Query and DB.QueryRow.
 	Trace func(q string, args []any)
 	// kept are the statements prepared on SQLite for DB.Query, DB.QueryRow and a
-	// transaction's Exec, Query and QueryRow (keptStmt), by their text, and how many.
-	kept      sync.Map
-	keptCount atomic.Int64
+	// transaction's Exec, Query and QueryRow (keptStmt), by their text; how many were
+	// kept for reads and for transactions, each within its own bound, so that one-off
+	// transactions (seeding a fleet) cannot take the reads' share.
+	kept                   sync.Map
+	keptCount, keptTxCount atomic.Int64
 }
 
-// maxKeptStmts bounds the statements keptStmt keeps prepared, and maxListStmt the
-// placeholders of a kept statement with an IN list.
+// maxKeptStmts bounds the statements keptStmt keeps prepared for reads, and again for
+// transactions, and maxListStmt the placeholders of a kept statement with an IN list.
 const (
 	maxKeptStmts = 256
 	maxListStmt  = 8
@@ -65,14 +67,14 @@ const (
 // statement cache. A statement with an `IN (…)` list is kept only for short lists (its
 // text varies with the list's length), a script of several statements or a schema change
 // never, and at most maxKeptStmts are.
-func (db *DB) keptStmt(ctx context.Context, q string) *sql.Stmt {
+func (db *DB) keptStmt(ctx context.Context, q string, count *atomic.Int64) *sql.Stmt {
 	if db.Dialect != SQLite {
 		return nil
 	}
 	if v, ok := db.kept.Load(q); ok {
 		return v.(*sql.Stmt)
 	}
-	if !keepable(q) || db.keptCount.Load() >= maxKeptStmts {
+	if !keepable(q) || count.Load() >= maxKeptStmts {
 		return nil
 	}
 	st, err := db.SQL.PrepareContext(ctx, q)
@@ -83,7 +85,7 @@ func (db *DB) keptStmt(ctx context.Context, q string) *sql.Stmt {
 		st.Close()
 		return v.(*sql.Stmt)
 	}
-	db.keptCount.Add(1)
+	count.Add(1)
 	return st
 }
 
@@ -203,7 +205,7 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	if db.Trace != nil {
 		db.Trace(q, args)
 	}
-	if st := db.keptStmt(ctx, q); st != nil {
+	if st := db.keptStmt(ctx, q, &db.keptCount); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
 	return db.SQL.QueryContext(ctx, db.Rebind(q), args...)
@@ -214,7 +216,7 @@ func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if db.Trace != nil {
 		db.Trace(q, args)
 	}
-	if st := db.keptStmt(ctx, q); st != nil {
+	if st := db.keptStmt(ctx, q, &db.keptCount); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return db.SQL.QueryRowContext(ctx, db.Rebind(q), args...)
@@ -290,7 +292,7 @@ func (tx *Tx) kept(ctx context.Context, q string) *sql.Stmt {
 	if tx.db == nil {
 		return nil
 	}
-	if st := tx.db.keptStmt(ctx, q); st != nil {
+	if st := tx.db.keptStmt(ctx, q, &tx.db.keptTxCount); st != nil {
 		return tx.SQL.StmtContext(ctx, st)
 	}
 	return nil
