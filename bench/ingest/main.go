@@ -3,6 +3,7 @@
 // the same run, and the year back-fill of the demo fleet's size.
 //
 //	go run ./bench/ingest [-samples 400000] [-per-msg 100] [-backfill-days 365]
+//	go run ./bench/ingest -only write [-write-batch 10]   the write path alone (write.go)
 //
 // A point is one field value, as InfluxDB counts them: a 10-field sample is 10 points.
 package main
@@ -16,7 +17,6 @@ import (
 	"iter"
 	"log"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,7 +31,6 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/metrics"
-	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -47,7 +46,7 @@ var (
 	backfillDays = flag.Int("backfill-days", 365, "days of 5-minute history to back-fill (0 to skip)")
 	retention    = flag.Duration("retention", 30*24*time.Hour, "raw retention for the back-fill")
 	keep         = flag.Bool("keep", false, "keep the databases")
-	only         = flag.String("only", "", "run only this part: floor, mqtt, http or backfill")
+	only         = flag.String("only", "", "run only this part: floor, mqtt, http, backfill, or write (the write path alone, only when named)")
 	runs         = flag.Int("runs", 3, "rounds of floor, MQTT and HTTP; each path reports its best round (the machine may be shared)")
 	pending      = flag.Int("mqtt-pending", 0, "MQTT batch size in messages (0: the consumer's default, half the in-flight window)")
 	cpuProfile   = flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
@@ -115,131 +114,9 @@ func main() {
 	if *backfillDays > 0 && run("backfill") {
 		benchBackfill(dir)
 	}
-}
-
-// fleet creates an organisation with stations, devices and collector keys.
-type fleet struct {
-	org      int64
-	devices  []int64
-	sns      []string
-	colls    []string // collector of each device
-	keys     map[string]string
-	stations int
-}
-
-func newFleet(ctx context.Context, db *store.DB, n int) *fleet {
-	now := time.Now().UnixMilli()
-	f := &fleet{keys: map[string]string{}}
-	must := func(id int64, err error) int64 {
-		if err != nil {
-			log.Fatal(err)
-		}
-		return id
+	if *only == "write" {
+		benchWrite(dir)
 	}
-	f.org = must(db.Insert(ctx, "INSERT INTO organizations (name, created_at) VALUES (?, ?)", "Bench", now))
-	zones := []string{"Asia/Shanghai", "America/Los_Angeles", "Europe/Madrid", "Australia/Perth", "Africa/Johannesburg",
-		"Europe/Berlin", "Asia/Tokyo", "Asia/Seoul", "Asia/Taipei"}
-	var subs []int64
-	for i, z := range zones {
-		p := must(db.Insert(ctx, "INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-			f.org, fmt.Sprintf("Plant %d", i), z, 3000, now, now))
-		for j := 0; j < 3; j++ {
-			subs = append(subs, must(db.Insert(ctx, "INSERT INTO stations (org_id, parent_id, name, timezone, capacity_kwp, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-				f.org, p, fmt.Sprintf("Plant %d-%d", i, j), z, 1000, now, now)))
-		}
-	}
-	f.stations = len(subs) + len(zones)
-	for i := 0; i < n; i++ {
-		st := subs[i%len(subs)]
-		typ, pos, rated := "inverter", "", 100.0
-		switch i % 20 {
-		case 7:
-			typ, rated = "battery", 250
-		case 13:
-			typ, pos, rated = "meter", "grid", 0
-		}
-		sn := fmt.Sprintf("SN%05d", i)
-		coll := fmt.Sprintf("COLL%02d", i%*httpClients)
-		id := must(db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, meter_position, rated_power_kw, component_capacity_kwp,
-			collector_sn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, f.org, st, sn, sn, typ, pos, rated, rated*1.2, coll, now, now))
-		f.devices, f.sns, f.colls = append(f.devices, id), append(f.sns, sn), append(f.colls, coll)
-	}
-	for i := 0; i < *httpClients; i++ {
-		coll := fmt.Sprintf("COLL%02d", i)
-		k, err := ingest.SetCollectorKey(ctx, db, f.org, coll)
-		if err != nil {
-			log.Fatal(err)
-		}
-		f.keys[coll] = k
-	}
-	return f
-}
-
-func openDB(dir, name string) *store.DB {
-	ctx := context.Background()
-	db, err := store.Open(ctx, "", "sqlite://"+dir+"/"+name+".db")
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := db.Migrate(ctx); err != nil {
-		log.Fatal(err)
-	}
-	return db
-}
-
-// sampleAt is device i's reading at 5-minute step k (solar-shaped power, lifetime counter).
-func sampleAt(start time.Time, i, k int) telemetry.Sample {
-	at := start.Add(time.Duration(k) * 5 * time.Minute)
-	h := float64(at.UTC().Hour()) + float64(at.Minute())/60
-	p := math.Max(0, math.Sin((h-6)/12*math.Pi)) * 80
-	e := 1000 + float64(i) + float64(k)*0.05 + p*float64(k%288)/12/100
-	return telemetry.Sample{Time: at, PowerKW: p, EnergyKWh: math.Round(e*1000) / 1000, DCVoltageV: 600 + p, DCCurrentA: p / 6,
-		ACVoltageV: 400, FrequencyHz: 50, TempC: 25 + p/10, IrradianceWm2: p * 12, Status: 1, StringsActive: 8}
-}
-
-type wire struct {
-	SN            string `json:"sn,omitempty"`
-	Time          int64  `json:"time"`
-	PowerKW       float64
-	EnergyKWh     float64
-	DCVoltageV    float64
-	DCCurrentA    float64
-	ACVoltageV    float64
-	FrequencyHz   float64
-	TempC         float64
-	IrradianceWm2 float64
-	Status        int
-	StringsActive int
-}
-
-func encode(list []wire) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, w := range list {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if w.SN != "" {
-			fmt.Fprintf(&b, `{"sn":%q,`, w.SN)
-		} else {
-			b.WriteByte('{')
-		}
-		fmt.Fprintf(&b, `"time":%d,"powerKw":%g,"energyKwh":%g,"dcVoltageV":%g,"dcCurrentA":%g,"acVoltageV":%g,"frequencyHz":%g,"tempC":%g,"irradianceWm2":%g,"status":%d,"stringsActive":%d}`,
-			w.Time, w.PowerKW, w.EnergyKWh, w.DCVoltageV, w.DCCurrentA, w.ACVoltageV, w.FrequencyHz, w.TempC, w.IrradianceWm2, w.Status, w.StringsActive)
-	}
-	b.WriteByte(']')
-	return b.Bytes()
-}
-
-func toWire(sn string, s telemetry.Sample) wire {
-	return wire{SN: sn, Time: s.Time.UnixMilli(), PowerKW: s.PowerKW, EnergyKWh: s.EnergyKWh, DCVoltageV: s.DCVoltageV,
-		DCCurrentA: s.DCCurrentA, ACVoltageV: s.ACVoltageV, FrequencyHz: s.FrequencyHz, TempC: s.TempC,
-		IrradianceWm2: s.IrradianceWm2, Status: s.Status, StringsActive: s.StringsActive}
-}
-
-func steps() (start time.Time, k int) {
-	k = *nSamples / *nDevices
-	return time.Now().Add(-time.Duration(k+1) * 5 * time.Minute).Truncate(5 * time.Minute), k
 }
 
 // benchFloor inserts the same rows into a bare table, batch by batch, as fast as plain
