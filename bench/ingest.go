@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +16,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/bench/internal/influx"
-	"github.com/helio-energy/helio/internal/telemetry"
+	"github.com/helio-energy/helio/bench/internal/ingestgen"
 )
 
 // fields is the number of values in an ingest sample; a point is one field value, as
@@ -182,17 +181,6 @@ func (e *env) ingest(ctx context.Context) error {
 	return nil
 }
 
-// ingestSample is bench/ingest's generator (its sampleAt): device i's reading at 5-minute
-// step k, solar-shaped power and a lifetime counter. The peer gets the same samples.
-func ingestSample(start time.Time, i, k int) telemetry.Sample {
-	at := start.Add(time.Duration(k) * 5 * time.Minute)
-	h := float64(at.UTC().Hour()) + float64(at.Minute())/60
-	p := math.Max(0, math.Sin((h-6)/12*math.Pi)) * 80
-	e := 1000 + float64(i) + float64(k)*0.05 + p*float64(k%288)/12/100
-	return telemetry.Sample{Time: at, PowerKW: p, EnergyKWh: math.Round(e*1000) / 1000, DCVoltageV: 600 + p, DCCurrentA: p / 6,
-		ACVoltageV: 400, FrequencyHz: 50, TempC: 25 + p/10, IrradianceWm2: p * 12, Status: 1, StringsActive: 8}
-}
-
 // influxIngest feeds InfluxDB the ingest samples and returns samples per second.
 func (e *env) influxIngest(ctx context.Context) (float64, string, error) {
 	c := e.cfg
@@ -220,7 +208,7 @@ func (e *env) influxIngest(ctx context.Context) (float64, string, error) {
 		n := 0
 		for step := 0; step < k; step++ {
 			for i := cl; i < c.ingestDevices; i += c.ingestClients {
-				smp := ingestSample(start, i, step)
+				smp := ingestgen.Sample(start, i, step)
 				buf = influx.AppendLine(buf, "telemetry", [][2]string{{"sn", fmt.Sprintf("SN%05d", i)}}, &smp, false)
 				if n++; n == c.ingestPerReq {
 					reqs[cl] = append(reqs[cl], buf)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/helio-energy/helio/bench/internal/ingestgen"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkWrite(b *testing.B) {
 			var batch []telemetry.Sample
 			for i := d0; i < d0+20; i++ {
 				for step := from; step < min(from+100, k); step++ {
-					s := sampleAt(start, i, step)
+					s := ingestgen.Sample(start, i, step)
 					s.DeviceID = f.devices[i]
 					batch = append(batch, s)
 				}

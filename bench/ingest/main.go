@@ -28,6 +28,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/helio-energy/helio/bench/internal/acks"
+	"github.com/helio-energy/helio/bench/internal/ingestgen"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/metrics"
@@ -148,7 +149,7 @@ func benchFloor(dir string) row {
 			}
 			for in := 0; in < 5000 && step < k; in += *nDevices {
 				for i := 0; i < *nDevices; i++ {
-					s := sampleAt(start, i, step)
+					s := ingestgen.Sample(start, i, step)
 					args = append(args, int64(i+1), s.Time.UnixMilli(), s.PowerKW, s.EnergyKWh, s.DCVoltageV, s.DCCurrentA,
 						s.ACVoltageV, s.FrequencyHz, s.TempC, s.IrradianceWm2, s.Status, s.StringsActive)
 					n++
@@ -226,7 +227,7 @@ func benchMQTT(dir string) row {
 		for i := range f.devices {
 			var list []wire
 			for step := from; step < min(from+*perMsg, k); step++ {
-				list = append(list, toWire("", sampleAt(start, i, step)))
+				list = append(list, toWire("", ingestgen.Sample(start, i, step)))
 			}
 			total += len(list)
 			msgs = append(msgs, msg{fmt.Sprintf("%s/%d/%s/%s/telemetry", prefix, f.org, f.colls[i], f.sns[i]), encode(list)})
@@ -289,7 +290,7 @@ func benchHTTP(dir string) row {
 				if f.colls[i] != coll {
 					continue
 				}
-				list = append(list, toWire(f.sns[i], sampleAt(start, i, step)))
+				list = append(list, toWire(f.sns[i], ingestgen.Sample(start, i, step)))
 				if len(list) == *perReq {
 					flush()
 				}
@@ -339,7 +340,7 @@ func benchBackfill(dir string) {
 			batch := make([]telemetry.Sample, 0, chunk*len(f.devices))
 			for k := from; k < min(from+chunk, steps); k++ {
 				for i, id := range f.devices {
-					s := sampleAt(start, i, k)
+					s := ingestgen.Sample(start, i, k)
 					s.DeviceID = id
 					batch = append(batch, s)
 				}

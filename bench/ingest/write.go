@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/helio-energy/helio/bench/internal/ingestgen"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -30,7 +31,7 @@ func benchWrite(dir string) {
 	for from := 0; from < k; from += *perMsg {
 		for i, id := range f.devices {
 			for step := from; step < min(from+*perMsg, k); step++ {
-				s := sampleAt(start, i, step)
+				s := ingestgen.Sample(start, i, step)
 				s.DeviceID = id
 				cur = append(cur, s)
 			}
