@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"testing"
 
@@ -49,11 +50,11 @@ func TestQueryListPadded(t *testing.T) {
 				}
 			}
 			sort.Slice(want, func(i, j int) bool { return want[i] < want[j] })
-			if got := read(db, ids); !equalIDs(got, want) {
+			if got := read(db, ids); !slices.Equal(got, want) {
 				t.Fatalf("%d ids outside a transaction: %v, want %v", n, got, want)
 			}
 			err := db.InTx(ctx, func(tx *store.Tx) error {
-				if got := read(tx, ids); !equalIDs(got, want) {
+				if got := read(tx, ids); !slices.Equal(got, want) {
 					t.Fatalf("%d ids in a transaction: %v, want %v", n, got, want)
 				}
 				return nil
@@ -63,16 +64,4 @@ func TestQueryListPadded(t *testing.T) {
 			}
 		}
 	})
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
