@@ -3,7 +3,6 @@ package device
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -151,32 +150,14 @@ type History struct {
 // AppendJSON implements httpapi.Appender: a day of 5-minute points is the largest
 // answer of the device screens, and reflection over its floats showed in its cost.
 func (h History) AppendJSON(b []byte) ([]byte, error) {
-	head, err := json.Marshal(struct {
-		Metric     string `json:"metric"`
-		Resolution string `json:"resolution"`
-		Unit       string `json:"unit"`
-	}{h.Metric, h.Resolution, h.Unit})
-	if err != nil {
-		return b, err
+	b = jsonnum.AppendString(append(b, `{"metric":`...), h.Metric)
+	b = jsonnum.AppendString(append(b, `,"resolution":`...), h.Resolution)
+	b = jsonnum.AppendString(append(b, `,"unit":`...), h.Unit)
+	b, ok := jsonnum.AppendPairs(append(b, `,"points":`...), h.Points)
+	if !ok {
+		return b, httpapi.ErrUnsupportedFloat
 	}
-	b = append(append(b, head[:len(head)-1]...), `,"points":`...)
-	if h.Points == nil {
-		return append(b, "null}"...), nil
-	}
-	b = append(b, '[')
-	for i, p := range h.Points {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var ok0, ok1 bool
-		b, ok0 = jsonnum.AppendFloat(append(b, '['), p[0])
-		b, ok1 = jsonnum.AppendFloat(append(b, ','), p[1])
-		if !ok0 || !ok1 {
-			return b, httpapi.ErrUnsupportedFloat
-		}
-		b = append(b, ']')
-	}
-	return append(b, "]}"...), nil
+	return append(b, '}'), nil
 }
 
 // Routes registers the /v2/dev calls.

@@ -1,9 +1,11 @@
-// Package jsonnum writes numbers as encoding/json writes them, for the few places whose
-// JSON is written by hand because reflection shows in their cost (a device's history
-// answer, the counter state stored with every raw sample).
+// Package jsonnum writes numbers and strings as encoding/json writes them, for the few
+// places whose JSON is written by hand because reflection shows in their cost (a device's
+// history answer, the fleet's and a station's series, the counter state stored with every
+// raw sample).
 package jsonnum
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -35,4 +37,39 @@ func AppendFloat(b []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// AppendPairs appends points as encoding/json writes a [][2]float64 (null when nil);
+// false on a NaN or an infinity.
+func AppendPairs(b []byte, points [][2]float64) ([]byte, bool) {
+	if points == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, p := range points {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var ok0, ok1 bool
+		b, ok0 = AppendFloat(append(b, '['), p[0])
+		b, ok1 = AppendFloat(append(b, ','), p[1])
+		if !ok0 || !ok1 {
+			return b, false
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']'), true
+}
+
+// AppendString appends s quoted as encoding/json writes it: printable ASCII other than
+// the characters it escapes (" \ < > &) is written as is, anything else through
+// encoding/json.
+func AppendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
 }

@@ -43,3 +43,22 @@ func TestAppendFloatAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendStringAsEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	alphabet := []rune("aZ09 -_/.\"\\<>&\n\t\x00\x1f\x7fé€😀\u2028\u2029")
+	cases := []string{"", "CNY", "Asia/Shanghai", "kW", "°C", "a<b", "\xff\xfe"}
+	for range 5000 {
+		r := make([]rune, rng.IntN(12))
+		for i := range r {
+			r[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(r))
+	}
+	for _, s := range cases {
+		want, _ := json.Marshal(s)
+		if got := AppendString([]byte("x"), s); string(got[1:]) != string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got[1:], want)
+		}
+	}
+}

@@ -17,10 +17,11 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		if tz == "" {
 			tz = "UTC"
 		}
-		loc, err := time.LoadLocation(tz)
-		if err != nil || tz == "Local" {
+		cal, ok := telemetry.LookupCalendar(tz)
+		if !ok || tz == "Local" {
 			return nil, httpapi.InvalidField("tz", "invalid_format")
 		}
+		loc := cal.Loc
 		ctx := r.Context()
 		f := s.Figures
 		_, rs, err := f.visibleRoots(r)
@@ -75,14 +76,16 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		}
 		out := PowerData{Period: period, Timezone: loc.String(), Unit: "kWh", Points: []PowerPoint{}}
 		for t := from; t.Before(to); t = next(t) {
-			pp := PowerPoint{Time: t.UnixMilli(), Profit: map[string]float64{}}
-			if got := sums[t.UnixMilli()]; got != nil {
-				pp.Flows = roundFlows(got.Flows)
-				for c, v := range got.Profit {
-					pp.Profit[c] = r3(v)
-				}
+			got := sums[t.UnixMilli()] // the request's own: rounded in place
+			if got == nil {
+				out.Points = append(out.Points, PowerPoint{Time: t.UnixMilli(), Profit: map[string]float64{}})
+				continue
 			}
-			out.Points = append(out.Points, pp)
+			got.Flows = roundFlows(got.Flows)
+			for c, v := range got.Profit {
+				got.Profit[c] = r3(v)
+			}
+			out.Points = append(out.Points, *got)
 		}
 		if period == "total" {
 			open, err := f.openings(ctx, ids)
@@ -157,20 +160,20 @@ func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, res telemetr
 	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, bool, error) {
 	sums := map[int64]*PowerPoint{}
 	for _, z := range zones {
-		all, _ := bucketsOf(z.cal, res, qFrom.UnixMilli(), qTo.UnixMilli())
 		// the zone's buckets that fall in the viewer's [from, to), and the viewer's bucket
 		// of each
-		var starts []int64
-		var into []*PowerPoint
-		for _, bs := range all {
-			if pp := pointAt(sums, key(time.UnixMilli(bs).UTC(), z.cal.Loc), from, to); pp != nil {
-				starts, into = append(starts, bs), append(into, pp)
-			}
-		}
-		if len(starts) == 0 {
+		plan := planOf(z.cal, res, qFrom, qTo, from, to, key)
+		if len(plan.starts) == 0 {
 			continue
 		}
-		zs, ok, err := f.zoneSums(ctx, z, res, starts)
+		into := make([]*PowerPoint, len(plan.keys))
+		for i, k := range plan.keys {
+			if into[i] = sums[k]; into[i] == nil {
+				into[i] = &PowerPoint{Time: k, Profit: map[string]float64{}}
+				sums[k] = into[i]
+			}
+		}
+		zs, ok, err := f.zoneSums(ctx, z, res, plan.starts)
 		if err != nil || !ok {
 			return nil, false, err
 		}

@@ -33,15 +33,25 @@ var utcCalendar = func() *Calendar {
 // CalendarFor returns the (shared) calendar of an IANA zone; an unknown or empty zone
 // falls back to UTC.
 func CalendarFor(zone string) *Calendar {
+	if c, ok := LookupCalendar(zone); ok {
+		return c
+	}
+	return utcCalendar
+}
+
+// LookupCalendar returns the (shared) calendar of an IANA zone, as time.LoadLocation
+// finds it but read from the zone database once; false for an unknown or empty zone,
+// which is not kept (memory stays bounded whatever a client asks for).
+func LookupCalendar(zone string) (*Calendar, bool) {
 	if c, ok := calendars.Load(zone); ok {
-		return c.(*Calendar)
+		return c.(*Calendar), true
 	}
 	loc, err := time.LoadLocation(zone)
 	if err != nil || zone == "" {
-		return utcCalendar // not kept under the unknown name: memory stays bounded
+		return nil, false
 	}
 	c, _ := calendars.LoadOrStore(zone, &Calendar{Loc: loc})
-	return c.(*Calendar)
+	return c.(*Calendar), true
 }
 
 // Day returns the local day containing t as [start, end).
