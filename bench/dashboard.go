@@ -28,91 +28,125 @@ type dashRun struct {
 
 func (e *env) dashboard(ctx context.Context) error {
 	c := e.cfg
+	var dirs []string
+	var infos []*fleet.Info
+	var days []int
+	for _, d := range []int{c.days, 2 * c.days} {
+		spec := fleet.Spec{Stations: c.stations, DevicesPerStation: c.perStation, Days: d, Seed: benchSeed, RawRetention: rawRetention}
+		dir, info, err := e.buildFleet(ctx, fmt.Sprintf("fleet-%dx%d-%dd", spec.Stations, spec.DevicesPerStation, d), spec)
+		if err != nil {
+			return err
+		}
+		dirs, infos, days = append(dirs, dir), append(infos, info), append(days, d)
+	}
+	if !c.keep {
+		// the fleets are large: free the disk at the end
+		defer func() {
+			for _, dir := range dirs {
+				os.RemoveAll(dir)
+			}
+		}()
+	}
+	// Both fleets are served at once, and each call is measured on the shorter history and
+	// at once on the longer: a drift of the shared machine over the minutes of a run must
+	// not pass for what doubling the history does.
 	var runs, computed []*dashRun
-	for n, days := range []int{c.days, 2 * c.days} {
-		spec := fleet.Spec{Stations: c.stations, DevicesPerStation: c.perStation, Days: days, Seed: benchSeed, RawRetention: rawRetention}
-		dir, info, err := e.buildFleet(ctx, fmt.Sprintf("fleet-%dx%d-%dd", spec.Stations, spec.DevicesPerStation, days), spec)
-		if err != nil {
-			return err
+	for _, cached := range []bool{true, false} {
+		var args []string
+		if !cached {
+			args = []string{"--answer-cache", "0"}
+			log.Printf("   the same with the answer cache off (--answer-cache 0)")
 		}
-		p, err := helio.Start(ctx, e.bin, dir)
-		if err != nil {
-			return err
+		var procs []*helio.Proc
+		stop := func() {
+			for _, p := range procs {
+				p.Stop()
+			}
 		}
-		run, err := e.loadDashboard(ctx, p, info, days)
-		if err == nil && n == 0 && c.runs("console") {
-			if cerr := e.console(ctx, p); cerr != nil {
+		for _, dir := range dirs {
+			p, err := helio.Start(ctx, e.bin, dir, args...)
+			if err != nil {
+				stop()
+				return err
+			}
+			procs = append(procs, p)
+		}
+		rs, err := e.loadDashboards(ctx, procs, infos, days)
+		if err == nil && cached && c.runs("console") {
+			if cerr := e.console(ctx, procs[0]); cerr != nil {
 				log.Printf("console failed: %v", cerr)
 				e.rep.failed = append(e.rep.failed, fmt.Sprintf("console: %v", cerr))
 			}
 		}
-		p.Stop()
+		stop()
 		if err != nil {
 			return err
 		}
-		runs = append(runs, run)
-		// the same again with every answer computed: what a cache miss costs
-		p, err = helio.Start(ctx, e.bin, dir, "--answer-cache", "0")
-		if err != nil {
-			return err
-		}
-		log.Printf("   the same with the answer cache off (--answer-cache 0)")
-		crun, err := e.loadDashboard(ctx, p, info, days)
-		p.Stop()
-		if err != nil {
-			return err
-		}
-		computed = append(computed, crun)
-		if !c.keep {
-			// the fleets are large: free the disk before the next one
-			os.RemoveAll(dir)
+		if cached {
+			runs = rs
+		} else {
+			computed = rs
 		}
 	}
 	e.reportDashboard(runs, computed)
 	return nil
 }
 
-func (e *env) loadDashboard(ctx context.Context, p *helio.Proc, info *fleet.Info, days int) (*dashRun, error) {
+// loadDashboards measures the floor, each call and the mix on every server in turn (procs
+// serve the fleets infos of days of history).
+func (e *env) loadDashboards(ctx context.Context, procs []*helio.Proc, infos []*fleet.Info, days []int) ([]*dashRun, error) {
 	c := e.cfg
-	if _, err := p.WaitReady(3*time.Minute, 50*time.Millisecond); err != nil {
-		return nil, err
-	}
-	cl, err := helio.Login(p.URL, "admin", demo.Password)
-	if err != nil {
-		return nil, err
-	}
 	hc := load.NewClient(c.clients)
 	cfg := load.Config{Clients: c.clients, Warmup: c.warmup, Duration: c.duration}
-	req := func(path string) *http.Request {
-		r, _ := http.NewRequest("GET", p.URL+path, nil)
-		r.Header.Set("Authorization", "Bearer "+cl.Token)
-		r.Header.Set("Accept-Encoding", "gzip")
-		return r
-	}
-	run := &dashRun{days: days, info: info}
-	log.Printf("   %d days: %d clients, %s per call after %s of warm-up", days, c.clients, c.duration, c.warmup)
-	run.floor = load.Run(ctx, hc, cfg, func(int, int) *http.Request { return req("/v2/sys/monitor/url") })
-	calls := dash.Calls(info.StationIDs, info.DeviceIDs, info.To)
-	for _, k := range calls {
-		// every call must work before it is timed
-		if err := cl.Get(k.Path(0, 0), nil); err != nil {
+	runs := make([]*dashRun, len(procs))
+	reqs := make([]func(path string) *http.Request, len(procs))
+	calls := make([][]dash.Call, len(procs))
+	for n, p := range procs {
+		if _, err := p.WaitReady(3*time.Minute, 50*time.Millisecond); err != nil {
 			return nil, err
 		}
-	}
-	for _, k := range calls {
-		res := load.Run(ctx, hc, cfg, func(cn, i int) *http.Request { return req(k.Path(cn, i)) })
-		log.Printf("   %-44s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", k.Name, res.RPS(), ms(res.P(50)), ms(res.P(95)), ms(res.P(99)), res.Errors)
-		if res.Errors > 0 {
-			log.Printf("   %s: %d failed requests, the first: %s", k.Name, res.Errors, res.FirstError)
+		cl, err := helio.Login(p.URL, "admin", demo.Password)
+		if err != nil {
+			return nil, err
 		}
-		run.byCall = append(run.byCall, res)
-		run.names = append(run.names, k.Name)
+		reqs[n] = func(path string) *http.Request {
+			r, _ := http.NewRequest("GET", p.URL+path, nil)
+			r.Header.Set("Authorization", "Bearer "+cl.Token)
+			r.Header.Set("Accept-Encoding", "gzip")
+			return r
+		}
+		calls[n] = dash.Calls(infos[n].StationIDs, infos[n].DeviceIDs, infos[n].To)
+		for _, k := range calls[n] {
+			// every call must work before it is timed
+			if err := cl.Get(k.Path(0, 0), nil); err != nil {
+				return nil, err
+			}
+		}
+		runs[n] = &dashRun{days: days[n], info: infos[n]}
 	}
-	run.mixed = load.Run(ctx, hc, cfg, func(cn, i int) *http.Request {
-		k := calls[(cn+i)%len(calls)]
-		return req(k.Path(cn, i))
-	})
-	return run, nil
+	log.Printf("   %v days in turn: %d clients, %s per call after %s of warm-up", days, c.clients, c.duration, c.warmup)
+	for n := range procs {
+		runs[n].floor = load.Run(ctx, hc, cfg, func(int, int) *http.Request { return reqs[n]("/v2/sys/monitor/url") })
+	}
+	for i := range calls[0] {
+		for n := range procs {
+			k := calls[n][i]
+			res := load.Run(ctx, hc, cfg, func(cn, j int) *http.Request { return reqs[n](k.Path(cn, j)) })
+			log.Printf("   %3dd %-44s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", days[n], k.Name, res.RPS(), ms(res.P(50)), ms(res.P(95)), ms(res.P(99)), res.Errors)
+			if res.Errors > 0 {
+				log.Printf("   %s: %d failed requests, the first: %s", k.Name, res.Errors, res.FirstError)
+			}
+			runs[n].byCall = append(runs[n].byCall, res)
+			runs[n].names = append(runs[n].names, k.Name)
+		}
+	}
+	for n := range procs {
+		runs[n].mixed = load.Run(ctx, hc, cfg, func(cn, j int) *http.Request {
+			k := calls[n][(cn+j)%len(calls[n])]
+			return reqs[n](k.Path(cn, j))
+		})
+	}
+	return runs, nil
 }
 
 func (e *env) reportDashboard(runs, computed []*dashRun) {
@@ -185,7 +219,9 @@ func (e *env) reportDashboard(runs, computed []*dashRun) {
 		"`telemetry.Writer.Backfill` into a data directory, which the real binary (`%s serve --data DIR`) then serves. %d clients signed in "+
 		"as `admin` (every station) call one endpoint at a time in a closed loop over loopback HTTP with keep-alive, for %s after %s of "+
 		"warm-up, rotating station, device and date parameters. The **API floor** is `GET /v2/sys/monitor/url` under the same load: sign-in "+
-		"check, router and envelope, no data. The load generator runs on the same cores as the server. Helio keeps a dashboard "+
+		"check, router and envelope, no data. The load generator runs on the same cores as the server. Both fleets are served at once, "+
+		"and each call (and the floor) is measured on the shorter history and at once on the longer, so that a drift of the shared "+
+		"machine over the run does not pass for what doubling the history does. Helio keeps a dashboard "+
 		"answer for everyone with the same view of the fleet (organisation, role, station authority) for 5 s (`--answer-cache`, dropped at once by any API write of the organisation); as every client is `admin` (one view), "+
 		"the first table is mostly answers from that cache, the second (cache off) what computing each answer costs.\n\n",
 		c.stations, strings.Join(fleet.Templates(c.perStation), ", "), c.perStation, e.binName(), c.clients, c.duration, c.warmup)
