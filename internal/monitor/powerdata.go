@@ -168,10 +168,7 @@ func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, res telemetr
 		}
 		into := make([]*PowerPoint, len(plan.keys))
 		for i, k := range plan.keys {
-			if into[i] = sums[k]; into[i] == nil {
-				into[i] = &PowerPoint{Time: k, Profit: map[string]float64{}}
-				sums[k] = into[i]
-			}
+			into[i] = pointOf(sums, k)
 		}
 		zs, ok, err := f.zoneSums(ctx, z, res, plan.starts)
 		if err != nil || !ok {
@@ -224,10 +221,16 @@ func pointAt(sums map[int64]*PowerPoint, k, from, to time.Time) *PowerPoint {
 	if k.Before(from) || !k.Before(to) {
 		return nil
 	}
-	pp := sums[k.UnixMilli()]
+	return pointOf(sums, k.UnixMilli())
+}
+
+// pointOf returns the viewer's point of the bucket starting at k (unix ms), added to sums
+// when new.
+func pointOf(sums map[int64]*PowerPoint, k int64) *PowerPoint {
+	pp := sums[k]
 	if pp == nil {
-		pp = &PowerPoint{Time: k.UnixMilli(), Profit: map[string]float64{}}
-		sums[k.UnixMilli()] = pp
+		pp = &PowerPoint{Time: k, Profit: map[string]float64{}}
+		sums[k] = pp
 	}
 	return pp
 }
