@@ -14,6 +14,8 @@ var (
 		"Notification passes left to the sweep because the notifier was behind.")
 	passesTotal = metrics.Default.NewCounter("helio_alarm_notify_passes_total",
 		"Notification passes run by the notifier (each may merge several asked for).")
+	framesLateTotal = metrics.Default.NewCounter("helio_alarm_notify_frames_late_total",
+		"Notification passes whose frames were not all written on this replica within 250 ms of being announced (the rows were written anyway).")
 )
 
 // notifier runs the notification work of newly opened alarms (recipients, decisions,

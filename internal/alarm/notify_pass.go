@@ -43,9 +43,9 @@ const notifyGrace = time.Minute
 // (their local day). An alarm past the daily limit is recorded as limited and never sent.
 //
 // Recipients come from memory (recipientsOf). Under the organisations' locks the pass
-// decides, takes the message ids, announces one batch per alarm — frames go out before
-// the rows are written — and then writes the decisions and messages a few hundred rows
-// per statement, clearing the alarms' notify_pending in the same transaction. It returns
+// decides and takes the message ids, announces one batch per alarm, lets this replica
+// write the frames first (announce), and then writes the decisions and messages a few
+// hundred rows per statement, clearing the alarms' notify_pending with them. It returns
 // the users who were sent a message in-site.
 func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[int64]bool, error) {
 	if e.opt.Messages == nil {
@@ -105,9 +105,10 @@ func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[in
 		}
 	}
 	sort.Slice(work, func(i, j int) bool { return work[i].r.p.UserID < work[j].r.p.UserID })
-	var out passOut
+	var p passPlan
+	split := e.db.Dialect != store.Postgres
 	err = e.db.InTx(ctx, func(tx *store.Tx) error {
-		out = passOut{}
+		p = passPlan{clear: clearIDs, at: nowMs}
 		if tx.Dialect == store.Postgres {
 			// Replicas deciding for one organisation take turns, so the limits hold.
 			for _, org := range orgs {
@@ -117,26 +118,28 @@ func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[in
 			}
 		}
 		if len(work) > 0 {
-			if err := e.decide(ctx, tx, alarms, work, ids != nil, now, &out); err != nil {
+			if err := e.decide(ctx, tx, alarms, work, ids != nil, now, &p); err != nil {
 				return err
 			}
 		}
-		for start := 0; start < len(clearIDs); start += 500 {
-			chunk := clearIDs[start:min(start+500, len(clearIDs))]
-			args := make([]any, len(chunk))
-			for i, id := range chunk {
-				args[i] = id
-			}
-			if _, err := tx.Exec(ctx, "UPDATE alarms SET notify_pending = 0 WHERE notify_pending = 1 AND id IN ("+
-				placeholders(len(chunk))+")", args...); err != nil {
-				return fmt.Errorf("alarm: unable to mark notified: %w", err)
-			}
+		if split {
+			return nil
 		}
-		return nil
+		e.announce(ctx, &p)
+		return e.write(ctx, tx, &p)
 	})
+	if err == nil && split {
+		// SQLite: the ids are taken; the frames go out, and once they are written the rows
+		// follow in a transaction of their own, so that neither the frames nor ingest wait
+		// on the rows (one process decides; notifyMu keeps the passes in turn). A crash in
+		// between leaves the alarms' notify_pending set: the sweep decides them again.
+		e.announce(ctx, &p)
+		err = e.db.InTx(ctx, func(tx *store.Tx) error { return e.write(ctx, tx, &p) })
+	}
 	if err != nil {
 		return nil, fmt.Errorf("alarm: unable to notify: %w", err)
 	}
+	out := p.out
 	e.countSent(out.sent)
 	if e.opt.AppPush != nil {
 		for _, m := range out.app {
@@ -155,9 +158,22 @@ type passOut struct {
 	app       []message.Record
 }
 
-// decide takes the pass's decisions inside its transaction, announces the in-site
-// messages and writes the rows.
-func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm, work []due, opened bool, now time.Time, out *passOut) error {
+// passPlan is a pass decided: the rows to write and the batches to announce.
+type passPlan struct {
+	out     passOut
+	decs    []decision
+	batches []*message.Batch
+	orgOf   map[int64]int64 // alarm → organisation
+	clear   []int64         // alarms whose notify_pending the pass clears
+	at      int64           // the decisions' time, unix ms
+}
+
+// frameWait bounds how long a pass lets its frames go first before writing its rows.
+const frameWait = 250 * time.Millisecond
+
+// decide takes the pass's decisions inside its transaction and reserves the ids of the
+// in-site messages, whose batches (one per alarm) it prepares.
+func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm, work []due, opened bool, now time.Time, p *passPlan) error {
 	done, err := decided(ctx, tx, alarms)
 	if err != nil {
 		return err
@@ -166,11 +182,11 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 	if err != nil {
 		return err
 	}
+	out := &p.out
 	out.sent, out.receivers = map[int64]int{}, map[int64]bool{}
 	// Decide in order; the in-site messages of one alarm make one batch.
-	var decs []decision
 	inSite := map[int64][]int64{} // alarm → users
-	index := map[int64]pendingAlarm{}
+	p.orgOf = map[int64]int64{}
 	var order []int64
 	templates := map[int64]message.New{}
 	for _, w := range work {
@@ -184,7 +200,7 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 			if n >= w.r.settings.DailyLimit {
 				outcome = "limited"
 			}
-			decs = append(decs, decision{uid, a.id, outcome})
+			p.decs = append(p.decs, decision{uid, a.id, outcome})
 			notifiedTotal.Inc(outcome)
 			if outcome != "sent" {
 				continue
@@ -193,7 +209,7 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 			out.sent[uid]++
 			if _, ok := templates[a.id]; !ok {
 				templates[a.id] = e.alarmMessage(a)
-				index[a.id] = a
+				p.orgOf[a.id] = a.orgID
 				order = append(order, a.id)
 			}
 			byApp := w.r.settings.has(w.r.settings.Methods, MethodAppPush)
@@ -218,7 +234,6 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 	if err != nil {
 		return err
 	}
-	var batches []*message.Batch
 	stored := map[[2]int64]message.Record{}
 	for _, aid := range order {
 		users := inSite[aid]
@@ -231,9 +246,7 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 		}
 		ids = ids[len(users):]
 		b.Opened = opened
-		batches = append(batches, b)
-		// The frames go out now; the rows follow in this transaction.
-		e.opt.Messages.AnnounceBatch(ctx, b)
+		p.batches = append(p.batches, b)
 		for i, u := range b.Users {
 			r := b.Message
 			r.UserID, r.ID = u, b.IDs[i]
@@ -245,12 +258,43 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 			out.app[i] = stored[[2]int64{m.UserID, m.AlarmID}]
 		}
 	}
-	if err := recordDecisions(ctx, tx, decs, now.UnixMilli()); err != nil {
+	return nil
+}
+
+// announce sends the pass's frames and waits, up to frameWait, until this replica has
+// written them, so that the rows written next do not hold them up.
+func (e *Engine) announce(ctx context.Context, p *passPlan) {
+	ds := make([]*message.Delivery, 0, len(p.batches))
+	for _, b := range p.batches {
+		if d := e.opt.Messages.AnnounceBatch(ctx, b); d != nil {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) > 0 && !message.Wait(ctx, time.Now().Add(frameWait), ds...) {
+		framesLateTotal.Inc()
+	}
+}
+
+// write writes a pass's decisions and messages, a few hundred rows per statement, and
+// clears its alarms' notify_pending.
+func (e *Engine) write(ctx context.Context, tx *store.Tx, p *passPlan) error {
+	if err := recordDecisions(ctx, tx, p.decs, p.at); err != nil {
 		return err
 	}
-	for _, b := range batches {
-		if err := e.opt.Messages.InsertBatch(ctx, tx, index[b.Message.AlarmID].orgID, b); err != nil {
+	for _, b := range p.batches {
+		if err := e.opt.Messages.InsertBatch(ctx, tx, p.orgOf[b.Message.AlarmID], b); err != nil {
 			return err
+		}
+	}
+	for start := 0; start < len(p.clear); start += 500 {
+		chunk := p.clear[start:min(start+500, len(p.clear))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		if _, err := tx.Exec(ctx, "UPDATE alarms SET notify_pending = 0 WHERE notify_pending = 1 AND id IN ("+
+			placeholders(len(chunk))+")", args...); err != nil {
+			return fmt.Errorf("alarm: unable to mark notified: %w", err)
 		}
 	}
 	return nil

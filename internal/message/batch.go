@@ -21,6 +21,8 @@ type Batch struct {
 	// when the unprocessed-alarm counter counts alarms (Store.Pending), the receivers'
 	// counters count it from now on.
 	Opened bool `json:"opened,omitempty"`
+	// Delivery, when set, follows the batch's frames on this replica (in process only).
+	Delivery *Delivery `json:"-"`
 }
 
 // Records expands the event's messages and batches into one record per user.
@@ -136,10 +138,23 @@ func (s *Store) InsertBatch(ctx context.Context, tx *store.Tx, orgID int64, b *B
 	return nil
 }
 
-// AnnounceBatch publishes a batch to the live connections.
-func (s *Store) AnnounceBatch(ctx context.Context, b *Batch) {
+// A Follower is a Publisher that can follow a batch's frames on this replica.
+type Follower interface {
+	// FollowsDelivery reports whether a Batch.Delivery set before Publish will be told
+	// of the batch's frames.
+	FollowsDelivery() bool
+}
+
+// AnnounceBatch publishes a batch to the live connections. When the publisher follows
+// the frames it returns the batch's Delivery, which says when this replica has written
+// them; otherwise nil.
+func (s *Store) AnnounceBatch(ctx context.Context, b *Batch) *Delivery {
 	if s.Pub == nil || b == nil || len(b.Users) == 0 {
-		return
+		return nil
+	}
+	if f, ok := s.Pub.(Follower); ok && f.FollowsDelivery() {
+		b.Delivery = NewDelivery()
 	}
 	_ = s.Pub.Publish(ctx, Event{Batch: b})
+	return b.Delivery
 }

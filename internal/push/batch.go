@@ -65,10 +65,17 @@ func (h *Hub) deliverBatch(b *message.Batch, recount []int64) []int64 {
 			}
 			buf = appendMessageFrame(buf[:0], id, tail, cnt, known)
 			framesTotal.Inc("message")
-			h.enqueue(c, bytes.Clone(buf))
+			h.enqueueFor(c, bytes.Clone(buf), b.Delivery)
 		}
 	}
 	return recount
+}
+
+// batchQueued says a batch's frames are all queued on this replica (b may be nil).
+func batchQueued(b *message.Batch) {
+	if b != nil {
+		b.Delivery.Queued()
+	}
 }
 
 // messageTail is the JSON of a message rendered in a locale, after its id field.

@@ -1,6 +1,7 @@
 package push
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -34,5 +35,29 @@ func TestBatchFrameIsTheEncodedFrame(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A followed frame counts as delivered once written, dropped because the connection is
+// too far behind, or let go with a connection that is gone, so a slow or lost connection
+// never holds a pass until its deadline.
+func TestFollowedFramesAreAlwaysAccountedFor(t *testing.T) {
+	h := &Hub{}
+	c := &client{send: make(chan frame, 1), kick: make(chan struct{})}
+	d := message.NewDelivery()
+	h.enqueueFor(c, []byte("one"), d)
+	h.enqueueFor(c, []byte("two"), d) // the queue is full: dropped, and the connection closed
+	select {
+	case <-c.kick:
+	default:
+		t.Fatal("a connection too far behind was not closed")
+	}
+	d.Queued()
+	if message.Wait(context.Background(), time.Now().Add(50*time.Millisecond), d) {
+		t.Fatal("the wait ended with a frame still queued")
+	}
+	c.drain()
+	if !message.Wait(context.Background(), time.Now().Add(time.Second), d) {
+		t.Fatal("frames let go with their connection still held the wait")
 	}
 }

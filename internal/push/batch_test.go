@@ -36,6 +36,7 @@ func TestDeliversABatch(t *testing.T) {
 				c.next(t, "counts", time.Second)
 			}
 			var b *message.Batch
+			var d *message.Delivery
 			if err := db.InTx(ctx, func(tx *store.Tx) error {
 				ids, err := r.msgs.ReserveIDs(ctx, tx, 2)
 				if err != nil {
@@ -46,10 +47,17 @@ func TestDeliversABatch(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				r.msgs.AnnounceBatch(ctx, b)
+				d = r.msgs.AnnounceBatch(ctx, b)
 				return r.msgs.InsertBatch(ctx, tx, acc.OrgID, b)
 			}); err != nil {
 				t.Fatal(err)
+			}
+			// In process the hub says when it has written the frames; over JSON it cannot.
+			if followed := tc.name == "values"; (d != nil) != followed {
+				t.Fatalf("delivery followed: %v, want %v", d != nil, followed)
+			}
+			if d != nil && !message.Wait(ctx, time.Now().Add(5*time.Second), d) {
+				t.Fatal("the hub did not say the batch's two frames were written")
 			}
 			for i, c := range []*conn{admin, op} {
 				f := c.next(t, "message", time.Second)

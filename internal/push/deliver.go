@@ -61,6 +61,7 @@ func (h *Hub) deliver(ev *message.Event) {
 	}
 	if ev.Batch != nil {
 		recount = h.deliverBatch(ev.Batch, recount)
+		batchQueued(ev.Batch)
 	}
 	for _, u := range ev.CountsOf {
 		if len(h.byUser[u]) > 0 {

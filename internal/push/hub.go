@@ -94,7 +94,7 @@ type client struct {
 	// tokenHash is the session's stored form (auth.HashToken), named by EndSessions.
 	tokenHash string
 	ended     atomic.Bool
-	send      chan []byte
+	send      chan frame
 	conn      *websocket.Conn
 	kick      chan struct{}
 	kickOnce  sync.Once
@@ -265,13 +265,16 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Register before the handshake completes, so that no message committed after the
 	// client sees the upgrade is missed: frames wait in the queue until the writer starts.
 	c := &client{userID: p.UserID, orgID: p.OrgID, since: since, locale: locale, token: token, tokenHash: tokenHash(token),
-		send: make(chan []byte, h.opt.QueueSize), kick: make(chan struct{})}
+		send: make(chan frame, h.opt.QueueSize), kick: make(chan struct{})}
 	h.enqueue(c, frameBytes("hello", Hello{UserID: p.UserID, Since: since}))
 	if !h.add(c) {
 		httpapi.Fail(w, r, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: http.StatusServiceUnavailable, Key: "not_ready"})
 		return
 	}
-	defer h.remove(c)
+	defer func() {
+		h.remove(c)
+		c.drain()
+	}()
 	// ended between the check above and the registration? (EndSessions comes after the
 	// database says so, and found no connection yet)
 	if _, err := h.opt.Sessions.Resolve(ctx, token); err != nil {
@@ -307,12 +310,15 @@ func (h *Hub) writeLoop(readCtx context.Context, c *client) {
 	defer recheck.Stop()
 	for {
 		select {
-		case b := <-c.send:
+		case f := <-c.send:
 			// Write this frame and whatever else is queued; Hub.watch bounds the time.
 			c.writing.Store(time.Now().UnixNano())
-			err := c.conn.Write(context.Background(), websocket.MessageText, b)
+			err := c.conn.Write(context.Background(), websocket.MessageText, f.b)
+			f.d.Done()
 			for n := len(c.send); err == nil && n > 0; n-- {
-				err = c.conn.Write(context.Background(), websocket.MessageText, <-c.send)
+				f = <-c.send
+				err = c.conn.Write(context.Background(), websocket.MessageText, f.b)
+				f.d.Done()
 			}
 			c.writing.Store(0)
 			if err != nil {
@@ -379,14 +385,38 @@ func (h *Hub) remove(c *client) {
 	}
 }
 
+// frame is a queued frame and the delivery it belongs to (nil for most).
+type frame struct {
+	b []byte
+	d *message.Delivery
+}
+
 // enqueue queues a frame; a connection that has fallen QueueSize frames behind is closed
 // (the console reconnects and reloads its counters).
-func (h *Hub) enqueue(c *client, b []byte) {
+func (h *Hub) enqueue(c *client, b []byte) { h.enqueueFor(c, b, nil) }
+
+// enqueueFor queues a frame of a followed delivery: counted now, done when written or
+// dropped.
+func (h *Hub) enqueueFor(c *client, b []byte, d *message.Delivery) {
+	d.Add()
 	select {
-	case c.send <- b:
+	case c.send <- frame{b, d}:
 	default:
+		d.Done()
 		droppedTotal.Inc()
 		c.close()
+	}
+}
+
+// drain lets go of the frames still queued once the connection is gone.
+func (c *client) drain() {
+	for {
+		select {
+		case f := <-c.send:
+			f.d.Done()
+		default:
+			return
+		}
 	}
 }
 
@@ -406,11 +436,19 @@ func encode(f Frame) []byte {
 // 1 MiB; a message is well under 2 KiB).
 const maxChunk = 256
 
+// FollowsDelivery says a batch's Delivery is followed: the events reach this replica's
+// connections in process (message.Follower).
+func (h *Hub) FollowsDelivery() bool {
+	_, ok := h.opt.Bus.(ValueBus)
+	return ok
+}
+
 // Publish sends an event to every replica's hub (message.Publisher).
 func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 	if vb, ok := h.opt.Bus.(ValueBus); ok {
 		// In process the event travels as it is.
 		if err := vb.PublishValue(ctx, &ev); err != nil {
+			batchQueued(ev.Batch)
 			busErrorTotal.Inc()
 			slog.Error("push: unable to publish", "err", err)
 			return err
