@@ -9,6 +9,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	kflate "github.com/klauspost/compress/flate"
 )
 
 // Sealed blocks: the raw rows of one device and one UTC day, stored as one compressed
@@ -101,7 +103,9 @@ var flaters = sync.Pool{New: func() any {
 }}
 
 var (
-	inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+	// klauspost's inflater reads the same format as compress/flate's in about two thirds
+	// of the time (a day's head: 5.9 against 9.2 µs), and a chart reads a block per day
+	inflaters = sync.Pool{New: func() any { return kflate.NewReader(bytes.NewReader(nil)) }}
 	rawBufs   = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 )
 

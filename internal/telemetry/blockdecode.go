@@ -2,11 +2,12 @@ package telemetry
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"io"
 	"math"
 	"slices"
+
+	kflate "github.com/klauspost/compress/flate"
 )
 
 // Reading sealed blocks (block.go has the encoding). A damaged block is an error, never
@@ -18,7 +19,7 @@ func inflateTo(buf *bytes.Buffer, stream []byte) error {
 	// readers are reused: a fresh inflater costs more than a day's block
 	fr := inflaters.Get().(io.ReadCloser)
 	defer inflaters.Put(fr)
-	if err := fr.(flate.Resetter).Reset(bytes.NewReader(stream), nil); err != nil {
+	if err := fr.(kflate.Resetter).Reset(bytes.NewReader(stream), nil); err != nil {
 		return errBlock
 	}
 	_, err := buf.ReadFrom(io.LimitReader(fr, 64<<20))
