@@ -47,9 +47,9 @@ func (e *env) dashboard(ctx context.Context) error {
 			}
 		}()
 	}
-	// Both fleets are served at once, and each call is measured on the shorter history and
-	// at once on the longer: a drift of the shared machine over the minutes of a run must
-	// not pass for what doubling the history does.
+	// Both fleets are served at once, and each call is measured on the two histories in
+	// slices taken in turn (loadDashboards): a drift of the shared machine over the
+	// minutes of a run must not pass for what doubling the history does.
 	var runs, computed []*dashRun
 	for _, cached := range []bool{true, false} {
 		var args []string
@@ -124,14 +124,41 @@ func (e *env) loadDashboards(ctx context.Context, procs []*helio.Proc, infos []*
 		}
 		runs[n] = &dashRun{days: days[n], info: infos[n]}
 	}
-	log.Printf("   %v days in turn: %d clients, %s per call after %s of warm-up", days, c.clients, c.duration, c.warmup)
-	for n := range procs {
-		runs[n].floor = load.Run(ctx, hc, cfg, func(int, int) *http.Request { return reqs[n]("/v2/sys/monitor/url") })
+	// Each figure is measured in dashSlices slices taken in turn across the fleets, in the
+	// order A B B A A B B A…, and the slices of each fleet are pooled: a drift of the
+	// shared machine then falls on both histories alike, not on whichever came second.
+	slices := max(1, c.dashSlices)
+	slice := load.Config{Clients: c.clients, Warmup: max(c.warmup/time.Duration(slices), 200*time.Millisecond), Duration: c.duration / time.Duration(slices)}
+	inTurn := func(next func(n int) func(cn, j int) *http.Request) []load.Result {
+		parts := make([][]load.Result, len(procs))
+		for s := range slices {
+			for o := range procs {
+				n := o
+				if s%2 == 1 {
+					n = len(procs) - 1 - o
+				}
+				parts[n] = append(parts[n], load.Run(ctx, hc, slice, next(n)))
+			}
+		}
+		out := make([]load.Result, len(procs))
+		for n := range parts {
+			out[n] = load.Merge(parts[n]...)
+		}
+		return out
+	}
+	log.Printf("   %v days in turn: %d clients, %s per call after %s of warm-up, in %d slices taken in turn", days, c.clients, c.duration, c.warmup, slices)
+	for n, res := range inTurn(func(n int) func(int, int) *http.Request {
+		return func(int, int) *http.Request { return reqs[n]("/v2/sys/monitor/url") }
+	}) {
+		runs[n].floor = res
 	}
 	for i := range calls[0] {
-		for n := range procs {
+		results := inTurn(func(n int) func(int, int) *http.Request {
 			k := calls[n][i]
-			res := load.Run(ctx, hc, cfg, func(cn, j int) *http.Request { return reqs[n](k.Path(cn, j)) })
+			return func(cn, j int) *http.Request { return reqs[n](k.Path(cn, j)) }
+		})
+		for n := range procs {
+			k, res := calls[n][i], results[n]
 			log.Printf("   %3dd %-44s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", days[n], k.Name, res.RPS(), ms(res.P(50)), ms(res.P(95)), ms(res.P(99)), res.Errors)
 			if res.Errors > 0 {
 				log.Printf("   %s: %d failed requests, the first: %s", k.Name, res.Errors, res.FirstError)
@@ -220,11 +247,11 @@ func (e *env) reportDashboard(runs, computed []*dashRun) {
 		"as `admin` (every station) call one endpoint at a time in a closed loop over loopback HTTP with keep-alive, for %s after %s of "+
 		"warm-up, rotating station, device and date parameters. The **API floor** is `GET /v2/sys/monitor/url` under the same load: sign-in "+
 		"check, router and envelope, no data. The load generator runs on the same cores as the server. Both fleets are served at once, "+
-		"and each call (and the floor) is measured on the shorter history and at once on the longer, so that a drift of the shared "+
-		"machine over the run does not pass for what doubling the history does. Helio keeps a dashboard "+
+		"and each call's (and the floor's) measured time is cut into %d slices taken in turn on the two histories (90, 180, 180, 90, …; each slice after its own share of the warm-up) and pooled per history, "+
+		"so that a drift of the shared machine over the run does not pass for what doubling the history does. Helio keeps a dashboard "+
 		"answer for everyone with the same view of the fleet (organisation, role, station authority) for 5 s (`--answer-cache`, dropped at once by any API write of the organisation); as every client is `admin` (one view), "+
 		"the first table is mostly answers from that cache, the second (cache off) what computing each answer costs.\n\n",
-		c.stations, strings.Join(fleet.Templates(c.perStation), ", "), c.perStation, e.binName(), c.clients, c.duration, c.warmup)
+		c.stations, strings.Join(fleet.Templates(c.perStation), ", "), c.perStation, e.binName(), c.clients, c.duration, c.warmup, max(1, c.dashSlices))
 	dashTable(&s, a, b)
 	ca, cb := computed[0], computed[len(computed)-1]
 	fmt.Fprintf(&s, "\nThe same calls with the answer cache off (`--answer-cache 0`): every request computed from the database, "+

@@ -38,6 +38,8 @@ type config struct {
 	scaleStations, scaleDays     string
 	scaleDB, scalePG, scaleMQTT  string
 	replicaStations, replicaDays int
+	replicaPairs                 int
+	dashSlices                   int
 	replicaCPU                   float64
 	replicaNATS                  string
 	clients                      int
@@ -70,6 +72,7 @@ func flags() *config {
 	flag.IntVar(&c.perStation, "devices-per-station", 20, "dashboard fleet: devices per station")
 	flag.IntVar(&c.days, "days", 90, "dashboard fleet: days of 5-minute history (the run is repeated with twice as many)")
 	flag.IntVar(&c.clients, "clients", 50, "dashboard: concurrent clients")
+	flag.IntVar(&c.dashSlices, "dash-slices", 4, "dashboard: slices each call's measured time is cut into, taken in turn across the histories")
 	flag.StringVar(&c.scaleStations, "scale-stations", "1000", "dashboard as the fleet grows: station counts, one run each with the cache off (add 10000 for the large fleet)")
 	flag.StringVar(&c.scaleDays, "scale-days", "7", "dashboard as the fleet grows: days of history, one for every fleet or one per -scale-stations entry (e.g. 7,1)")
 	flag.StringVar(&c.scaleDB, "scale-db", "sqlite", "dashboard as the fleet grows: the database, sqlite or postgres (a database per fleet on -scale-pg)")
@@ -83,6 +86,7 @@ func flags() *config {
 	flag.IntVar(&c.consoleRuns, "console-runs", 5, "console: cold page loads per route")
 	flag.IntVar(&c.replicaStations, "replica-stations", 1000, "replicas: stations of the PostgreSQL fleet (on -scale-pg's server)")
 	flag.IntVar(&c.replicaDays, "replica-days", 1, "replicas: days of history")
+	flag.IntVar(&c.replicaPairs, "replica-pairs", 3, "replicas: how many times two replicas are measured, each between two runs of one (the spread shows how far one run can be trusted)")
 	flag.Float64Var(&c.replicaCPU, "replica-cpu", 0.25, "replicas: the CPU quota of each replica, in cores (two replicas, PostgreSQL and the load generator must fit on the machine: at 0.5 a 2-core machine is the limit, not the replicas)")
 	flag.StringVar(&c.replicaNATS, "replica-nats", "nats://127.0.0.1:4222", "replicas: the NATS server the replicas share")
 	flag.IntVar(&c.pushClients, "push-clients", 5000, "alarm push: WebSocket clients (bench/push)")

@@ -214,6 +214,20 @@ func tags(f sim.Fleet, ids map[string]int64) map[int64]Tags {
 	return out
 }
 
+// SealNow seals the raw days of a built fleet that a server's sealer would seal now: a
+// fleet reused later, or built just before a day became old enough, would otherwise be
+// sealed by the first server while it is measured (the sealer's burst at that hour, not
+// what serving costs).
+func SealNow(ctx context.Context, dir string, info *Info) (int, error) {
+	db, err := store.Open(ctx, dir, info.DB)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	w := telemetry.NewWriter(db, telemetry.Options{RawRetention: info.Spec.RawRetention, PruneShare: 1})
+	return w.SealBlocks(ctx)
+}
+
 // Replay generates a built directory's history again, batch by batch, with the tags of
 // every device: the simulator is deterministic, so these are the samples Build loaded.
 func Replay(ctx context.Context, dir string, info *Info, fn func([]telemetry.Sample, map[int64]Tags) error) error {

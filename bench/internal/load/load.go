@@ -138,3 +138,21 @@ func Run(ctx context.Context, c *http.Client, cfg Config, next func(client, i in
 	res.Requests = len(res.lat)
 	return res
 }
+
+// Merge combines runs measured apart (slices of one measurement taken in turn with
+// others) into one: requests, errors, bytes and time add up, latencies are pooled.
+func Merge(rs ...Result) Result {
+	var out Result
+	for _, r := range rs {
+		out.Requests += r.Requests
+		out.Errors += r.Errors
+		out.Bytes += r.Bytes
+		out.Elapsed += r.Elapsed
+		if out.FirstError == "" {
+			out.FirstError = r.FirstError
+		}
+		out.lat = append(out.lat, r.lat...)
+	}
+	sort.Slice(out.lat, func(i, j int) bool { return out.lat[i] < out.lat[j] })
+	return out
+}
