@@ -2,6 +2,8 @@ package telemetry
 
 import (
 	"bytes"
+	"compress/flate"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -149,6 +151,37 @@ func TestBlockVersionsAndColumns(t *testing.T) {
 	for _, cut := range []int{1, 2, headEnd / 2, headEnd - 1} {
 		if _, err := appendBlockPoints(nil, b[:cut], 0, 0, math.MaxInt64); err == nil {
 			t.Errorf("a block cut at %d bytes gave its power", cut)
+		}
+	}
+}
+
+// Blocks sealed before the writer moved to klauspost's deflate (compress/flate at best
+// compression) read as they did, and the new writer is not larger by more than 2 %.
+func TestBlocksOfTheEarlierWriterRead(t *testing.T) {
+	std := func(out *bytes.Buffer, raw []byte) {
+		w, _ := flate.NewWriter(out, flate.BestCompression)
+		w.Write(raw)
+		w.Close()
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, in := range [][]blockRow{slowDay(), randomBlockRows(rng, 288), randomBlockRows(rng, 1)} {
+		raw, head := blockPlain(in)
+		var h, old bytes.Buffer
+		std(&h, raw[:head])
+		old.WriteByte(blockVersion)
+		old.Write(binary.AppendUvarint(nil, uint64(h.Len())))
+		old.Write(h.Bytes())
+		std(&old, raw[head:])
+		out, err := decodeBlock(old.Bytes())
+		if err != nil || !sameBlockRows(in, out) {
+			t.Fatalf("a block of the earlier writer (%d rows) does not read back (%v)", len(in), err)
+		}
+		pts, err := appendBlockPoints(nil, old.Bytes(), 0, math.MinInt64, math.MaxInt64)
+		if err != nil || len(pts) != len(in) {
+			t.Fatalf("the power of a block of the earlier writer: %d points (%v)", len(pts), err)
+		}
+		if n := len(encodeBlock(in)); len(in) > 1 && float64(n) > 1.02*float64(old.Len()) {
+			t.Fatalf("the writer wrote %d bytes where the earlier one wrote %d", n, old.Len())
 		}
 	}
 }
