@@ -179,13 +179,16 @@ func deflateTo(out *bytes.Buffer, raw []byte) {
 }
 
 // encodeBlock encodes rows (sorted by T, distinct instants) in the current version.
-func encodeBlock(rows []blockRow) []byte {
+func encodeBlock(rows []blockRow) []byte { return encodeBlockWith(rows, deflateTo) }
+
+// encodeBlockWith is encodeBlock with the given deflate writer.
+func encodeBlockWith(rows []blockRow, deflate func(out *bytes.Buffer, raw []byte)) []byte {
 	raw, head := blockPlain(rows)
 	var h, out bytes.Buffer
-	deflateTo(&h, raw[:head])
+	deflate(&h, raw[:head])
 	out.WriteByte(blockVersion)
 	out.Write(binary.AppendUvarint(nil, uint64(h.Len())))
 	out.Write(h.Bytes())
-	deflateTo(&out, raw[head:])
+	deflate(&out, raw[head:])
 	return out.Bytes()
 }

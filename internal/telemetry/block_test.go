@@ -3,7 +3,6 @@ package telemetry
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -165,13 +164,7 @@ func TestBlocksOfTheEarlierWriterRead(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, in := range [][]blockRow{slowDay(), randomBlockRows(rng, 288), randomBlockRows(rng, 1)} {
-		raw, head := blockPlain(in)
-		var h, old bytes.Buffer
-		std(&h, raw[:head])
-		old.WriteByte(blockVersion)
-		old.Write(binary.AppendUvarint(nil, uint64(h.Len())))
-		old.Write(h.Bytes())
-		std(&old, raw[head:])
+		old := bytes.NewBuffer(encodeBlockWith(in, std))
 		out, err := decodeBlock(old.Bytes())
 		if err != nil || !sameBlockRows(in, out) {
 			t.Fatalf("a block of the earlier writer (%d rows) does not read back (%v)", len(in), err)
