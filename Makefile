@@ -67,7 +67,7 @@ api: deps
 test-go: fonts
 	$(GO) test -count=1 $(GOPKGS)
 
-test-web: deps
+test-web: deps chromium
 	cd web && $(NPM) run test
 
 test-e2e: build chromium fonts
