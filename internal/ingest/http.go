@@ -76,7 +76,14 @@ func (s *Service) ingest(r *http.Request) (any, error) {
 		return nil, badKey()
 	}
 	var req IngestRequest
-	if err := httpapi.Decode(r, &req); err != nil {
+	fast := func(b []byte) bool {
+		f, ok := fastRequest(b)
+		if ok {
+			req = f
+		}
+		return ok
+	}
+	if err := httpapi.DecodeFast(r, &req, httpapi.MaxBodyBytes, fast); err != nil {
 		malformedTotal.Inc("http")
 		return nil, err
 	}

@@ -94,6 +94,24 @@ var errEmpty = errors.New("ingest: empty payload")
 // ParsePayload reads an MQTT payload: one sample object or an array of them, strictly
 // (unknown fields and trailing data are errors; a sample needs a time).
 func ParsePayload(b []byte) ([]WireSample, error) {
+	out, ok := fastSamples(b)
+	if !ok {
+		var err error
+		if out, err = decodePayload(b); err != nil {
+			return nil, err
+		}
+	}
+	for i := range out {
+		if time.Time(out[i].Time).IsZero() {
+			return nil, fmt.Errorf("ingest: sample %d has no time", i)
+		}
+	}
+	return out, nil
+}
+
+// decodePayload is ParsePayload with encoding/json, for every payload (fastSamples
+// reads only the common ones).
+func decodePayload(b []byte) ([]WireSample, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, errEmpty
@@ -114,11 +132,6 @@ func ParsePayload(b []byte) ([]WireSample, error) {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("ingest: data after the payload")
-	}
-	for i := range out {
-		if time.Time(out[i].Time).IsZero() {
-			return nil, fmt.Errorf("ingest: sample %d has no time", i)
-		}
 	}
 	return out, nil
 }
