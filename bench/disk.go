@@ -43,7 +43,8 @@ func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 		switch {
 		case strings.HasPrefix(name, "telemetry_sample_blocks") || strings.Contains(name, "autoindex_telemetry_sample_blocks"):
 			u.blockBytes += size
-		case strings.HasPrefix(name, "telemetry_samples") || strings.Contains(name, "autoindex_telemetry_samples"):
+		case strings.HasPrefix(name, "telemetry_samples") || strings.Contains(name, "autoindex_telemetry_samples") ||
+			strings.HasPrefix(name, "telemetry_sample_chunks") || strings.Contains(name, "autoindex_telemetry_sample_chunks"):
 			u.rowBytes += size
 		case strings.Contains(name, "rollups") || strings.Contains(name, "month_days"):
 			u.rollupBytes += size
@@ -52,7 +53,7 @@ func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 	if err := rows.Err(); err != nil {
 		return u, err
 	}
-	if err := db.QueryRow(ctx, "SELECT (SELECT COUNT(*) FROM telemetry_samples), (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks)").Scan(&u.rowSamples, &u.blockSamples); err != nil {
+	if err := db.QueryRow(ctx, "SELECT (SELECT COUNT(*) FROM telemetry_samples) + (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_chunks), (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks)").Scan(&u.rowSamples, &u.blockSamples); err != nil {
 		return u, err
 	}
 	u.rawBytes, u.rawSamples = u.rowBytes+u.blockBytes, u.rowSamples+u.blockSamples
@@ -101,9 +102,9 @@ func (e *env) diskSection(h diskUse, influxBytes, samples int64, fields int, ret
 		"InfluxDB keeps every sample, and its figure is the size of its data, WAL and meta directories right after the load (before its "+
 		"background full compactions, so a little above what it settles at).\n\n", num(float64(samples)), fields, retention)
 	fmt.Fprintf(&b, "| store | holds | bytes | per point |\n|---|---|---:|---:|\n")
-	fmt.Fprintf(&b, "| Helio raw samples (`telemetry_samples` and `telemetry_sample_blocks`) | %s samples, %s points | %s | %s |\n", num(float64(h.rawSamples)), num(float64(rawPoints)),
+	fmt.Fprintf(&b, "| Helio raw samples (`telemetry_samples`, `telemetry_sample_chunks` and `telemetry_sample_blocks`) | %s samples, %s points | %s | %s |\n", num(float64(h.rawSamples)), num(float64(rawPoints)),
 		mib(float64(h.rawBytes)), perPoint(h.rawBytes, rawPoints))
-	fmt.Fprintf(&b, "| … of which rows (the days not sealed yet) | %s samples | %s | %s |\n", num(float64(h.rowSamples)),
+	fmt.Fprintf(&b, "| … of which rows and chunks (the days not sealed yet) | %s samples | %s | %s |\n", num(float64(h.rowSamples)),
 		mib(float64(h.rowBytes)), perPoint(h.rowBytes, h.rowSamples*int64(fields)))
 	fmt.Fprintf(&b, "| … of which sealed blocks (a device day each) | %s samples | %s | %s |\n", num(float64(h.blockSamples)),
 		mib(float64(h.blockBytes)), perPoint(h.blockBytes, h.blockSamples*int64(fields)))

@@ -284,7 +284,7 @@ func run(storm bool) (result, error) {
 			rows.Close()
 		}
 	}
-	res.rawRows = count("SELECT (SELECT COUNT(*) FROM telemetry_samples) + (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks)")
+	res.rawRows = count("SELECT (SELECT COUNT(*) FROM telemetry_samples) + (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_chunks) + (SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks)")
 	res.wantRaw = sent + int(stormSent.Load())
 	fmt.Fprintf(os.Stderr, "storm %v: %d samples in %s, %d alarms, %d messages\n", storm, sent, res.elapsed.Round(time.Millisecond), res.alarms, res.msgs)
 	return res, nil

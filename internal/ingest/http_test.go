@@ -123,9 +123,8 @@ func TestHTTPIngest(t *testing.T) {
 				if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Code != c.status {
 					t.Fatalf("envelope %s", rec.Body.String())
 				}
-				var n int
-				if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples").Scan(&n); err != nil || n != c.stored {
-					t.Fatalf("%d raw rows (%v), want %d", n, err, c.stored)
+				if n := stored(t, db, 0, 0, always); n != c.stored {
+					t.Fatalf("%d samples stored, want %d", n, c.stored)
 				}
 			})
 		}

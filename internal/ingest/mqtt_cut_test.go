@@ -83,9 +83,8 @@ func TestMQTTConnectionCutWhileCommitsWait(t *testing.T) {
 			sent++
 		}
 	}
-	q := "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ?"
 	send(5)
-	waitRows(t, db, 5, q, f.inv1)
+	waitStored(t, db, 5, f.inv1, 0, always)
 
 	// hold SQLite's write lock: the consumer's next commit waits for it
 	release := make(chan struct{})
@@ -115,10 +114,7 @@ func TestMQTTConnectionCutWhileCommitsWait(t *testing.T) {
 	deadline := time.Now().Add(40 * time.Second)
 	n := -1
 	for time.Now().Before(deadline) {
-		if err := db.QueryRow(ctx, q, f.inv1).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n == sent {
+		if n = stored(t, db, f.inv1, 0, always); n == sent {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)

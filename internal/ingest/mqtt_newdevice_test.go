@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -19,7 +18,6 @@ import (
 // as refused and a notice goes out on {prefix}/{org}/{collector}/refused.
 func TestMQTTNewDeviceFirstSampleAndRefusals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
 		f := newFleet(t, db, uniq("N"))
 		prefix := startConsumer(t, telemetry.NewWriter(db, telemetry.Options{}), brokerURL())
 		pub := publisher(t)
@@ -36,10 +34,8 @@ func TestMQTTNewDeviceFirstSampleAndRefusals(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Second)
 		at := func(min int) int64 { return now.Add(-time.Duration(min) * time.Minute).UnixMilli() }
 		topic := func(sn string) string { return fmt.Sprintf("%s/%d/%s/%s/telemetry", prefix, f.org, f.collector, sn) }
-		q := "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ?"
-
 		publish(t, pub, topic(f.inv1SN), fmt.Sprintf(`{"time":%d,"powerKw":1,"energyKwh":1}`, at(9)))
-		waitRows(t, db, 1, q, f.inv1)
+		waitStored(t, db, 1, f.inv1, 0, always)
 
 		refusedBefore := mqttMessages.Value("refused")
 		unknownBefore := telemetry.RejectedCount("mqtt", telemetry.ReasonUnknownDevice)
@@ -65,10 +61,8 @@ func TestMQTTNewDeviceFirstSampleAndRefusals(t *testing.T) {
 		id := insert(t, db, `INSERT INTO devices (org_id, station_id, name, sn, type, rated_power_kw, collector_sn, created_at, updated_at)
 			SELECT org_id, station_id, 'new', ?, 'inverter', 50, collector_sn, ?, ? FROM devices WHERE id = ?`, newSN, ms, ms, f.inv1)
 		publish(t, pub, topic(newSN), fmt.Sprintf(`{"time":%d,"powerKw":1,"energyKwh":1}`, at(7)))
-		waitRows(t, db, 1, q, id)
-		var n int
-		_ = db.QueryRow(ctx, q, id).Scan(&n)
-		if n != 1 {
+		waitStored(t, db, 1, id, 0, always)
+		if n := stored(t, db, id, 0, always); n != 1 {
 			t.Fatalf("%d samples of the new device", n)
 		}
 	})

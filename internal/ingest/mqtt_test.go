@@ -113,17 +113,32 @@ func startConsumer(t *testing.T, w *telemetry.Writer, url string) string {
 	return prefix
 }
 
-func waitRows(t *testing.T, db *store.DB, want int, q string, args ...any) {
+// stored counts a device's stored samples (0: every device's) at instants in [from, to),
+// rows, chunks and blocks alike.
+func stored(t *testing.T, db *store.DB, deviceID, from, to int64) int {
+	t.Helper()
+	n, err := telemetry.CountStored(context.Background(), db, deviceID, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
+}
+
+// always is every instant, for stored.
+const always = 1 << 62
+
+// waitStored waits until a device has at least want samples stored in [from, to).
+func waitStored(t *testing.T, db *store.DB, want int, deviceID, from, to int64) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	n := -1
 	for time.Now().Before(deadline) {
-		if err := db.QueryRow(context.Background(), q, args...).Scan(&n); err == nil && n >= want {
+		if n = stored(t, db, deviceID, from, to); n >= want {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("%s: %d rows, want %d", q, n, want)
+	t.Fatalf("device %d: %d samples stored in [%d, %d), want %d", deviceID, n, from, to, want)
 }
 
 type child struct {
@@ -193,8 +208,7 @@ func TestMQTTSurvivesKill(t *testing.T) {
 	c := startChild(t, db.Path, clientID, prefix)
 	a := now.Add(-2 * time.Minute)
 	publish(t, pub, topic, fmt.Sprintf(`{"time":%q,"powerKw":10,"energyKwh":500}`, a.Format(time.RFC3339)))
-	q := "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ? AND ts = ?"
-	waitRows(t, db, 1, q, f.inv1, a.UnixMilli()) // committed
+	waitStored(t, db, 1, f.inv1, a.UnixMilli(), a.UnixMilli()+1) // committed
 	c.kill()
 
 	// published while the consumer is down: the broker keeps it for the session
@@ -203,12 +217,11 @@ func TestMQTTSurvivesKill(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 
 	c = startChild(t, db.Path, clientID, prefix)
-	waitRows(t, db, 1, q, f.inv1, b.UnixMilli())
+	waitStored(t, db, 1, f.inv1, b.UnixMilli(), b.UnixMilli()+1)
 	time.Sleep(300 * time.Millisecond) // room for a redelivery of the first message
 	c.kill()
-	var n int
-	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ?", f.inv1).Scan(&n); err != nil || n != 2 {
-		t.Fatalf("%d samples (%v), want exactly 2", n, err)
+	if n := stored(t, db, f.inv1, 0, always); n != 2 {
+		t.Fatalf("%d samples, want exactly 2", n)
 	}
 	var e float64
 	if err := db.QueryRow(ctx, "SELECT energy_kwh FROM telemetry_device_rollups WHERE device_id = ? AND res = 4", f.inv1).Scan(&e); err != nil || e < 0.2-1e-9 || e > 0.2+1e-9 {
@@ -235,12 +248,11 @@ func TestMQTTMalformedMessagesAreSkipped(t *testing.T) {
 		// a device of another organisation on our topic: counted, not stored
 		publish(t, pub, coll, fmt.Sprintf(`{"sn":%q,"time":%q}`, f.otherSN, at(3)))
 		publish(t, pub, dev, fmt.Sprintf(`{"time":%q,"powerKw":4,"energyKwh":7.4}`, at(2)))
-		waitRows(t, db, 1, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ? AND ts = ?", f.inv1, now.Add(-2*time.Minute).UnixMilli())
-		waitRows(t, db, 5, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ?", f.inv1)
-		waitRows(t, db, 1, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ?", f.inv2)
-		var n int
-		_ = db.QueryRow(context.Background(), "SELECT COUNT(*) FROM telemetry_samples").Scan(&n)
-		if n != 6 {
+		last := now.Add(-2 * time.Minute).UnixMilli()
+		waitStored(t, db, 1, f.inv1, last, last+1)
+		waitStored(t, db, 5, f.inv1, 0, always)
+		waitStored(t, db, 1, f.inv2, 0, always)
+		if n := stored(t, db, 0, 0, always); n != 6 {
 			t.Fatalf("%d samples stored, want 6", n)
 		}
 		if got := malformedTotal.Value("mqtt") - before; got != 3 {

@@ -19,6 +19,7 @@ import (
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 	"github.com/helio-energy/helio/internal/sunspec/sunspectest"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // committed is the replica's count of MQTT messages committed since it started.
@@ -281,19 +282,17 @@ func TestTwoReplicas(t *testing.T) {
 		eventually(t, 60*time.Second, "every acknowledged sample stored", func() (bool, string) {
 			missing := 0
 			for id, times := range acked {
-				var n int
-				if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts <= ?",
-					id, times[0], times[len(times)-1]).Scan(&n); err != nil {
+				n, err := telemetry.CountStored(ctx, db, id, times[0], times[len(times)-1]+1)
+				if err != nil {
 					t.Fatal(err)
 				}
-				missing += max(0, len(times)-n)
+				missing += max(0, len(times)-int(n))
 			}
 			return missing == 0, fmt.Sprintf("%d of %d acknowledged samples missing", missing, want)
 		})
 		for id, times := range acked {
 			for _, at := range times {
-				var n int
-				if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples WHERE device_id = ? AND ts = ?", id, at).Scan(&n); err != nil || n != 1 {
+				if n, err := telemetry.CountStored(ctx, db, id, at, at+1); err != nil || n != 1 {
 					t.Fatalf("device %d, sample at %d: stored %d times (%v)", id, at, n, err)
 				}
 			}

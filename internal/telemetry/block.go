@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -115,9 +116,13 @@ var (
 
 // blockPlain writes the plain form of rows (sorted by T, distinct instants) and where
 // its head (n, the timestamps and the power column) ends.
-func blockPlain(rows []blockRow) (raw []byte, head int) {
+func blockPlain(rows []blockRow) (raw []byte, head int) { return appendPlainForm(nil, rows) }
+
+// appendPlainForm appends the plain form of rows to dst; head is where the head ends in
+// the result.
+func appendPlainForm(dst []byte, rows []blockRow) (raw []byte, head int) {
 	n := len(rows)
-	raw = make([]byte, 0, 16+n*(8*blockFloats+8))
+	raw = slices.Grow(dst, 16+n*(8*blockFloats+8))
 	raw = binary.AppendUvarint(raw, uint64(n))
 	var prevT, prevD int64
 	for i := range rows {

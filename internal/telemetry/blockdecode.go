@@ -53,6 +53,9 @@ func blockStreams(b []byte) (head, tail []byte, err error) {
 // (n, timestamps, power) when headOnly and the version keeps it apart; the bytes are
 // not kept after f returns.
 func withPlain(b []byte, headOnly bool, f func(raw []byte) error) error {
+	if len(b) > 0 && b[0] == chunkVersion {
+		return f(b[1:]) // a chunk: the plain form as it is
+	}
 	head, tail, err := blockStreams(b)
 	if err != nil {
 		return err

@@ -43,12 +43,22 @@ func lastBlockBefore(ctx context.Context, q querier, id, after, t int64) (*block
 }
 
 // loadBefore reads a device's last stored sample before t (nil when there is none): the
-// last row, or a block sample after it when the rows leave a day that may be sealed in
-// between.
+// last row or chunk sample, or a block sample after it when they leave a day that may be
+// sealed in between.
 func loadBefore(ctx context.Context, tx *store.Tx, deviceID, t, now int64) (*rawRow, error) {
 	r, err := loadRowBefore(ctx, tx, deviceID, t)
 	if err != nil {
 		return nil, err
+	}
+	// or the last sample of a chunk after it (a day with a chunk has no block either)
+	c, err := lastChunkBefore(ctx, tx, deviceID, t)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil && (r == nil || c.T > r.T) {
+		if r, err = c.rawRow(deviceID); err != nil {
+			return nil, err
+		}
 	}
 	after := int64(-1 << 63)
 	if r != nil {

@@ -10,8 +10,8 @@ import (
 )
 
 // Prune deletes raw samples older than the raw retention window (and a day's margin, so
-// that a late sample at the window's edge still finds its neighbours): rows, and sealed
-// blocks whose whole day is past (a block straddling the cutoff stays until it is).
+// that a late sample at the window's edge still finds its neighbours): rows, and chunks and sealed
+// blocks wholly past (a block straddling the cutoff stays until it is).
 // Roll-ups and latest rows are kept for ever. It returns the number of samples deleted.
 func (w *Writer) Prune(ctx context.Context) (int64, error) {
 	cutoff := w.opt.Now().Add(-w.opt.RawRetention - pruneMargin).UnixMilli()
@@ -28,16 +28,18 @@ func (w *Writer) Prune(ctx context.Context) (int64, error) {
 		}
 		k, _ := res.RowsAffected()
 		n += k
-		// a block goes once all of its day is past the cutoff
-		var inBlocks int64
-		if err := w.db.QueryRow(ctx, "SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_blocks WHERE device_id = ? AND end_ts <= ?", id, cutoff).Scan(&inBlocks); err != nil {
-			return n, fmt.Errorf("telemetry: unable to prune: %w", err)
-		}
-		if inBlocks > 0 {
-			if _, err := w.db.Exec(ctx, "DELETE FROM telemetry_sample_blocks WHERE device_id = ? AND end_ts <= ?", id, cutoff); err != nil {
+		// a block (or chunk) goes once all of it is past the cutoff
+		for _, table := range []string{"telemetry_sample_blocks", "telemetry_sample_chunks"} {
+			var inBlocks int64
+			if err := w.db.QueryRow(ctx, "SELECT COALESCE(SUM(n), 0) FROM "+table+" WHERE device_id = ? AND end_ts <= ?", id, cutoff).Scan(&inBlocks); err != nil {
 				return n, fmt.Errorf("telemetry: unable to prune: %w", err)
 			}
-			n += inBlocks
+			if inBlocks > 0 {
+				if _, err := w.db.Exec(ctx, "DELETE FROM "+table+" WHERE device_id = ? AND end_ts <= ?", id, cutoff); err != nil {
+					return n, fmt.Errorf("telemetry: unable to prune: %w", err)
+				}
+				n += inBlocks
+			}
 		}
 		if i < len(ids)-1 {
 			// keep to PruneShare of a core: a delete of d is followed by a rest of
@@ -95,6 +97,7 @@ func DeleteDeviceData(ctx context.Context, tx *store.Tx, deviceID int64) error {
 	for _, q := range []string{
 		"DELETE FROM telemetry_samples WHERE device_id = ?",
 		"DELETE FROM telemetry_sample_blocks WHERE device_id = ?",
+		"DELETE FROM telemetry_sample_chunks WHERE device_id = ?",
 		"DELETE FROM telemetry_latest WHERE device_id = ?",
 		"DELETE FROM telemetry_device_rollups WHERE device_id = ?",
 		"DELETE FROM device_openings WHERE device_id = ?",

@@ -18,18 +18,28 @@ import (
 // which sees one state of the database on both.
 
 // rawUnion reads a device's rows matching rowsWhere (and rowsTail: an order and limit)
-// and its blocks matching blocksWhere, in one statement; rows come back as one-sample
-// block rows, blocks decoded whole.
+// and its chunks and blocks matching blocksWhere, in one statement; rows come back as
+// one-sample block rows, chunks and blocks decoded whole.
 func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rowsTail string, rowsArgs []any, blocksWhere string, blocksArgs []any) ([]blockRow, error) {
 	blob := blobType(db)
 	q := "SELECT * FROM (SELECT " + sampleCols + ", CAST(NULL AS " + blob + ") AS data FROM telemetry_samples WHERE device_id = ? AND " +
-		rowsWhere + " " + rowsTail + ") AS r UNION ALL SELECT start_ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, data " +
-		"FROM telemetry_sample_blocks WHERE device_id = ? AND " + blocksWhere
-	args := append(append(append([]any{deviceID}, rowsArgs...), deviceID), blocksArgs...)
+		rowsWhere + " " + rowsTail + ") AS r"
+	args := append([]any{deviceID}, rowsArgs...)
+	for _, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
+		q += " UNION ALL SELECT start_ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, data " +
+			"FROM " + table + " WHERE device_id = ? AND " + blocksWhere
+		args = append(append(args, deviceID), blocksArgs...)
+	}
 	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
 	}
+	return scanUnion(rows, deviceID)
+}
+
+// scanUnion reads the rows of a union of sample rows (a sample each, data NULL) and chunks
+// or blocks (start_ts and data), decoding the chunks and blocks whole; it closes rows.
+func scanUnion(rows *sql.Rows, deviceID int64) ([]blockRow, error) {
 	defer rows.Close()
 	var out []blockRow
 	for rows.Next() {
@@ -42,6 +52,7 @@ func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rows
 			return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
 		}
 		if data != nil {
+			var err error
 			if out, err = appendBlock(out, data); err != nil {
 				return nil, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, b.T, err)
 			}
@@ -55,6 +66,13 @@ func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rows
 	}
 	return out, rows.Err()
 }
+
+// nullSampleCols are NULLs of the types of sampleCols but ts, for the chunks and blocks of a
+// union with rows (in a subquery PostgreSQL takes an untyped NULL for text).
+const nullSampleCols = "CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), " +
+	"CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), " +
+	"CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS INTEGER), " +
+	"CAST(NULL AS INTEGER), CAST(NULL AS TEXT)"
 
 // blobType is the database's name of the blocks' data column type, for a NULL of it in a
 // UNION.
@@ -79,25 +97,34 @@ func samplesOf(deviceID int64, bs []blockRow) ([]Sample, error) {
 }
 
 // SamplesBefore returns up to n stored samples of a device before t, newest first, from
-// the rows and the sealed blocks.
+// the rows, the chunks and the sealed blocks.
 func SamplesBefore(ctx context.Context, db *store.DB, deviceID int64, t time.Time, n int) ([]Sample, error) {
 	before := t.UnixMilli()
-	rows, err := db.Query(ctx, "SELECT "+sampleCols+" FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?", deviceID, before, n)
+	// the newest n rows and the newest chunks up to n samples, in one statement (a write
+	// between two reads could move samples from chunks to rows)
+	blob := blobType(db)
+	rows, err := db.Query(ctx, "SELECT * FROM (SELECT "+sampleCols+", CAST(NULL AS "+blob+") AS data FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?) AS r "+
+		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data FROM telemetry_sample_chunks "+
+		"WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC LIMIT ?) AS c", deviceID, before, n, deviceID, before, n)
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
 	}
-	var out []Sample
-	for rows.Next() {
-		r, err := scanRawRow(rows, deviceID)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
-		}
-		out = append(out, r.Sample)
+	bs, err := scanUnion(rows, deviceID)
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
+	var out []Sample
+	{
+		kept := bs[:0]
+		for _, b := range bs {
+			if b.T < before {
+				kept = append(kept, b)
+			}
+		}
+		sort.Slice(kept, func(i, j int) bool { return kept[i].T > kept[j].T })
+		if out, err = samplesOf(deviceID, kept[:min(n, len(kept))]); err != nil {
+			return nil, err
+		}
 	}
 	if len(out) == n && rowsCover(out, before) {
 		return out, nil
@@ -107,7 +134,7 @@ func SamplesBefore(ctx context.Context, db *store.DB, deviceID int64, t time.Tim
 	if len(out) == n {
 		after = out[n-1].Time.UnixMilli()
 	}
-	bs, err := rawUnion(ctx, db, deviceID, "ts < ?", "ORDER BY ts DESC LIMIT ?", []any{before, n}, "start_ts < ? AND end_ts > ?", []any{before, after})
+	bs, err = rawUnion(ctx, db, deviceID, "ts < ?", "ORDER BY ts DESC LIMIT ?", []any{before, n}, "start_ts < ? AND end_ts > ?", []any{before, after})
 	if err != nil {
 		return nil, err
 	}
@@ -121,9 +148,10 @@ func SamplesBefore(ctx context.Context, db *store.DB, deviceID int64, t time.Tim
 	return samplesOf(deviceID, kept[:min(n, len(kept))])
 }
 
-// rowsCover reports whether samples (newest first, the newest rows before t) leave no
-// room for a block sample between them and t: a day with a row has no block, so only a day
-// without a found row strictly between two of them, or the day of t, could hold one.
+// rowsCover reports whether samples (newest first, the newest rows and chunk samples
+// before t) leave no room for a block sample between them and t: a day with a row or a
+// chunk has no block, so only a day without a found sample strictly between two of them,
+// or the day of t, could hold one.
 func rowsCover(samples []Sample, t int64) bool {
 	day := blockStart(t)
 	for i := range samples {
@@ -136,40 +164,24 @@ func rowsCover(samples []Sample, t int64) bool {
 	return true
 }
 
-// rawSeries reads one column of a device's samples in [from, to) into out: the rows, and
-// the blocks when the range reaches a day that may be sealed.
+// rawSeries reads one column of a device's samples in [from, to) into out: the rows and
+// the chunks, and the blocks when the range reaches a day that may be sealed, read in one
+// statement (as rawUnion): the rows' one column, and of each chunk or block only what the
+// column needs.
 func (r *Reader) rawSeries(ctx context.Context, deviceID int64, column string, from, to int64, out Series) (Series, error) {
-	if maySeal(from, r.opt.Now().UnixMilli()) {
-		return r.unionSeries(ctx, deviceID, column, from, to, out)
-	}
-	rows, err := r.db.Query(ctx, "SELECT ts, "+column+" FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts",
-		deviceID, from, to)
-	if err != nil {
-		return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var ts int64
-		var v float64
-		if err := rows.Scan(&ts, &v); err != nil {
-			return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
-		}
-		out.Points = append(out.Points, [2]float64{float64(ts), v})
-	}
-	return out, rows.Err()
-}
-
-// unionSeries is rawSeries over the rows and the blocks, read in one statement (as
-// rawUnion): the rows' one column, and of each block only what the column needs.
-func (r *Reader) unionSeries(ctx context.Context, deviceID int64, column string, from, to int64, out Series) (Series, error) {
 	col := blockColumn(column)
 	if col == -3 {
 		return out, fmt.Errorf("telemetry: no column %q in sample blocks", column)
 	}
 	blob := blobType(r.db)
-	rows, err := r.db.Query(ctx, "SELECT ts, CAST("+column+" AS DOUBLE PRECISION), CAST(NULL AS "+blob+") FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? "+
-		"UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts > ? AND start_ts < ?",
-		deviceID, from, to, deviceID, from-blockSpan, to)
+	q := "SELECT ts, CAST(" + column + " AS DOUBLE PRECISION), CAST(NULL AS " + blob + ") FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? " +
+		"UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts > ? AND start_ts < ? AND end_ts > ?"
+	args := []any{deviceID, from, to, deviceID, from - blockSpan, to, from}
+	if maySeal(from, r.opt.Now().UnixMilli()) {
+		q += " UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts > ? AND start_ts < ?"
+		args = append(args, deviceID, from-blockSpan, to)
+	}
+	rows, err := r.db.Query(ctx, q, args...)
 	if err != nil {
 		return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
 	}
@@ -196,8 +208,8 @@ func (r *Reader) unionSeries(ctx context.Context, deviceID int64, column string,
 	return out, nil
 }
 
-// StoredSamples returns every stored raw sample of a device, rows and sealed blocks, in
-// time order (a sample stored twice, which the write path never does, appears twice).
+// StoredSamples returns every stored raw sample of a device, rows, chunks and sealed
+// blocks, in time order (a sample stored twice, which the write path never does, appears twice).
 func StoredSamples(ctx context.Context, db *store.DB, deviceID int64) ([]Sample, error) {
 	bs, err := rawUnion(ctx, db, deviceID, "1 = 1", "", nil, "1 = 1", nil)
 	if err != nil {
@@ -205,4 +217,48 @@ func StoredSamples(ctx context.Context, db *store.DB, deviceID int64) ([]Sample,
 	}
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].T < bs[j].T })
 	return samplesOf(deviceID, bs)
+}
+
+// CountStored counts the stored raw samples of a device (0: of every device) at instants in
+// [from, to): rows, chunks and sealed blocks.
+func CountStored(ctx context.Context, db *store.DB, deviceID, from, to int64) (int64, error) {
+	var n int64
+	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM telemetry_samples WHERE (? = 0 OR device_id = ?) AND ts >= ? AND ts < ?",
+		deviceID, deviceID, from, to).Scan(&n); err != nil {
+		return 0, fmt.Errorf("telemetry: unable to count samples: %w", err)
+	}
+	for _, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
+		rows, err := db.Query(ctx, "SELECT start_ts, end_ts, n, data FROM "+table+" WHERE (? = 0 OR device_id = ?) AND start_ts < ? AND end_ts > ?",
+			deviceID, deviceID, to, from)
+		if err != nil {
+			return 0, fmt.Errorf("telemetry: unable to count samples: %w", err)
+		}
+		for rows.Next() {
+			var start, end, k int64
+			var data []byte
+			if err := rows.Scan(&start, &end, &k, &data); err != nil {
+				rows.Close()
+				return 0, fmt.Errorf("telemetry: unable to count samples: %w", err)
+			}
+			if start >= from && end <= to {
+				n += k
+				continue
+			}
+			bs, err := decodeBlock(data)
+			if err != nil {
+				rows.Close()
+				return 0, err
+			}
+			for _, b := range bs {
+				if b.T >= from && b.T < to {
+					n++
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, fmt.Errorf("telemetry: unable to count samples: %w", err)
+		}
+	}
+	return n, nil
 }

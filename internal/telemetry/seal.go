@@ -164,7 +164,7 @@ func insertBlockRows(ctx context.Context, tx *store.Tx, id int64, rows []blockRo
 	return nil
 }
 
-// SealBlocks seals every device day that ended SealAge ago and still has rows, a device
+// SealBlocks seals every device day that ended SealAge ago and still has rows or chunks, a device
 // at a time, resting between devices so that it keeps to PruneShare of a core. It
 // answers how many blocks it wrote.
 func (w *Writer) SealBlocks(ctx context.Context) (int, error) {
@@ -177,9 +177,13 @@ func (w *Writer) SealBlocks(ctx context.Context) (int, error) {
 	for i, id := range ids {
 		began := time.Now()
 		for ctx.Err() == nil {
-			var first sql.NullInt64
-			if err := w.db.QueryRow(ctx, "SELECT MIN(ts) FROM telemetry_samples WHERE device_id = ? AND ts < ?", id, limit).Scan(&first); err != nil {
+			var first, chunk sql.NullInt64
+			if err := w.db.QueryRow(ctx, "SELECT (SELECT MIN(ts) FROM telemetry_samples WHERE device_id = ? AND ts < ?), "+
+				"(SELECT MIN(start_ts) FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts < ?)", id, limit, id, limit).Scan(&first, &chunk); err != nil {
 				return n, fmt.Errorf("telemetry: unable to seal: %w", err)
+			}
+			if chunk.Valid && (!first.Valid || chunk.Int64 < first.Int64) {
+				first = chunk
 			}
 			if !first.Valid {
 				break
@@ -201,8 +205,8 @@ func (w *Writer) SealBlocks(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// sealDay moves a device day's rows into its block (merged with the block when one is
-// there already).
+// sealDay moves a device day's rows and chunks into its block (merged with the block
+// when one is there already).
 func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 	if tx.Dialect == store.Postgres {
 		if err := advisoryLocks(ctx, tx, 7340002, []int64{id}); err != nil {
@@ -230,8 +234,33 @@ func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("telemetry: unable to seal: %w", err)
 	}
+	// the day's chunks (never at an instant of a row)
+	chunks, err := tx.Query(ctx, "SELECT data FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts >= ? AND start_ts < ?", id, start, end)
+	if err != nil {
+		return fmt.Errorf("telemetry: unable to seal: %w", err)
+	}
+	nChunks := 0
+	for chunks.Next() {
+		var data []byte
+		if err := chunks.Scan(&data); err != nil {
+			chunks.Close()
+			return fmt.Errorf("telemetry: unable to seal: %w", err)
+		}
+		if out, err = appendBlock(out, data); err != nil {
+			chunks.Close()
+			return fmt.Errorf("telemetry: chunk of device %d in the day %d: %w", id, start, err)
+		}
+		nChunks++
+	}
+	chunks.Close()
+	if err := chunks.Err(); err != nil {
+		return fmt.Errorf("telemetry: unable to seal: %w", err)
+	}
 	if len(out) == 0 {
 		return nil
+	}
+	if nChunks > 0 {
+		sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
 	}
 	var old []byte
 	switch err := tx.QueryRow(ctx, "SELECT data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts = ?", id, start).Scan(&old); err {
@@ -261,6 +290,11 @@ func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 	}
 	if _, err := tx.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ?", id, start, end); err != nil {
 		return fmt.Errorf("telemetry: unable to seal: %w", err)
+	}
+	if nChunks > 0 {
+		if _, err := tx.Exec(ctx, "DELETE FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts >= ? AND start_ts < ?", id, start, end); err != nil {
+			return fmt.Errorf("telemetry: unable to seal: %w", err)
+		}
 	}
 	return nil
 }

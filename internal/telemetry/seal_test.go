@@ -2,7 +2,6 @@ package telemetry
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -71,15 +70,20 @@ func sealedReads(t *testing.T, db *store.DB, w *Writer, devs []*deviceInfo, from
 	ctx := context.Background()
 	var out []string
 	for _, d := range devs {
-		// every stored sample, rows and blocks, with its counter state
-		err := db.InTx(ctx, func(tx *store.Tx) error {
-			p := newRawPager(ctx, tx, d.ID, -1<<62, true)
-			for r := p.next(); r != nil; r = p.next() {
-				out = append(out, fmt.Sprintf("sample %d %d %v %v", d.ID, r.T, r.Sample, r.cstate()))
+		// every stored sample, rows, chunks and blocks, with its counter state
+		bs, err := rawUnion(ctx, db, d.ID, "1 = 1", "", nil, "1 = 1", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Slice(bs, func(i, j int) bool { return bs[i].T < bs[j].T })
+		for i := range bs {
+			r, err := bs[i].rawRow(d.ID)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if p.err != nil {
-				return p.err
-			}
+			out = append(out, fmt.Sprintf("sample %d %d %v %v", d.ID, r.T, r.Sample, r.cstate()))
+		}
+		err = db.InTx(ctx, func(tx *store.Tx) error {
 			// the previous sample and the recent ones, every 5 hours and a bit
 			for at := from.UnixMilli(); at < to.UnixMilli(); at += 5*hourMs + d.ID*60_000 {
 				row, err := loadBefore(ctx, tx, d.ID, at, w.opt.Now().UnixMilli())
@@ -143,7 +147,8 @@ func sealedReads(t *testing.T, db *store.DB, w *Writer, devs []*deviceInfo, from
 }
 
 // TestSealingChangesNoRead writes the same random stream twice, once sealing days into
-// blocks at random moments and once never, and compares every read.
+// blocks at random moments and writing every run of two samples or more as a chunk, and
+// once never sealing and writing rows only, and compares every read.
 func TestSealingChangesNoRead(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
@@ -155,7 +160,7 @@ func TestSealingChangesNoRead(t *testing.T) {
 		var answers [2][]string
 		var sealed int
 		for run, sealing := range []bool{true, false} {
-			for _, table := range []string{"telemetry_samples", "telemetry_sample_blocks", "telemetry_latest", "telemetry_device_rollups",
+			for _, table := range []string{"telemetry_samples", "telemetry_sample_chunks", "telemetry_sample_blocks", "telemetry_latest", "telemetry_device_rollups",
 				"telemetry_station_rollups", "telemetry_station_month_days", "device_openings"} {
 				if _, err := db.Exec(ctx, "DELETE FROM "+table); err != nil {
 					t.Fatal(err)
@@ -163,6 +168,10 @@ func TestSealingChangesNoRead(t *testing.T) {
 			}
 			w := NewWriter(db, opt)
 			w.pause = func(context.Context, time.Duration) {}
+			w.chunkMin = 2
+			if !sealing {
+				w.chunkMin = 1 << 30
+			}
 			var devs []*deviceInfo
 			for _, id := range []int64{f.inv1, f.inv2, f.meter, f.pack} {
 				d, err := w.reg.device(ctx, id)
@@ -173,14 +182,26 @@ func TestSealingChangesNoRead(t *testing.T) {
 			}
 			sc := newSealScenario(rand.New(rand.NewPCG(21, 8)), devs, from, to, sealing)
 			unsealed := 0
+			chunked, unchunked := 0, 0
 			for i, b := range sc.batches {
 				now = sc.clocks[i]
 				blocks := count(t, db, "SELECT COUNT(*) FROM telemetry_sample_blocks")
+				chunks := count(t, db, "SELECT COUNT(*) FROM telemetry_sample_chunks")
 				if _, err := w.Write(ctx, "test", b); err != nil {
 					t.Fatal(err)
 				}
 				if count(t, db, "SELECT COUNT(*) FROM telemetry_sample_blocks") < blocks {
 					unsealed++
+				}
+				switch after := count(t, db, "SELECT COUNT(*) FROM telemetry_sample_chunks"); {
+				case after > chunks:
+					chunked++
+				case after < chunks && !sc.seals[i]:
+					unchunked++
+				}
+				if i == len(sc.batches)/2 {
+					// a middle state, with chunks of the recent days in the first run
+					answers[run] = sealedReads(t, db, w, devs, from, to)
 				}
 				if sc.seals[i] {
 					n, err := w.SealBlocks(ctx)
@@ -206,30 +227,40 @@ func TestSealingChangesNoRead(t *testing.T) {
 			if res, err := w.Write(ctx, "test", late); err != nil || res.Accepted != len(late) {
 				t.Fatalf("late samples: %+v, %v", res, err)
 			}
-			answers[run] = sealedReads(t, db, w, devs, from, to)
+			answers[run] = append(answers[run], sealedReads(t, db, w, devs, from, to)...)
 			if sealing {
 				if unsealed == 0 || count(t, db, "SELECT COUNT(*) FROM telemetry_sample_blocks") == 0 {
 					t.Fatalf("no late write unsealed a block (%d blocks sealed)", sealed)
 				}
 				t.Logf("%d blocks sealed, %d writes unsealed some", sealed, unsealed)
+				if chunked == 0 || unchunked == 0 {
+					t.Fatalf("%d writes wrote chunks, %d turned some into rows", chunked, unchunked)
+				}
+				t.Logf("%d writes wrote chunks, %d turned some into rows", chunked, unchunked)
 
 			}
 		}
-		if len(answers[0]) != len(answers[1]) {
-			t.Errorf("%d answers with sealing, %d without", len(answers[0]), len(answers[1]))
-		}
-		for i := range min(len(answers[0]), len(answers[1])) {
-			if answers[0][i] != answers[1][i] {
-				a, b := answers[0][i], answers[1][i]
-				k := 0
-				for k < len(a) && k < len(b) && a[k] == b[k] {
-					k++
-				}
-				k = max(0, k-300)
-				t.Fatalf("with sealing:\n%s\nwithout:\n%s", clip(a[:min(len(a), 200)]+" … "+a[k:]), clip(b[:min(len(b), 200)]+" … "+b[k:]))
-			}
-		}
+		compareAnswers(t, answers, "with sealing", "without")
 	})
+}
+
+// compareAnswers fails at the first read two runs answered differently.
+func compareAnswers(t *testing.T, answers [2][]string, first, second string) {
+	t.Helper()
+	if len(answers[0]) != len(answers[1]) {
+		t.Errorf("%d answers %s, %d %s", len(answers[0]), first, len(answers[1]), second)
+	}
+	for i := range min(len(answers[0]), len(answers[1])) {
+		if answers[0][i] != answers[1][i] {
+			a, b := answers[0][i], answers[1][i]
+			k := 0
+			for k < len(a) && k < len(b) && a[k] == b[k] {
+				k++
+			}
+			k = max(0, k-300)
+			t.Fatalf("%s:\n%s\n%s:\n%s", first, clip(a[:min(len(a), 200)]+" … "+a[k:]), second, clip(b[:min(len(b), 200)]+" … "+b[k:]))
+		}
+	}
 }
 
 func clip(s string) string {
@@ -261,7 +292,7 @@ func TestPruneSealedBlocks(t *testing.T) {
 		}
 		// 20 June 12:00 to 30 June 00:00: 10 days, the first half a day
 		if n != 10 || count(t, db, "SELECT COUNT(*) FROM telemetry_sample_blocks") != 10 ||
-			count(t, db, "SELECT COUNT(*) FROM telemetry_samples") != 12 ||
+			count(t, db, "SELECT COUNT(*) FROM telemetry_samples")+count(t, db, "SELECT COALESCE(SUM(n), 0) FROM telemetry_sample_chunks") != 12 ||
 			count(t, db, "SELECT SUM(n) FROM telemetry_sample_blocks") != 9*24+12 {
 			t.Fatalf("sealed %d blocks", n)
 		}
@@ -286,10 +317,9 @@ func TestPruneSealedBlocks(t *testing.T) {
 		if _, err := db.Exec(ctx, "DELETE FROM telemetry_sample_blocks"); err != nil {
 			t.Fatal(err)
 		}
-		var none sql.NullInt64
-		_ = db.QueryRow(ctx, "SELECT MIN(ts) FROM telemetry_samples").Scan(&none)
-		if !none.Valid || !strings.HasPrefix(time.UnixMilli(none.Int64).UTC().Format(time.DateOnly), "2024-06-30") {
-			t.Fatalf("rows left in sealed days: first row %v", none)
+		left, err := StoredSamples(ctx, db, f.inv1)
+		if err != nil || len(left) == 0 || !strings.HasPrefix(left[0].Time.Format(time.DateOnly), "2024-06-30") {
+			t.Fatalf("rows or chunks left in sealed days: %v, first %v", err, left)
 		}
 	})
 }

@@ -52,6 +52,8 @@ type Writer struct {
 	reg         *registry
 	// pause waits between two devices' prunes (a test records it instead)
 	pause func(ctx context.Context, d time.Duration)
+	// chunkMin is the shortest run written as a chunk (0: the package's chunkMin)
+	chunkMin int
 }
 
 // NewWriter returns a Writer on a migrated database.
@@ -369,6 +371,7 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 	acc := newAccum(w.opt.MaxGap.Milliseconds())
 	var inserts, updates, tails []*rawRow
 	var toUnseal [][]*rawRow // rows of the devices whose samples reach days that may be sealed
+	var runs []chunkRun      // runs appended after a device's stored samples, written as chunks
 	for _, id := range ids {
 		b := byDev[id]
 		news := uniq(b.news, res)
@@ -379,8 +382,13 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		var src rowSource = emptySource{}
 		// a day that may be sealed is read from the blocks too, and unsealed where written
 		sealed := maySeal(news[0].T, now)
-		if anchor != nil && news[0].T <= anchor.T {
-			// late or out-of-order: re-run from the stored row before the earliest new one
+		late := anchor != nil && news[0].T <= anchor.T
+		if late {
+			// late or out-of-order: the chunks it reaches become rows, then the run
+			// starts again from the stored sample before the earliest new one
+			if err := unchunk(ctx, tx, id, news[0].T); err != nil {
+				return nil, nil, err
+			}
 			if anchor, err = loadBefore(ctx, tx, id, news[0].T, now); err != nil {
 				return nil, nil, err
 			}
@@ -395,7 +403,15 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 			toUnseal = append(toUnseal, out.inserts, out.updates)
 		}
 		ev.add(&out.events)
-		inserts = append(inserts, out.inserts...)
+		rows := out.inserts
+		if !late {
+			least := w.chunkMin
+			if least <= 0 {
+				least = chunkMin
+			}
+			rows, runs = splitChunks(rows, least, runs)
+		}
+		inserts = append(inserts, rows...)
 		updates = append(updates, out.updates...)
 		if out.tail != nil {
 			tails = append(tails, out.tail)
@@ -405,6 +421,9 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		return nil, nil, err
 	}
 	if err := insertRaw(ctx, tx, inserts); err != nil {
+		return nil, nil, err
+	}
+	if err := insertChunks(ctx, tx, runs); err != nil {
 		return nil, nil, err
 	}
 	if err := updateRawStates(ctx, tx, updates); err != nil {
