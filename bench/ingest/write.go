@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"sync"
 	"syscall"
 	"time"
 
@@ -44,15 +45,28 @@ func benchWrite(dir string) {
 		batches = append(batches, cur)
 	}
 	w := telemetry.NewWriter(db, telemetry.Options{})
+	// through a batcher, as the MQTT consumer writes: one submission per batch (it is
+	// written whole), the roll-ups merged across batches as streaming writes do
+	bt := w.NewBatcher("bench", telemetry.BatchOptions{MaxPending: 1})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
 	cpu0, t0 := cpuTime(), time.Now()
 	for _, b := range batches {
-		res, err := w.Write(ctx, "bench", b)
-		if err != nil {
-			log.Fatal(err)
-		}
-		total += res.Accepted
+		wg.Add(1)
+		bt.Add(b, func(res telemetry.Result, err error) {
+			defer wg.Done()
+			if err != nil {
+				log.Fatal(err)
+			}
+			mu.Lock()
+			total += res.Accepted
+			mu.Unlock()
+		})
 	}
+	wg.Wait()
+	waitRolled(w)
 	elapsed, cpu := time.Since(t0), cpuTime()-cpu0
+	bt.Close()
 	if total != *nSamples / *nDevices * *nDevices {
 		log.Fatalf("write: %d samples accepted of %d", total, *nSamples / *nDevices * *nDevices)
 	}

@@ -371,6 +371,13 @@ func (s *Server) Run(ctx context.Context) error {
 	go s.Reports.Worker.Run(bgCtx)
 	go (&report.Scheduler{Service: s.Reports}).Run(bgCtx)
 	go func() {
+		// a stop with streaming roll-up changes waiting: add them before anything reads
+		// the roll-ups
+		if _, err := s.Writer.Recover(bgCtx); err != nil {
+			slog.Error("start-up failed", "err", err)
+			errc <- err
+			return
+		}
 		if err := s.Bootstrap(bgCtx); err != nil {
 			slog.Error("start-up failed", "err", err)
 			errc <- err

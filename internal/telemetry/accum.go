@@ -29,6 +29,7 @@ type accum struct {
 	maxGap int64
 	days   map[dayKey]*dayAcc // device days (kind "") and station days
 	order  []dayKey           // first-touch order, for deterministic writes
+	rolled bool               // a write's changes: written in its transaction (else they wait: deferred.go)
 }
 
 func newAccum(maxGap int64) *accum {

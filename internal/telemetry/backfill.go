@@ -53,6 +53,14 @@ type backfillJob struct {
 func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (BackfillResult, error) {
 	start := time.Now()
 	var out BackfillResult
+	// the roll-ups complete before the back-fill adds to them (it marks its devices'
+	// samples rolled up)
+	if err := w.ensureRecovered(ctx); err != nil {
+		return out, err
+	}
+	if err := w.Flush(ctx); err != nil {
+		return out, err
+	}
 	if err := w.reg.load(ctx, false); err != nil {
 		return out, err
 	}
@@ -298,7 +306,7 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 		if _, err := writePeriods(ctx, tx, per); err != nil {
 			return err
 		}
-		return upsertLatest(ctx, tx, tailRows, now)
+		return upsertLatest(ctx, tx, tailRows, now, true)
 	})
 	if err != nil {
 		return out, err

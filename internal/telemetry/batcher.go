@@ -35,7 +35,8 @@ type submission struct {
 
 // Batcher gathers samples from a streaming source into batches for Write. Submitters
 // learn the outcome of their own samples once their batch is committed: an MQTT
-// consumer acknowledges a message only then.
+// consumer acknowledges a message only then. On SQLite a batch's roll-up changes are
+// written a moment later with those of the batches after it (deferred.go).
 type Batcher struct {
 	w      *Writer
 	source string
@@ -87,7 +88,8 @@ func (b *Batcher) Add(samples []Sample, done Done) {
 	b.in <- submission{samples, done}
 }
 
-// Close writes what is pending, waits for it and stops the batcher.
+// Close writes what is pending, waits for it and stops the batcher; the roll-up changes
+// its writes left waiting are written too.
 func (b *Batcher) Close() {
 	b.mu.Lock()
 	if !b.closed {
@@ -97,6 +99,9 @@ func (b *Batcher) Close() {
 	b.mu.Unlock()
 	b.wg.Wait()
 	b.cancel()
+	if err := b.w.Flush(context.Background()); err != nil {
+		slog.Warn("telemetry roll-ups not written at close: the next start adds them", "source", b.source, "err", err)
+	}
 }
 
 func (b *Batcher) gather() {
@@ -156,7 +161,7 @@ func (b *Batcher) write() {
 		var res Result
 		var err error
 		for attempt := 0; ; attempt++ {
-			res, err = b.w.Write(b.ctx, b.source, all)
+			res, err = b.w.write(b.ctx, b.source, all, false, true)
 			if err == nil || attempt >= b.opt.Retries {
 				break
 			}

@@ -1,6 +1,9 @@
 package telemetry
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Change is what one committed write did to the figures the dashboards read: the devices'
 // new latest samples and, per device and per station kind, how much each day roll-up
@@ -70,6 +73,10 @@ func (w *Writer) listening() bool {
 func (w *Writer) Exclusive(fn func() error) error {
 	w.gate.Lock()
 	defer w.gate.Unlock()
+	// the roll-ups hold every change told before fn reads them
+	if err := w.Flush(context.Background()); err != nil {
+		return err
+	}
 	return fn()
 }
 

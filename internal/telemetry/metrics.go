@@ -1,6 +1,19 @@
 package telemetry
 
-import "github.com/helio-energy/helio/internal/metrics"
+import (
+	"sync/atomic"
+
+	"github.com/helio-energy/helio/internal/metrics"
+)
+
+// daysWaiting counts the day roll-up changes waiting to be written, over every writer.
+var daysWaiting atomic.Int64
+
+func init() {
+	metrics.Default.NewGaugeFunc("helio_telemetry_rollup_days_waiting",
+		"Day roll-up changes of committed streaming writes not written yet (written within the roll-up delay).",
+		func() float64 { return float64(daysWaiting.Load()) })
+}
 
 var (
 	samplesTotal = metrics.Default.NewCounter("helio_telemetry_samples_total",
@@ -11,6 +24,8 @@ var (
 		"Samples that arrived before their device's latest sample (roll-ups corrected).", "source")
 	counterEvents = metrics.Default.NewCounter("helio_telemetry_counter_events_total",
 		"Energy counter readings that were not plain increments, by event (reset, rollover, resume, suspect, rebase, ignored).", "event")
+	rollupFlushes = metrics.Default.NewCounter("helio_telemetry_rollup_flushes_total",
+		"Writes of roll-up changes that streaming writes left waiting (deferred.go), with the writes that wrote them early.")
 	commitSeconds = metrics.Default.NewHistogram("helio_telemetry_batch_commit_seconds",
 		"Time to validate, store and commit one telemetry batch with its roll-ups.",
 		[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}, "source")

@@ -296,7 +296,11 @@ func updateRawStates(ctx context.Context, tx *store.Tx, rows []*rawRow) error {
 	return nil
 }
 
-func upsertLatest(ctx context.Context, tx *store.Tx, rows []*rawRow, now int64) error {
+// upsertLatest writes the devices' new latest rows. rolled says whether this write's roll-up
+// changes are written in the same transaction: then every sample of these devices is in
+// their roll-ups (rolled_ts NULL); else their samples up to the previous latest one are, as
+// far as they were before (deferred.go).
+func upsertLatest(ctx context.Context, tx *store.Tx, rows []*rawRow, now int64, rolled bool) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -305,10 +309,17 @@ func upsertLatest(ctx context.Context, tx *store.Tx, rows []*rawRow, now int64) 
 		set = append(set, c+" = excluded."+c)
 	}
 	set = append(set, "received_at = excluded.received_at")
-	b := newBulk(ctx, tx, "INSERT INTO telemetry_latest (device_id, "+sampleCols+", received_at) VALUES ",
-		" ON CONFLICT (device_id) DO UPDATE SET "+strings.Join(set, ", "), 16, 32)
+	var first any // a new device's rolled_ts
+	if rolled {
+		set = append(set, "rolled_ts = NULL")
+	} else {
+		set = append(set, "rolled_ts = COALESCE(telemetry_latest.rolled_ts, telemetry_latest.ts)")
+		first = rolledNone
+	}
+	b := newBulk(ctx, tx, "INSERT INTO telemetry_latest (device_id, "+sampleCols+", received_at, rolled_ts) VALUES ",
+		" ON CONFLICT (device_id) DO UPDATE SET "+strings.Join(set, ", "), 17, 32)
 	for _, r := range rows {
-		if err := b.add(append(r.values(), now)...); err != nil {
+		if err := b.add(append(r.values(), now, first)...); err != nil {
 			b.flush()
 			return fmt.Errorf("telemetry: unable to store latest samples: %w", err)
 		}

@@ -25,6 +25,11 @@ type Options struct {
 	MaxGap time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// RollupDelay is how long the roll-up changes of a streaming write (a Batcher's) may
+	// wait to be written with those of the writes after it (default DefaultRollupDelay;
+	// negative: written with the samples). SQLite only: on PostgreSQL every write writes
+	// its roll-ups (deferred.go).
+	RollupDelay time.Duration
 	// PruneShare is the largest share of one core the raw-sample pruner takes (default 0.5):
 	// after each device's delete it waits so long that deleting keeps to this share, so a
 	// first prune of a large history does not starve the requests beside it.
@@ -54,6 +59,13 @@ type Writer struct {
 	pause func(ctx context.Context, d time.Duration)
 	// chunkMin is the shortest run written as a chunk (0: the package's chunkMin)
 	chunkMin int
+
+	// deferred roll-ups (deferred.go)
+	wmu       sync.Mutex // held by a write from before its transaction until its changes wait
+	waiting   *waiting   // the roll-up changes of committed writes not written yet (wmu)
+	writing   atomic.Int64
+	timers    rollupTimers
+	recovered atomic.Bool
 }
 
 // NewWriter returns a Writer on a migrated database.
@@ -228,13 +240,13 @@ func (w *Writer) Validate(ctx context.Context, samples []Sample) ([]string, erro
 // every roll-up they change. Invalid samples are rejected whole and counted; the others
 // are stored. It returns only after the commit.
 func (w *Writer) Write(ctx context.Context, source string, samples []Sample) (Result, error) {
-	return w.write(ctx, source, samples, false)
+	return w.write(ctx, source, samples, false, false)
 }
 
 // WriteStrict is Write for callers that want all or nothing: if any sample is invalid,
 // nothing is stored and the error is ErrInvalidBatch (Result says which and why).
 func (w *Writer) WriteStrict(ctx context.Context, source string, samples []Sample) (Result, error) {
-	return w.write(ctx, source, samples, true)
+	return w.write(ctx, source, samples, true, false)
 }
 
 type deviceBatch struct {
@@ -242,8 +254,13 @@ type deviceBatch struct {
 	news []*rawRow
 }
 
-func (w *Writer) write(ctx context.Context, source string, samples []Sample, strict bool) (Result, error) {
+func (w *Writer) write(ctx context.Context, source string, samples []Sample, strict, deferrable bool) (Result, error) {
+	w.writing.Add(1)
+	defer w.writing.Add(-1)
 	res := newResult(len(samples))
+	if err := w.ensureRecovered(ctx); err != nil {
+		return res, err
+	}
 	if err := w.reg.sync(ctx); err != nil {
 		return res, err
 	}
@@ -302,14 +319,29 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 	var change Change
 	listening := w.listening()
 	w.gate.RLock()
+	deferring := w.deferring()
+	if deferring {
+		// no other write nor flush of this process between this one's transaction and
+		// its changes joining the waiting ones
+		w.wmu.Lock()
+	}
+	var acc *accum
+	var tails []*rawRow
 	err := w.db.InTx(ctx, func(tx *store.Tx) error {
 		events = eventCounts{}
-		acc, tails, err := w.apply(ctx, tx, ids, byDev, &res, &events, now)
+		var err error
+		acc, tails, err = w.apply(ctx, tx, ids, byDev, &res, &events, now, deferrable && deferring)
 		if err == nil && listening {
 			change = changeOf(acc, tails)
 		}
 		return err
 	})
+	if deferring {
+		if err == nil {
+			w.committed(acc, tails)
+		}
+		w.wmu.Unlock()
+	}
 	if err != nil {
 		w.gate.RUnlock()
 		return res, err
@@ -342,8 +374,10 @@ func (w *Writer) AfterCommit(fn func(ctx context.Context, accepted []Sample)) {
 
 // apply runs inside the transaction: it locks the devices (PostgreSQL), reads their
 // latest rows, runs each device's samples through the counter and bucket code, and writes
-// raw rows, latest rows and roll-ups.
-func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map[int64]*deviceBatch, res *Result, ev *eventCounts, now int64) (*accum, []*rawRow, error) {
+// raw rows, latest rows and roll-ups (when deferrable and no sample reached back into the
+// stored ones, the roll-up changes are left to the caller to merge with later writes':
+// the accum returned is not rolled).
+func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map[int64]*deviceBatch, res *Result, ev *eventCounts, now int64, deferrable bool) (*accum, []*rawRow, error) {
 	if tx.Dialect == store.Postgres {
 		// Serialise writers of the same device, and of the same station's day rows, across
 		// replicas (SQLite has one writer at a time anyway).
@@ -372,6 +406,7 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 	var inserts, updates, tails []*rawRow
 	var toUnseal [][]*rawRow // rows of the devices whose samples reach days that may be sealed
 	var runs []chunkRun      // runs appended after a device's stored samples, written as chunks
+	anyLate := false
 	for _, id := range ids {
 		b := byDev[id]
 		news := uniq(b.news, res)
@@ -383,6 +418,7 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 		// a day that may be sealed is read from the blocks too, and unsealed where written
 		sealed := maySeal(news[0].T, now)
 		late := anchor != nil && news[0].T <= anchor.T
+		anyLate = anyLate || late
 		if late {
 			// late or out-of-order: the chunks it reaches become rows, then the run
 			// starts again from the stored sample before the earliest new one
@@ -429,15 +465,22 @@ func (w *Writer) apply(ctx context.Context, tx *store.Tx, ids []int64, byDev map
 	if err := updateRawStates(ctx, tx, updates); err != nil {
 		return nil, nil, err
 	}
-	if err := upsertLatest(ctx, tx, tails, now); err != nil {
+	// the roll-ups now, or merged with later writes' (deferred.go): a write that changed
+	// stored samples (late, out of order) writes them now, with every change waiting
+	rolled := !deferrable || anyLate
+	if rolled {
+		if err := w.writeWaiting(ctx, tx, now); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := upsertLatest(ctx, tx, tails, now, rolled); err != nil {
 		return nil, nil, err
 	}
-	per := newPeriods()
-	if _, err := mergeDays(ctx, tx, acc, per, nil, now); err != nil {
-		return nil, nil, err
-	}
-	if _, err = writePeriods(ctx, tx, per); err != nil {
-		return nil, nil, err
+	if rolled {
+		if err := writeRollups(ctx, tx, acc, now); err != nil {
+			return nil, nil, err
+		}
+		acc.rolled = true
 	}
 	return acc, tails, nil
 }
