@@ -37,6 +37,7 @@ type config struct {
 	stations, perStation, days   int
 	scaleStations, scaleDays     string
 	scaleDB, scalePG, scaleMQTT  string
+	scaleInFlight                int
 	replicaStations, replicaDays int
 	replicaPairs                 int
 	dashSlices                   int
@@ -78,6 +79,7 @@ func flags() *config {
 	flag.StringVar(&c.scaleDB, "scale-db", "sqlite", "dashboard as the fleet grows: the database, sqlite or postgres (a database per fleet on -scale-pg)")
 	flag.StringVar(&c.scalePG, "scale-pg", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "with -scale-db postgres: a PostgreSQL URL whose user may CREATE DATABASE")
 	flag.StringVar(&c.scaleMQTT, "scale-mqtt", "mqtt://127.0.0.1:1883", "dashboard as the fleet grows: the MQTT broker one 5-minute round of every device is published to after the calls (empty: no round)")
+	flag.IntVar(&c.scaleInFlight, "scale-mqtt-inflight", 20, "that broker's max_inflight_messages, passed to helio serve as --mqtt-inflight")
 	flag.DurationVar(&c.warmup, "warmup", 2*time.Second, "dashboard: unmeasured warm-up per call")
 	flag.DurationVar(&c.duration, "duration", 10*time.Second, "dashboard: measured time per call")
 	flag.IntVar(&c.yearStations, "year-stations", 3, "year of daily energy: stations loaded into Helio and InfluxDB")

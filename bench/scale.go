@@ -110,7 +110,7 @@ func (e *env) loadScale(ctx context.Context, dir string, info *fleet.Info, n int
 	}
 	clientID := fmt.Sprintf("helio-bench-scale-%d", time.Now().UnixNano())
 	if c.scaleMQTT != "" {
-		args = append(args, "--mqtt", c.scaleMQTT, "--mqtt-client-id", clientID)
+		args = append(args, "--mqtt", c.scaleMQTT, "--mqtt-client-id", clientID, "--mqtt-inflight", fmt.Sprint(c.scaleInFlight))
 	}
 	p, err := helio.Start(ctx, e.bin, dir, args...)
 	if err != nil {

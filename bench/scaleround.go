@@ -245,9 +245,9 @@ func (e *env) reportRounds(s *strings.Builder, runs []*scaleRun) {
 	}
 	cores := runtime.NumCPU()
 	fmt.Fprintf(s, "\nAfter the calls, one 5-minute round of every device (its latest sample 5 minutes on) published over MQTT "+
-		"(QoS 1, a message per collector, at most %d messages waiting) as fast as the server stores it: *round* is the time from the "+
+		"(QoS 1, a message per collector, at most %d messages waiting; the broker's window `--mqtt-inflight %d`) as fast as the server stores it: *round* is the time from the "+
 		"first message to the last sample stored; *CPU* the server's user + system time over it (/proc), *per 5 minutes* that time as a "+
-		"share of the machine's %d cores over a 5-minute period.\n\n", roundWindow, cores)
+		"share of the machine's %d cores over a 5-minute period.\n\n", roundWindow, e.cfg.scaleInFlight, cores)
 	fmt.Fprintf(s, "| stations | database | samples | messages | round | samples/s | server CPU | cores busy | per 5 minutes |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range runs {
 		x := r.round

@@ -23,6 +23,9 @@ type Config struct {
 	MQTTClientID string
 	// MQTTShareGroup makes replicas split the telemetry stream (an MQTT shared subscription).
 	MQTTShareGroup string
+	// MQTTInFlight is the broker's window of unacknowledged messages per client
+	// (Mosquitto's max_inflight_messages): the consumer writes half of it per batch.
+	MQTTInFlight int
 	SessionTTL     time.Duration
 	LogoutURL      string
 	MonitorURL     string
@@ -69,6 +72,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.StringVar(&c.MQTTURL, "mqtt", env("HELIO_MQTT", ""), "MQTT broker to take device samples from, e.g. mqtt://127.0.0.1:1883 (HELIO_MQTT)")
 	fs.StringVar(&c.MQTTClientID, "mqtt-client-id", env("HELIO_MQTT_CLIENT_ID", "helio-ingest"), "MQTT client id: the broker keeps this session's messages while Helio is down; one per replica (HELIO_MQTT_CLIENT_ID)")
 	fs.StringVar(&c.MQTTShareGroup, "mqtt-share-group", env("HELIO_MQTT_SHARE_GROUP", ""), "with several replicas: subscribe as this shared-subscription group ($share/GROUP/…) so each sample reaches one replica (HELIO_MQTT_SHARE_GROUP)")
+	fs.IntVar(&c.MQTTInFlight, "mqtt-inflight", int(envInt("HELIO_MQTT_INFLIGHT", 20)), "the broker's window of unacknowledged messages per client, Mosquitto's max_inflight_messages: half of it is written per batch, so a larger window lets a large fleet's small messages be written together (HELIO_MQTT_INFLIGHT)")
 	fs.StringVar(&c.NATSURL, "nats", env("HELIO_NATS", ""), "NATS server that carries live events between replicas, e.g. nats://127.0.0.1:4222 (HELIO_NATS)")
 	fs.DurationVar(&c.SessionTTL, "session-ttl", envDuration("HELIO_SESSION_TTL", 12*time.Hour), "how long a sign-in lasts (HELIO_SESSION_TTL)")
 	fs.StringVar(&c.LogoutURL, "logout-url", env("HELIO_LOGOUT_URL", ""), "external page to open after logout (HELIO_LOGOUT_URL)")
@@ -120,6 +124,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--metrics-addr must differ from --addr")
 	case c.LogFormat != "text" && c.LogFormat != "json":
 		return fmt.Errorf("--log must be text or json")
+	case c.MQTTInFlight < 1 || c.MQTTInFlight > 65535:
+		return fmt.Errorf("--mqtt-inflight must be between 1 and 65535")
 	}
 	if c.MQTTURL != "" && !strings.HasPrefix(c.MQTTURL, "mqtt://") && !strings.HasPrefix(c.MQTTURL, "tcp://") {
 		return fmt.Errorf("--mqtt must be mqtt://host:port")

@@ -58,6 +58,7 @@ type MQTT struct {
 	ready     chan struct{}
 	readyOnce sync.Once
 	resetting atomic.Bool
+	synced    atomic.Int64 // when the registry was last checked (unix ns)
 }
 
 // StartMQTT connects to the broker and starts consuming. It does not wait for the broker:
@@ -191,8 +192,10 @@ func (m *MQTT) handle(_ paho.Client, msg paho.Message) {
 		m.malformed(msg, "payload", err)
 		return
 	}
-	// the devices as they are now (a device added a moment ago is known)
-	if err := m.w.Sync(m.ctx); err != nil {
+	// the devices as they are now: checked at most every syncEvery, and again for a device
+	// not known or known under another collector (one added or moved a moment ago); the
+	// write path checks again before every batch
+	if err := m.sync(false); err != nil {
 		slog.Error("MQTT message not processed", "topic", msg.Topic(), "err", err)
 		mqttMessages.Inc("failed")
 		m.reset()
@@ -213,6 +216,11 @@ func (m *MQTT) handle(_ paho.Client, msg paho.Message) {
 			return
 		}
 		dev, found, err := m.w.DeviceBySN(m.ctx, org, sn)
+		if err == nil && (!found || dev.CollectorSN != collector) {
+			if err = m.sync(true); err == nil {
+				dev, found, err = m.w.DeviceBySN(m.ctx, org, sn)
+			}
+		}
 		if err != nil {
 			slog.Error("MQTT message not processed", "topic", msg.Topic(), "err", err)
 			mqttMessages.Inc("failed")
@@ -248,6 +256,23 @@ func (m *MQTT) handle(_ paho.Client, msg paho.Message) {
 		mqttMessages.Inc("committed")
 		msg.Ack()
 	})
+}
+
+// syncEvery is how often at most the consumer checks the device registry's version for
+// devices it knows (a check is a query; a message of a large fleet holds a few samples).
+const syncEvery = 50 * time.Millisecond
+
+// sync brings the writer's devices up to date: when force, or syncEvery after the last.
+func (m *MQTT) sync(force bool) error {
+	now := time.Now().UnixNano()
+	if !force && now-m.synced.Load() < int64(syncEvery) {
+		return nil
+	}
+	if err := m.w.Sync(m.ctx); err != nil {
+		return err
+	}
+	m.synced.Store(now)
+	return nil
 }
 
 // reset reconnects after a failure, so that the broker redelivers what was not

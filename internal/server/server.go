@@ -391,7 +391,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.Fleet.Run(bgCtx, time.Minute)
 		if s.Cfg.MQTTURL != "" {
 			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID,
-				SharedGroup: s.Cfg.MQTTShareGroup})
+				SharedGroup: s.Cfg.MQTTShareGroup, InFlight: s.Cfg.MQTTInFlight})
 			if err != nil {
 				errc <- err
 				return
