@@ -26,9 +26,9 @@ type Config struct {
 	// MQTTInFlight is the broker's window of unacknowledged messages per client
 	// (Mosquitto's max_inflight_messages): the consumer writes half of it per batch.
 	MQTTInFlight int
-	SessionTTL     time.Duration
-	LogoutURL      string
-	MonitorURL     string
+	SessionTTL   time.Duration
+	LogoutURL    string
+	MonitorURL   string
 	// Seed makes the demo fleet and simulator deterministic.
 	Seed int64
 	// BackfillDays is how much history the demo back-fills on first start.
