@@ -89,26 +89,10 @@ func TestDeferredRollupsAsWritten(t *testing.T) {
 	}
 	var answers [2]answer
 	for run, deferred := range []bool{true, false} {
-		for _, table := range []string{"telemetry_samples", "telemetry_sample_chunks", "telemetry_sample_blocks", "telemetry_latest",
-			"telemetry_device_rollups", "telemetry_station_rollups", "telemetry_station_month_days", "device_openings"} {
-			if _, err := db.Exec(ctx, "DELETE FROM "+table); err != nil {
-				t.Fatal(err)
-			}
-		}
-		newWriter := func() *Writer {
-			w := NewWriter(db, opt)
-			w.pause = func(context.Context, time.Duration) {}
-			return w
-		}
+		f.reset(t)
+		newWriter := func() *Writer { return f.writer(opt, 0) }
 		w := newWriter()
-		var devs []*deviceInfo
-		for _, id := range []int64{f.inv1, f.inv2, f.meter, f.pack} {
-			d, err := w.reg.device(ctx, id)
-			if err != nil || d == nil {
-				t.Fatalf("device %d: %v", id, err)
-			}
-			devs = append(devs, d)
-		}
+		devs := f.devices(t, w)
 		rng := rand.New(rand.NewPCG(9, 31))
 		sc := newChunkScenario(rng, devs, from, to)
 		stops, recovered, waited := 0, 0, 0

@@ -52,3 +52,37 @@ func newFixture(t testing.TB, db *store.DB) *fixture {
 
 // clock returns a fixed clock.
 func clock(t time.Time) func() time.Time { return func() time.Time { return t } }
+
+// reset deletes every telemetry row, so that a test can write the same stream again.
+func (f *fixture) reset(t testing.TB) {
+	t.Helper()
+	for _, table := range []string{"telemetry_samples", "telemetry_sample_chunks", "telemetry_sample_blocks", "telemetry_latest",
+		"telemetry_device_rollups", "telemetry_station_rollups", "telemetry_station_month_days", "device_openings"} {
+		if _, err := f.db.Exec(context.Background(), "DELETE FROM "+table); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writer is a writer on the fixture's database that does not rest between devices, with
+// runs of chunkMin samples or more written as chunks (0: the package's default).
+func (f *fixture) writer(opt Options, chunkMin int) *Writer {
+	w := NewWriter(f.db, opt)
+	w.pause = func(context.Context, time.Duration) {}
+	w.chunkMin = chunkMin
+	return w
+}
+
+// devices are the fixture's devices as w's registry has them.
+func (f *fixture) devices(t testing.TB, w *Writer) []*deviceInfo {
+	t.Helper()
+	var devs []*deviceInfo
+	for _, id := range []int64{f.inv1, f.inv2, f.meter, f.pack} {
+		d, err := w.reg.device(context.Background(), id)
+		if err != nil || d == nil {
+			t.Fatalf("device %d: %v", id, err)
+		}
+		devs = append(devs, d)
+	}
+	return devs
+}

@@ -160,26 +160,9 @@ func TestSealingChangesNoRead(t *testing.T) {
 		var answers [2][]string
 		var sealed int
 		for run, sealing := range []bool{true, false} {
-			for _, table := range []string{"telemetry_samples", "telemetry_sample_chunks", "telemetry_sample_blocks", "telemetry_latest", "telemetry_device_rollups",
-				"telemetry_station_rollups", "telemetry_station_month_days", "device_openings"} {
-				if _, err := db.Exec(ctx, "DELETE FROM "+table); err != nil {
-					t.Fatal(err)
-				}
-			}
-			w := NewWriter(db, opt)
-			w.pause = func(context.Context, time.Duration) {}
-			w.chunkMin = 2
-			if !sealing {
-				w.chunkMin = 1 << 30
-			}
-			var devs []*deviceInfo
-			for _, id := range []int64{f.inv1, f.inv2, f.meter, f.pack} {
-				d, err := w.reg.device(ctx, id)
-				if err != nil || d == nil {
-					t.Fatalf("device %d: %v", id, err)
-				}
-				devs = append(devs, d)
-			}
+			f.reset(t)
+			w := f.writer(opt, map[bool]int{true: 2, false: 1 << 30}[sealing])
+			devs := f.devices(t, w)
 			sc := newSealScenario(rand.New(rand.NewPCG(21, 8)), devs, from, to, sealing)
 			unsealed := 0
 			chunked, unchunked := 0, 0
