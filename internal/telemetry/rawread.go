@@ -43,28 +43,37 @@ func scanUnion(rows *sql.Rows, deviceID int64) ([]blockRow, error) {
 	defer rows.Close()
 	var out []blockRow
 	for rows.Next() {
-		var b blockRow
-		var f [blockFloats]sql.NullFloat64
-		var st, sa sql.NullInt64
-		var cs sql.NullString
-		var data []byte
-		if err := rows.Scan(&b.T, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &st, &sa, &cs, &data); err != nil {
-			return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
+		var err error
+		if out, _, err = scanUnionRow(rows, deviceID, out); err != nil {
+			return nil, err
 		}
-		if data != nil {
-			var err error
-			if out, err = appendBlock(out, data); err != nil {
-				return nil, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, b.T, err)
-			}
-			continue
-		}
-		for c := range f {
-			b.F[c] = f[c].Float64
-		}
-		b.Status, b.Strings, b.CState, b.CStateNull = int(st.Int64), int(sa.Int64), cs.String, !cs.Valid
-		out = append(out, b)
 	}
 	return out, rows.Err()
+}
+
+// scanUnionRow reads one row of such a union, and the extra columns after it, onto out:
+// the row's sample, or every sample of its chunk or block (its start in start).
+func scanUnionRow(rows *sql.Rows, deviceID int64, out []blockRow, extra ...any) (_ []blockRow, start int64, err error) {
+	var b blockRow
+	var f [blockFloats]sql.NullFloat64
+	var st, sa sql.NullInt64
+	var cs sql.NullString
+	var data []byte
+	dest := append([]any{&b.T, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &st, &sa, &cs, &data}, extra...)
+	if err := rows.Scan(dest...); err != nil {
+		return nil, 0, fmt.Errorf("telemetry: unable to read samples: %w", err)
+	}
+	if data != nil {
+		if out, err = appendBlock(out, data); err != nil {
+			return nil, 0, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, b.T, err)
+		}
+		return out, b.T, nil
+	}
+	for c := range f {
+		b.F[c] = f[c].Float64
+	}
+	b.Status, b.Strings, b.CState, b.CStateNull = int(st.Int64), int(sa.Int64), cs.String, !cs.Valid
+	return append(out, b), b.T, nil
 }
 
 // nullSampleCols are NULLs of the types of sampleCols but ts, for the chunks and blocks of a
@@ -129,23 +138,59 @@ func SamplesBefore(ctx context.Context, db *store.DB, deviceID int64, t time.Tim
 	if len(out) == n && rowsCover(out, before) {
 		return out, nil
 	}
-	// the rows again, with the blocks that may hold newer samples than the oldest of them
-	after := int64(-1 << 62)
-	if len(out) == n {
-		after = out[n-1].Time.UnixMilli()
-	}
-	bs, err = rawUnion(ctx, db, deviceID, "ts < ?", "ORDER BY ts DESC LIMIT ?", []any{before, n}, "start_ts < ? AND end_ts > ?", []any{before, after})
-	if err != nil {
-		return nil, err
-	}
-	kept := bs[:0]
-	for _, b := range bs {
-		if b.T < before {
-			kept = append(kept, b)
+	// the rows and chunks again, with the newest blocks before t: two (a day's block holds
+	// the last samples of most devices), and every one if two leave room for a newer sample
+	for _, k := range []int{2, 0} {
+		bs, blocks, oldest, err := samplesWithBlocks(ctx, db, deviceID, before, n, k)
+		if err != nil {
+			return nil, err
+		}
+		kept := bs[:0]
+		for _, b := range bs {
+			if b.T < before {
+				kept = append(kept, b)
+			}
+		}
+		sort.Slice(kept, func(i, j int) bool { return kept[i].T > kept[j].T })
+		// a block not read is older than the oldest read (blocks are whole days)
+		if k == 0 || blocks < k || len(kept) >= n && kept[n-1].T >= oldest {
+			return samplesOf(deviceID, kept[:min(n, len(kept))])
 		}
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].T > kept[j].T })
-	return samplesOf(deviceID, kept[:min(n, len(kept))])
+	panic("unreachable")
+}
+
+// samplesWithBlocks reads, in one statement, a device's n newest rows and n newest chunks
+// before t and its newest k blocks starting before t (k 0: every one), decoded; it answers
+// how many blocks it read and where the oldest of them starts.
+func samplesWithBlocks(ctx context.Context, db *store.DB, deviceID, before int64, n, k int) (out []blockRow, blocks int, oldest int64, err error) {
+	blob := blobType(db)
+	limit := ""
+	args := []any{deviceID, before, n, deviceID, before, n, deviceID, before}
+	if k > 0 {
+		limit = " LIMIT ?"
+		args = append(args, k)
+	}
+	rows, err := db.Query(ctx, "SELECT * FROM (SELECT "+sampleCols+", CAST(NULL AS "+blob+") AS data, 0 AS src FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?) AS r "+
+		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, 1 AS src FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC LIMIT ?) AS c "+
+		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, 2 AS src FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC"+limit+") AS b", args...)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("telemetry: unable to read samples: %w", err)
+	}
+	defer rows.Close()
+	oldest = 1<<63 - 1
+	for rows.Next() {
+		var src int
+		var start int64
+		if out, start, err = scanUnionRow(rows, deviceID, out, &src); err != nil {
+			return nil, 0, 0, err
+		}
+		if src == 2 {
+			blocks++
+			oldest = min(oldest, start)
+		}
+	}
+	return out, blocks, oldest, rows.Err()
 }
 
 // rowsCover reports whether samples (newest first, the newest rows and chunk samples

@@ -70,7 +70,8 @@ type snKey struct {
 // every batch, reloads it when ingest_registry_version has moved on (database triggers
 // move it on any change of a device or station that matters here, on any replica), so a
 // device added, moved or deleted takes effect from the next batch. Lookups outside a
-// batch also reload every refreshEvery, and at most once a second for an unknown device.
+// batch also check the version every refreshEvery, and at most once a second for an
+// unknown device.
 type registry struct {
 	db           *store.DB
 	refreshEvery time.Duration
@@ -90,9 +91,12 @@ func (r *registry) sync(ctx context.Context) error {
 	if err := r.db.QueryRow(ctx, "SELECT version FROM ingest_registry_version WHERE id = 1").Scan(&v); err != nil {
 		return fmt.Errorf("telemetry: unable to read the device registry version: %w", err)
 	}
-	r.mu.RLock()
+	r.mu.Lock()
 	same := r.byID != nil && r.version == v
-	r.mu.RUnlock()
+	if same {
+		r.loadedAt = time.Now()
+	}
+	r.mu.Unlock()
 	if same {
 		return nil
 	}
@@ -122,12 +126,17 @@ func (r *registry) lookup(ctx context.Context, find func() *deviceInfo) (*device
 	if d == nil && !stale && !canRetry {
 		return nil, nil
 	}
-	if err := r.load(ctx, d == nil); err != nil {
+	// reloaded only when the registry moved on: a reload reads every device (seconds of
+	// CPU at 200,000 devices), and an unknown device may send every few seconds
+	if err := r.sync(ctx); err != nil {
 		return nil, err
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return find(), nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d = find(); d == nil {
+		r.missAt = time.Now()
+	}
+	return d, nil
 }
 
 // invalidate makes the next lookup reload.
