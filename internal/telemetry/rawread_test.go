@@ -20,7 +20,7 @@ func TestSamplesBeforeAcrossSparseBlocks(t *testing.T) {
 		var s []Sample
 		for day := 10; day >= 1; day-- { // two samples a day, ten days back
 			for _, h := range []int{6, 18} {
-				at := now.Truncate(24*time.Hour).Add(-time.Duration(day)*24*time.Hour + time.Duration(h)*time.Hour)
+				at := now.Truncate(24 * time.Hour).Add(-time.Duration(day)*24*time.Hour + time.Duration(h)*time.Hour)
 				s = append(s, Sample{DeviceID: f.inv1, Time: at, EnergyKWh: float64(len(s)), PowerKW: float64(len(s)) / 4})
 			}
 		}
