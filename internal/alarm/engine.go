@@ -220,6 +220,7 @@ func (e *Engine) Observe(ctx context.Context, samples []telemetry.Sample) error 
 		e.applyMu.Unlock()
 		return err
 	}
+	e.bootstrapGrids(ctx, sorted)
 	reloaded := false
 	var list []obs
 	for _, s := range sorted {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/internal/sim"
@@ -296,6 +297,43 @@ func (e *Engine) gridCheck(ctx context.Context, d *devInfo, s *telemetry.Sample,
 	case judged || s.Status != telemetry.StatusGridFault:
 		clearFn(RuleGrid, key, false)
 	}
+}
+
+// gridReaders is how many devices' stored samples bootstrapGrids reads at once.
+const gridReaders = 8
+
+// bootstrapGrids seeds the grid nominal of the batch's devices that have none yet (applyMu
+// held), reading their stored samples gridReaders at a time: the first samples after a
+// start come from every device of the fleet, and one read after another held the write
+// path up (its after-commit hook waits for Observe).
+func (e *Engine) bootstrapGrids(ctx context.Context, sorted []*telemetry.Sample) {
+	type want struct {
+		d *devInfo
+		g *gridNominal
+		s *telemetry.Sample
+	}
+	var ws []want
+	for _, s := range sorted {
+		d := e.devs[s.DeviceID]
+		if d == nil || d.typ == "" || e.grid[d.id] != nil {
+			continue
+		}
+		g := &gridNominal{}
+		e.grid[d.id] = g
+		ws = append(ws, want{d, g, s})
+	}
+	sem := make(chan struct{}, gridReaders)
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			e.bootstrapGrid(ctx, w.d, w.g, w.s) // w.g is this goroutine's alone until Wait
+		}()
+	}
+	wg.Wait()
 }
 
 // bootstrapGrid seeds a device's nominal from its stored samples before s (the median
