@@ -240,27 +240,33 @@ const clockTicks = 100
 func (e *env) reportRounds(s *strings.Builder, runs []*scaleRun) {
 	some := false
 	for _, r := range runs {
-		some = some || r.round != nil
+		some = some || len(r.rounds) > 0
 	}
 	if !some {
 		return
 	}
 	cores := runtime.NumCPU()
-	fmt.Fprintf(s, "\nAfter the calls, one 5-minute round of every device (its latest sample 5 minutes on) published over MQTT "+
+	fmt.Fprintf(s, "\nAfter the calls, two 5-minute rounds of every device (its latest sample 5 minutes on; the first after the server's start, "+
+		"when the alarm engine also reads every device's recent samples back for its grid nominal, then the next) each published over MQTT "+
 		"(QoS 1, a message per collector, at most %d messages waiting; the broker's window `--mqtt-inflight %d`) as fast as the server stores it: *round* is the time from the "+
 		"first message to the last sample stored; *CPU* the server's user + system time over it (/proc), *per 5 minutes* that time as a "+
 		"share of the machine's %d cores over a 5-minute period.\n\n", roundWindow, e.cfg.scaleInFlight, cores)
-	fmt.Fprintf(s, "| stations | database | samples | messages | round | samples/s | server CPU | cores busy | per 5 minutes |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(s, "| stations | database | round | samples | messages | stored in | samples/s | server CPU | cores busy | per 5 minutes |\n|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range runs {
-		x := r.round
-		if x == nil {
+		for i, x := range r.rounds {
+			fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s | %s | %.1f s | %.2f | %.1f%% |\n", num(float64(r.stations)), r.db,
+				[]string{"first after the start", "the next"}[i], num(float64(x.samples)), num(float64(x.messages)),
+				x.elapsed.Round(time.Millisecond), num(x.SamplesPerSec()), x.cpuSec, x.Cores(), 100*x.PeriodShare(cores))
+		}
+		if len(r.rounds) == 0 {
 			continue
 		}
-		fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s | %.1f s | %.2f | %.1f%% |\n", num(float64(r.stations)), r.db, num(float64(x.samples)),
-			num(float64(x.messages)), x.elapsed.Round(time.Millisecond), num(x.SamplesPerSec()), x.cpuSec, x.Cores(), 100*x.PeriodShare(cores))
+		// the steady state against the goal, the first round beside it
+		x, first := r.rounds[len(r.rounds)-1], r.rounds[0]
 		e.rep.add(figure{area: "Ingest", name: fmt.Sprintf("A 5-minute round of %s devices over MQTT, %s", num(float64(x.samples)), r.db),
 			value: x.elapsed.Round(time.Second).String(), goal: "well under 5 min (< 2.5 min)",
-			ref:     fmt.Sprintf("%s samples/s; server CPU %.1f%% of the cores per 5 minutes", num(x.SamplesPerSec()), 100*x.PeriodShare(cores)),
+			ref: fmt.Sprintf("%s samples/s; server CPU %.1f%% of the cores per 5 minutes; the first round after the start %s",
+				num(x.SamplesPerSec()), 100*x.PeriodShare(cores), first.elapsed.Round(time.Second)),
 			verdict: verdict(x.elapsed < fleet.Step/2)})
 	}
 }
