@@ -29,11 +29,7 @@ type Service struct {
 }
 
 func (s *Service) batcher() *telemetry.Batcher {
-	s.once.Do(func() {
-		// requests wait for their answers: halves let one half be written while the other
-		// half's clients are answered and send again
-		s.batch = s.Writer.NewBatcher("http", telemetry.BatchOptions{Linger: time.Millisecond, Halves: true})
-	})
+	s.once.Do(func() { s.batch = s.Writer.NewBatcher("http", telemetry.BatchOptions{Linger: time.Millisecond}) })
 	return s.batch
 }
 

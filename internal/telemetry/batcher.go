@@ -22,11 +22,6 @@ type BatchOptions struct {
 	// Retries: a failed write is retried this many times with back-off (default 3)
 	// before the submissions are told the error.
 	Retries int
-	// Halves: the writer takes the older half of the submissions waiting (at least one),
-	// for sources whose submitters each wait for their answer before the next (HTTP
-	// requests): while one half is written, the other's submitters, answered, send again
-	// and are parsed, where a whole batch would have them all wait for the same commit.
-	Halves bool
 }
 
 // Done is told what became of a submission, after the commit (or the final failure).
@@ -139,10 +134,6 @@ func (b *Batcher) gather() {
 				return
 			}
 		}
-		take := cur
-		if b.opt.Halves && len(cur) > 1 {
-			take = cur[:(len(cur)+1)/2]
-		}
 		select {
 		case s := <-in:
 			if len(cur) == 0 {
@@ -151,18 +142,8 @@ func (b *Batcher) gather() {
 			}
 			cur = append(cur, s)
 			n += len(s.samples)
-		case out <- take:
-			if len(take) == len(cur) {
-				cur, n = nil, 0
-				break
-			}
-			rest := make([]submission, len(cur)-len(take))
-			copy(rest, cur[len(take):])
-			cur, n = rest, 0
-			for _, s := range cur {
-				n += len(s.samples)
-			}
-			first = time.Now().Add(-b.opt.Linger) // ready for the writer at once
+		case out <- cur:
+			cur, n = nil, 0
 		case <-timer.C:
 		case <-stop:
 			stopping, stop = true, nil
