@@ -27,7 +27,7 @@ var (
 	rollupFlushes = metrics.Default.NewCounter("helio_telemetry_rollup_flushes_total",
 		"Writes of roll-up changes that streaming writes left waiting (deferred.go), with the writes that wrote them early.")
 	commitSeconds = metrics.Default.NewHistogram("helio_telemetry_batch_commit_seconds",
-		"Time to validate, store and commit one telemetry batch with its roll-ups.",
+		"Time to validate, store and commit one telemetry batch (with its roll-ups, unless a streaming write on SQLite leaves them waiting).",
 		[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}, "source")
 )
 
