@@ -97,6 +97,20 @@ func (e *env) replicas(ctx context.Context) error {
 			return nil, fmt.Errorf("replica %d: %w\n%s", i+1, err, p.Log())
 		}
 		log.Printf("   replica %d ready in %s", i+1, ready.Round(time.Millisecond))
+		// a replica's start-up work goes on after /readyz (the alarm engine reads every
+		// device's recent samples for its grid nominal, the sealer's and packer's first
+		// passes): within a quarter of a core that takes minutes at 10,000 stations and
+		// would be measured as serving; wait until its CPU over 5 s is under a quarter of
+		// its quota (10 minutes at most)
+		t0 := time.Now()
+		for time.Since(t0) < 10*time.Minute {
+			c0 := procCPU(p.Pid())
+			time.Sleep(5 * time.Second)
+			if (procCPU(p.Pid())-c0)/5 < c.replicaCPU/4 {
+				break
+			}
+		}
+		log.Printf("   replica %d settled %s after ready", i+1, time.Since(t0).Round(time.Second))
 		return p, nil
 	}
 	first, err := start(0)
@@ -208,7 +222,7 @@ func (e *env) reportReplicas(spec fleet.Spec, runs []*replicaRun) {
 	var s strings.Builder
 	fmt.Fprintf(&s, "A fleet of %s stations × %d devices × %d days of 5-minute history in one PostgreSQL database (`-scale-pg`), served by `helio serve --db … --nats %s --answer-cache 0`: "+
 		"first one replica, then two (each with its own data directory; sessions, figures and jobs shared through the database and NATS), then the first alone again, %d time(s) (`-replica-pairs`). "+
-		"Each replica runs in a control group of its own with a CPU quota of %.2g of a core (`-replica-cpu`), as if each had a small machine to itself; "+
+		"Each replica runs in a control group of its own with a CPU quota of %.2g of a core (`-replica-cpu`), as if each had a small machine to itself, and is measured once its start-up work has settled (its CPU over 5 s under a quarter of its quota); "+
 		"PostgreSQL and the load generator use the rest of the machine. %d clients signed in as `admin` call the dashboard mix (every call of the tables above in turn, rotating stations, devices and dates), "+
 		"client *n* always on replica *n* mod the replicas, for %s after %s of warm-up. *CPU* is each replica's CPU time over the window; "+
 		"*held back* counts the quota periods in which a replica had used its share and waited.\n\n",
