@@ -325,6 +325,25 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
+// Snapshot begins a read-only transaction whose reads all see the database as it was at
+// its first statement, while writers go on: REPEATABLE READ on PostgreSQL, a deferred read
+// transaction in SQLite's write-ahead log (not BEGIN IMMEDIATE, so it takes no write lock).
+// The caller rolls it back.
+func (db *DB) Snapshot(ctx context.Context) (*Tx, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if db.Dialect == Postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	sqlTx, err := db.SQL.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to begin a read transaction: %w", err)
+	}
+	return &Tx{SQL: sqlTx, Dialect: db.Dialect, db: db}, nil
+}
+
+// Rollback ends the transaction, keeping nothing.
+func (tx *Tx) Rollback() error { return tx.SQL.Rollback() }
+
 // IsUniqueViolation reports whether err is a unique-constraint failure in either dialect.
 func IsUniqueViolation(err error) bool {
 	if err == nil {

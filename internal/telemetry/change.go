@@ -2,7 +2,12 @@ package telemetry
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"sync"
+
+	"github.com/helio-energy/helio/internal/store"
 )
 
 // Change is what one committed write did to the figures the dashboards read: the devices'
@@ -16,6 +21,10 @@ type Change struct {
 	// Reload says the change was too broad to list (a back-fill): a listener reloads
 	// what it keeps from the database.
 	Reload bool
+	// Xid is the PostgreSQL transaction that committed the change, when the writer records
+	// them (RecordTransactionIDs); 0 otherwise. A reader holding a snapshot tells by it
+	// whether the change is already in what it read (SnapshotSees).
+	Xid uint64
 }
 
 // DayChange is the increment of one day roll-up.
@@ -78,6 +87,95 @@ func (w *Writer) Exclusive(fn func() error) error {
 		return err
 	}
 	return fn()
+}
+
+// RecordTransactionIDs makes every Change told from now on carry the PostgreSQL transaction
+// that committed it (one more statement per write; nothing on SQLite, where one process
+// writes). Replicas need it to build beside a live state (internal/fleet).
+func (w *Writer) RecordTransactionIDs() { w.xids.Store(true) }
+
+// transactionID is the id of tx's PostgreSQL transaction, 0 on SQLite or when not recorded.
+func (w *Writer) transactionID(ctx context.Context, tx *store.Tx) (uint64, error) {
+	if !w.xids.Load() || tx.Dialect != store.Postgres {
+		return 0, nil
+	}
+	var s string
+	if err := tx.QueryRow(ctx, "SELECT CAST(pg_current_xact_id() AS TEXT)").Scan(&s); err != nil {
+		return 0, fmt.Errorf("telemetry: unable to read the transaction id: %w", err)
+	}
+	return strconv.ParseUint(s, 10, 64)
+}
+
+// Snapshot is what a PostgreSQL snapshot (pg_current_snapshot()) holds: transactions
+// before Xmin are finished, those from Xmax on had not begun, and InProgress were running.
+type Snapshot struct {
+	Xmin, Xmax uint64
+	InProgress []uint64
+}
+
+// ParseSnapshot reads the text form of pg_snapshot, "xmin:xmax:xip,xip,…".
+func ParseSnapshot(s string) (Snapshot, error) {
+	parts := strings.Split(strings.TrimSpace(s), ":")
+	if len(parts) != 3 {
+		return Snapshot{}, fmt.Errorf("telemetry: not a snapshot: %q", s)
+	}
+	var sn Snapshot
+	var err error
+	if sn.Xmin, err = strconv.ParseUint(parts[0], 10, 64); err != nil {
+		return Snapshot{}, fmt.Errorf("telemetry: not a snapshot: %q", s)
+	}
+	if sn.Xmax, err = strconv.ParseUint(parts[1], 10, 64); err != nil {
+		return Snapshot{}, fmt.Errorf("telemetry: not a snapshot: %q", s)
+	}
+	if parts[2] != "" {
+		for _, x := range strings.Split(parts[2], ",") {
+			v, err := strconv.ParseUint(x, 10, 64)
+			if err != nil {
+				return Snapshot{}, fmt.Errorf("telemetry: not a snapshot: %q", s)
+			}
+			sn.InProgress = append(sn.InProgress, v)
+		}
+	}
+	return sn, nil
+}
+
+// Sees reports whether the committed transaction xid is visible in the snapshot (as
+// pg_visible_in_snapshot does for a committed one).
+func (sn Snapshot) Sees(xid uint64) bool {
+	if xid < sn.Xmin {
+		return true
+	}
+	if xid >= sn.Xmax {
+		return false
+	}
+	for _, x := range sn.InProgress {
+		if x == xid {
+			return false
+		}
+	}
+	return true
+}
+
+// LatestIn reads the devices' latest samples through q (a transaction, for a read
+// consistent with others in it).
+func LatestIn(ctx context.Context, q querier, ids []int64) (map[int64]Sample, error) {
+	rows, err := loadLatest(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]Sample, len(rows))
+	for id, row := range rows {
+		out[id] = row.Sample
+	}
+	return out, nil
+}
+
+// Within returns a reader whose roll-up reads (DeviceRollups, StationRollups) go through q,
+// a transaction: a snapshot's reads agree with each other.
+func (r *Reader) Within(q querier) *Reader {
+	c := *r
+	c.tx = q
+	return &c
 }
 
 // changeOf lists the accepted day increments of acc and the new latest rows.

@@ -19,6 +19,7 @@ import (
 type Reader struct {
 	db  *store.DB
 	opt Options
+	tx  querier // when set (Within), roll-ups are read through it
 }
 
 // NewReader returns a Reader (opt as for the Writer: RawRetention and Now matter).
@@ -121,7 +122,11 @@ func (r *Reader) rollups(ctx context.Context, station bool, ids []int64, res Res
 	for _, chunk := range chunks(ids, 400) {
 		q := "SELECT " + idCol + ", " + kindCol + ", bucket, bucket_end, " + statCols + ", " + hoursCol + " FROM " + table +
 			" WHERE res = ? AND " + idCol + " IN (" + placeholders(len(chunk)) + ") AND " + cond
-		rows, err := r.db.Query(ctx, q, append(append([]any{int(dbRes)}, int64Args(chunk)...), args...)...)
+		var through querier = r.db
+		if r.tx != nil {
+			through = r.tx
+		}
+		rows, err := through.Query(ctx, q, append(append([]any{int(dbRes)}, int64Args(chunk)...), args...)...)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read roll-ups: %w", err)
 		}

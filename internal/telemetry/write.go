@@ -110,6 +110,7 @@ func (w *Writer) write(ctx context.Context, source string, samples []Sample, str
 		acc, tails, err = w.apply(ctx, tx, ids, byDev, &res, &events, now, deferrable && deferring)
 		if err == nil && listening {
 			change = changeOf(acc, tails)
+			change.Xid, err = w.transactionID(ctx, tx)
 		}
 		return err
 	})

@@ -50,6 +50,7 @@ type Writer struct {
 	afterCommit atomic.Pointer[func(ctx context.Context, accepted []Sample)]
 	hooks       changeHooks
 	gate        sync.RWMutex // held shared from a write's transaction to its OnChange calls
+	xids        atomic.Bool  // Changes carry their transaction (RecordTransactionIDs)
 	db          *store.DB
 	opt         Options
 	reg         *registry
