@@ -121,13 +121,13 @@ func loadStructure(ctx context.Context, db *store.DB) (*structure, error) {
 	return &structure{stations: stations, devices: devices, list: list, grants: grants}, nil
 }
 
-// loadFigures reads the kept roll-ups and latest samples: every year row, the month rows
-// and day rows of the kept windows.
-func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*stationFig, map[int64]*deviceFig, error) {
+// loadFigures reads the kept roll-ups and latest samples through q (the build's
+// snapshot of db): every year row, the month rows and day rows of the kept windows.
+func loadFigures(ctx context.Context, db *store.DB, q store.Querier, now time.Time) (map[int64]*stationFig, map[int64]*deviceFig, error) {
 	dayCut, monthCut := now.Add(-keepDays).UnixMilli(), now.Add(-keepMonths).UnixMilli()
 	devCut := now.Add(-keepDeviceDays).UnixMilli()
 	st := map[int64]*stationFig{}
-	stIDs, err := store.IDs(ctx, db, "SELECT id FROM stations")
+	stIDs, err := store.IDs(ctx, q, "SELECT id FROM stations")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,7 +139,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Month), monthCut}, {int(telemetry.Day), dayCut}} {
 			args = append(append(args, int64Args(chunk)...), a...)
 		}
-		rows, err := db.Query(ctx, sel+" UNION ALL "+sel+" UNION ALL "+sel, args...)
+		rows, err := q.Query(ctx, sel+" UNION ALL "+sel+" UNION ALL "+sel, args...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -177,12 +177,12 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 			f.total.Sum(y.Flows)
 		}
 	}
-	if err := loadFirstDays(ctx, db, stIDs, st); err != nil {
+	if err := loadFirstDays(ctx, q, stIDs, st); err != nil {
 		return nil, nil, err
 	}
 
 	// the hours of the recent days, unpacked from the day rows
-	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }})
+	reader := telemetry.NewReader(db, telemetry.Options{Now: func() time.Time { return now }}).Within(q)
 	hours, err := reader.StationRollups(ctx, stIDs, telemetry.Hour, now.Add(-keepHours), now.Add(48*time.Hour))
 	if err != nil {
 		return nil, nil, err
@@ -203,7 +203,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 	}
 
 	dev := map[int64]*deviceFig{}
-	devIDs, err := store.IDs(ctx, db, "SELECT id FROM devices")
+	devIDs, err := store.IDs(ctx, q, "SELECT id FROM devices")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -222,7 +222,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		for _, a := range [][]any{{int(telemetry.Year), int64(math.MinInt64)}, {int(telemetry.Day), devCut}} {
 			args = append(append(args, int64Args(chunk)...), a...)
 		}
-		rows, err := db.Query(ctx, sel+" UNION ALL "+sel, args...)
+		rows, err := q.Query(ctx, sel+" UNION ALL "+sel, args...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -245,7 +245,7 @@ func loadFigures(ctx context.Context, db *store.DB, now time.Time) (map[int64]*s
 		if err := rows.Err(); err != nil {
 			return nil, nil, err
 		}
-		latest, err := reader.Latest(ctx, chunk)
+		latest, err := telemetry.LatestIn(ctx, q, chunk)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -281,9 +281,9 @@ func chunks(xs []int64, n int) [][]int64 {
 
 // loadFirstDays reads the start of each station's first day roll-up: one index range of
 // telemetry_station_rollups_figures per station.
-func loadFirstDays(ctx context.Context, db *store.DB, stIDs []int64, st map[int64]*stationFig) error {
+func loadFirstDays(ctx context.Context, q store.Querier, stIDs []int64, st map[int64]*stationFig) error {
 	for _, chunk := range chunks(stIDs, 400) {
-		rows, err := db.Query(ctx, "SELECT station_id, MIN(bucket) FROM telemetry_station_rollups WHERE res = ? AND station_id IN ("+
+		rows, err := q.Query(ctx, "SELECT station_id, MIN(bucket) FROM telemetry_station_rollups WHERE res = ? AND station_id IN ("+
 			placeholders(len(chunk))+") GROUP BY station_id", append([]any{int(telemetry.Day)}, int64Args(chunk)...)...)
 		if err != nil {
 			return err

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -159,8 +158,12 @@ type State struct {
 	verSeq       uint64        // stationInfo.ver's numbers (under mu)
 	j            journal       // the stations touched, in order (under mu; journal.go)
 	structGen    uint64        // moves with every membership read (under mu)
-	rebuildEvery time.Duration // with replicas: a full build this often (Replicate)
+	rebuildEvery time.Duration // with replicas: a full build this often (Replicate; 0: only when asked)
 	builtAt      time.Time
+	pending      *pendingChanges // while a build reads: the changes told meanwhile (under mu)
+	rebuild      atomic.Bool     // a change may have been missed: Run builds again
+	beatEvery    time.Duration   // Replicate's beats (0: BeatEvery)
+	afterSnap    func()          // tests: run by Build once its snapshot is taken
 
 	alarms   alarmIndex                          // the occurring and recent alarms per station (alarms.go)
 	alarmPub atomic.Pointer[func([]AlarmChange)] // publishes this process's alarm changes (Replicate)
@@ -206,58 +209,6 @@ func New(db *store.DB, w *telemetry.Writer, now func() time.Time) *State {
 // Changed says stations or devices were added, edited, moved or deleted: the membership
 // is read again before the next answer.
 func (s *State) Changed() { s.changes.Add(1) }
-
-// Build reads the whole state from the database (start-up, a back-fill, or a replica
-// catching up), holding this process's writes back meanwhile so that no change is
-// counted twice or missed.
-func (s *State) Build(ctx context.Context) error {
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
-	var before runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	seen := s.changes.Load() // every change before here is in what is read below
-	err := s.writer.Exclusive(func() error {
-		now := s.now()
-		st, dev, err := loadFigures(ctx, s.db, now)
-		if err != nil {
-			return err
-		}
-		mark, err := structureMark(ctx, s.db)
-		if err != nil {
-			return err
-		}
-		str, err := loadStructure(ctx, s.db)
-		if err != nil {
-			return err
-		}
-		s.mu.Lock()
-		s.setStructure(str)
-		for _, f := range st {
-			f.past = s.pastSeq.Add(1)
-		}
-		s.st, s.dev, s.loadedAt, s.built = st, dev, time.Now(), true
-		s.readAt, s.mark = s.loadedAt, mark
-		s.builtAt = s.loadedAt
-		s.link()
-		s.mu.Unlock()
-		s.markLoaded(seen)
-		return nil
-	})
-	if err == nil {
-		err = s.loadAlarms(ctx)
-	}
-	if err != nil {
-		return fmt.Errorf("fleet: unable to build the state: %w", err)
-	}
-	buildSeconds.Set(time.Since(start).Seconds())
-	var after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	heapBytes.Store(max(after.HeapAlloc, before.HeapAlloc) - before.HeapAlloc)
-	return nil
-}
 
 // Ensure builds the state unless it is built (a back-fill's reload may have done it) and
 // re-reads a membership that changed: the server calls it before reporting ready.
@@ -388,8 +339,11 @@ func (s *State) setStructure(str *structure) {
 	s.pick = newPicker(str.list, str.grants)
 }
 
-// apply takes one committed change.
-func (s *State) apply(c telemetry.Change) {
+// apply takes one committed change of this process.
+func (s *State) apply(c telemetry.Change) { s.take(c, false) }
+
+// take takes one committed change, of this process or (remote) of another replica.
+func (s *State) take(c telemetry.Change, remote bool) {
 	if c.Reload {
 		if err := s.Build(context.Background()); err != nil {
 			slog.Error("fleet state rebuild failed", "err", err)
@@ -401,9 +355,17 @@ func (s *State) apply(c telemetry.Change) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.built {
-		return // the build will read it
+	if s.pending != nil {
+		s.pending.keep(c, remote) // for the state being built
 	}
+	if !s.built {
+		return // the build reads it, or keeps it
+	}
+	s.applyLocked(c)
+}
+
+// applyLocked applies a change to the built state; s.mu is held.
+func (s *State) applyLocked(c telemetry.Change) {
 	for _, l := range c.Latest {
 		d := s.figOf(l.DeviceID)
 		if !d.hasLatest || !l.Time.Before(d.latest.Time) {
@@ -525,9 +487,12 @@ func (s *State) Run(ctx context.Context, every time.Duration) {
 		s.mu.RLock()
 		stale := s.rebuildEvery > 0 && time.Since(s.builtAt) >= s.rebuildEvery
 		s.mu.RUnlock()
-		if stale {
+		if asked := s.rebuild.Swap(false); asked || stale {
 			if err := s.Build(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("fleet state rebuild failed", "err", err)
+				if asked {
+					s.rebuild.Store(true)
+				}
 			}
 			continue
 		}

@@ -188,7 +188,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		// every replica's fleet figures take the others' committed changes (internal/fleet)
 		if fb, err := push.DialNATS(cfg.NATSURL, "helio.fleet"); err != nil {
 			slog.Error("NATS unreachable: fleet figures converge by rebuilds only", "err", err)
-			_, _ = s.Fleet.Replicate(rebuildOnly{}, 0)
+			_, _ = s.Fleet.Replicate(rebuildOnly{}, 10*time.Minute)
 		} else if _, err := s.Fleet.Replicate(fb, 0); err != nil {
 			slog.Error("fleet changes not shared between replicas", "err", err)
 		}

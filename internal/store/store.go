@@ -353,8 +353,13 @@ func IsUniqueViolation(err error) bool {
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
 }
 
+// Querier runs queries: a DB, or a Tx.
+type Querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
 // IDs runs a query whose one column is an id and returns the ids in the query's order.
-func IDs(ctx context.Context, db *DB, q string, args ...any) ([]int64, error) {
+func IDs(ctx context.Context, db Querier, q string, args ...any) ([]int64, error) {
 	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
