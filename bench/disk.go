@@ -14,13 +14,13 @@ import (
 type diskUse struct {
 	rawBytes, rollupBytes, totalBytes int64
 	rawSamples                        int64
-	// the raw samples split: rows, and days sealed into blocks
+	// the raw samples split: rows, and days sealed into blocks (with their power rows)
 	rowBytes, blockBytes     int64
 	rowSamples, blockSamples int64
 }
 
 // helioDisk reads, from SQLite's own page accounting (dbstat), the bytes of the raw-sample
-// tables (rows and sealed blocks) and of the roll-up tables (with their indexes) in the data directory dir, and the
+// tables (rows, chunks, sealed blocks and their power rows) and of the roll-up tables (with their indexes) in the data directory dir, and the
 // whole directory's size.
 func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 	var u diskUse
@@ -41,7 +41,8 @@ func helioDisk(ctx context.Context, dir string) (diskUse, error) {
 			return u, err
 		}
 		switch {
-		case strings.HasPrefix(name, "telemetry_sample_blocks") || strings.Contains(name, "autoindex_telemetry_sample_blocks"):
+		case strings.HasPrefix(name, "telemetry_sample_blocks") || strings.Contains(name, "autoindex_telemetry_sample_blocks") ||
+			strings.HasPrefix(name, "telemetry_sample_power") || strings.Contains(name, "autoindex_telemetry_sample_power"):
 			u.blockBytes += size
 		case strings.HasPrefix(name, "telemetry_samples") || strings.Contains(name, "autoindex_telemetry_samples") ||
 			strings.HasPrefix(name, "telemetry_sample_chunks") || strings.Contains(name, "autoindex_telemetry_sample_chunks"):
@@ -102,11 +103,11 @@ func (e *env) diskSection(h diskUse, influxBytes, samples int64, fields int, ret
 		"InfluxDB keeps every sample, and its figure is the size of its data, WAL and meta directories right after the load (before its "+
 		"background full compactions, so a little above what it settles at).\n\n", num(float64(samples)), fields, retention)
 	fmt.Fprintf(&b, "| store | holds | bytes | per point |\n|---|---|---:|---:|\n")
-	fmt.Fprintf(&b, "| Helio raw samples (`telemetry_samples`, `telemetry_sample_chunks` and `telemetry_sample_blocks`) | %s samples, %s points | %s | %s |\n", num(float64(h.rawSamples)), num(float64(rawPoints)),
+	fmt.Fprintf(&b, "| Helio raw samples (`telemetry_samples`, `telemetry_sample_chunks`, `telemetry_sample_blocks` and `telemetry_sample_power`) | %s samples, %s points | %s | %s |\n", num(float64(h.rawSamples)), num(float64(rawPoints)),
 		mib(float64(h.rawBytes)), perPoint(h.rawBytes, rawPoints))
 	fmt.Fprintf(&b, "| … of which rows and chunks (the days not sealed yet) | %s samples | %s | %s |\n", num(float64(h.rowSamples)),
 		mib(float64(h.rowBytes)), perPoint(h.rowBytes, h.rowSamples*int64(fields)))
-	fmt.Fprintf(&b, "| … of which sealed blocks (a device day each) | %s samples | %s | %s |\n", num(float64(h.blockSamples)),
+	fmt.Fprintf(&b, "| … of which sealed blocks and their power rows (a device day each) | %s samples | %s | %s |\n", num(float64(h.blockSamples)),
 		mib(float64(h.blockBytes)), perPoint(h.blockBytes, h.blockSamples*int64(fields)))
 	fmt.Fprintf(&b, "| Helio roll-ups (hour, day, month, year; devices and stations) | the whole year | %s | %s of the year's points |\n",
 		mib(float64(h.rollupBytes)), perPoint(h.rollupBytes, yearPoints))

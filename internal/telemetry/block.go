@@ -26,19 +26,20 @@ import (
 //	2 integer columns (status, strings_active): zigzag varints of the delta
 //	cstate: per sample a uvarint, 0 for NULL, else length+1; then the texts
 //
-// Version 2 (written since) deflates that form in two streams, so that a chart of power,
-// the column read most, inflates an eighth of the day:
+// Version 4 (written since) is the version byte 4 and one deflate of the plain form
+// without the power column (the first float column): a sealed day's power is in its
+// power row (powerrow.go), which a chart of power reads without the block.
 //
-//	version byte 2, uvarint length of the head's stream, then
-//	  head: deflate of n, the timestamps and the power column (the first float column)
-//	  tail: deflate of the rest
-//
-// Version 1 (still read) is the version byte 1 and one deflate of the whole plain form.
+// Versions 1 and 2 (still read, with their power) held every column: version 1 as one
+// deflate of the plain form; version 2 as the version byte 2, the uvarint length of the
+// head's stream, the head (deflate of n, the timestamps and the power column) and the tail
+// (deflate of the rest), so that a chart of power inflated only the head.
 // Every float round-trips bit-exactly (NaN payloads, ±Inf and -0 included).
 
 const (
 	blockVersion1 = 1
-	blockVersion  = 2
+	blockVersion2 = 2
+	blockVersion  = 4
 	blockFloats   = 10
 )
 
@@ -114,13 +115,10 @@ var (
 	rawBufs   = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 )
 
-// blockPlain writes the plain form of rows (sorted by T, distinct instants) and where
-// its head (n, the timestamps and the power column) ends.
-func blockPlain(rows []blockRow) (raw []byte, head int) { return appendPlainForm(nil, rows) }
-
-// appendPlainForm appends the plain form of rows to dst; head is where the head ends in
-// the result.
-func appendPlainForm(dst []byte, rows []blockRow) (raw []byte, head int) {
+// appendPlainForm appends the plain form of rows (sorted by T, distinct instants) to dst,
+// with or without the power column; head is where the power column ends in the result
+// (without it, where the timestamps end).
+func appendPlainForm(dst []byte, rows []blockRow, withPower bool) (raw []byte, head int) {
 	n := len(rows)
 	raw = slices.Grow(dst, 16+n*(8*blockFloats+8))
 	raw = binary.AppendUvarint(raw, uint64(n))
@@ -137,8 +135,13 @@ func appendPlainForm(dst []byte, rows []blockRow) (raw []byte, head int) {
 		}
 		prevT = t
 	}
+	head = len(raw)
+	first := 1
+	if withPower {
+		first = 0
+	}
 	plane := make([]uint64, n)
-	for c := 0; c < blockFloats; c++ {
+	for c := first; c < blockFloats; c++ {
 		var prev uint64
 		for i := range rows {
 			v := math.Float64bits(rows[i].F[c])
@@ -183,17 +186,17 @@ func deflateTo(out *bytes.Buffer, raw []byte) {
 	flaters.Put(fw)
 }
 
-// encodeBlock encodes rows (sorted by T, distinct instants) in the current version.
-func encodeBlock(rows []blockRow) []byte { return encodeBlockWith(rows, deflateTo) }
+// encodeBlock encodes rows (sorted by T, distinct instants) in the current version: the
+// block, and its day's power row.
+func encodeBlock(rows []blockRow) (block, power []byte) {
+	return encodeBlockWith(rows, deflateTo), encodePower(rows)
+}
 
-// encodeBlockWith is encodeBlock with the given deflate writer.
+// encodeBlockWith is the block of encodeBlock written with the given deflate writer.
 func encodeBlockWith(rows []blockRow, deflate func(out *bytes.Buffer, raw []byte)) []byte {
-	raw, head := blockPlain(rows)
-	var h, out bytes.Buffer
-	deflate(&h, raw[:head])
+	raw, _ := appendPlainForm(nil, rows, false)
+	var out bytes.Buffer
 	out.WriteByte(blockVersion)
-	out.Write(binary.AppendUvarint(nil, uint64(h.Len())))
-	out.Write(h.Bytes())
-	deflate(&out, raw[head:])
+	deflate(&out, raw)
 	return out.Bytes()
 }

@@ -30,16 +30,16 @@ func inflateTo(buf *bytes.Buffer, stream []byte) error {
 	return nil
 }
 
-// blockStreams splits an encoded block into its deflate streams: one for version 1, the
-// head and the tail for version 2.
+// blockStreams splits an encoded block into its deflate streams: one for versions 1 and
+// 4, the head and the tail for version 2.
 func blockStreams(b []byte) (head, tail []byte, err error) {
 	if len(b) < 1 {
 		return nil, nil, errBlock
 	}
 	switch b[0] {
-	case blockVersion1:
+	case blockVersion1, blockVersion:
 		return b[1:], nil, nil
-	case blockVersion:
+	case blockVersion2:
 		l, k := binary.Uvarint(b[1:])
 		if k <= 0 || l > uint64(len(b)-1-k) {
 			return nil, nil, errBlock
@@ -78,25 +78,46 @@ func withPlain(b []byte, headOnly bool, f func(raw []byte) error) error {
 	return f(buf.Bytes())
 }
 
-// decodeBlock decodes what encodeBlock wrote.
-func decodeBlock(b []byte) ([]blockRow, error) { return appendBlock(nil, b) }
+// decodeBlock decodes what encodeBlock wrote, or a chunk: power is the day's power row,
+// which a block of version 4 needs (it holds no power) and the others ignore.
+func decodeBlock(b, power []byte) ([]blockRow, error) { return appendBlock(nil, b, power) }
 
-// appendBlock decodes what encodeBlock wrote (either version) onto the end of dst.
-func appendBlock(dst []blockRow, b []byte) ([]blockRow, error) {
-	err := withPlain(b, false, func(raw []byte) error {
-		var err error
-		dst, err = appendPlain(dst, raw)
-		return err
-	})
-	return dst, err
+// appendBlock is decodeBlock onto the end of dst.
+func appendBlock(dst []blockRow, b, power []byte) ([]blockRow, error) {
+	if len(b) > 0 && b[0] == blockVersion && power == nil {
+		return dst, errBlock
+	}
+	return appendBlockCols(dst, b, power)
 }
 
-// appendPlain decodes a block's plain form onto the end of dst.
-func appendPlain(dst []blockRow, raw []byte) ([]blockRow, error) {
+// appendBlockCols decodes a block or a chunk onto the end of dst, with the power of a
+// block of version 4 from power, or 0 when power is nil (for a read of other columns).
+func appendBlockCols(dst []blockRow, b, power []byte) ([]blockRow, error) {
+	at := len(dst)
+	err := withPlain(b, false, func(raw []byte) error {
+		var err error
+		dst, err = appendPlain(dst, raw, b[0] != blockVersion)
+		return err
+	})
+	if err == nil && b[0] == blockVersion && power != nil {
+		err = setPower(dst[at:], power)
+	}
+	if err != nil {
+		return dst[:at], err
+	}
+	return dst, nil
+}
+
+// appendPlain decodes a plain form, with or without its power column, onto the end of dst.
+func appendPlain(dst []blockRow, raw []byte, withPower bool) ([]blockRow, error) {
+	first := 1
+	if withPower {
+		first = 0
+	}
 	d := blockDecoder{b: raw}
 	n := d.uvarint()
 	// every sample takes at least its floats and three one-byte varints
-	if d.err != nil || n > uint64(len(raw))/(8*blockFloats+3) {
+	if d.err != nil || n > uint64(len(raw))/uint64(8*(blockFloats-first)+3) {
 		return nil, errBlock
 	}
 	at := len(dst)
@@ -104,7 +125,7 @@ func appendPlain(dst []blockRow, raw []byte) ([]blockRow, error) {
 	rows := dst[at:]
 	clear(rows)
 	d.times(len(rows), func(i int, t int64) { rows[i].T = t })
-	for c := 0; c < blockFloats; c++ {
+	for c := first; c < blockFloats; c++ {
 		if !d.floats(len(rows), func(i int, v float64) { rows[i].F[c] = v }) {
 			return nil, errBlock
 		}
@@ -141,11 +162,18 @@ func appendPlain(dst []blockRow, raw []byte) ([]blockRow, error) {
 }
 
 // appendBlockPoints appends the (time, value) points of one column (blockColumn's index)
-// of an encoded block in [from, to) to dst. The power column of a version 2 block
-// inflates only the block's head.
+// of an encoded block, chunk or power row in [from, to) to dst. Power is read from a power
+// row, or from a chunk or a block of version 1 or 2 (which inflates only the head of
+// version 2); a block of version 4 has none.
 func appendBlockPoints(dst [][2]float64, b []byte, col int, from, to int64) ([][2]float64, error) {
+	if len(b) > 0 && b[0] == powerVersion {
+		if col != 0 {
+			return dst, errBlock
+		}
+		return appendPowerPoints(dst, b, from, to)
+	}
 	if col != 0 {
-		rows, err := decodeBlock(b)
+		rows, err := appendBlockCols(nil, b, nil)
 		if err != nil {
 			return dst, err
 		}
@@ -155,6 +183,9 @@ func appendBlockPoints(dst [][2]float64, b []byte, col int, from, to int64) ([][
 			}
 		}
 		return dst, nil
+	}
+	if len(b) > 0 && b[0] == blockVersion {
+		return dst, errBlock
 	}
 	err := withPlain(b, true, func(raw []byte) error {
 		d := blockDecoder{b: raw}
@@ -167,23 +198,12 @@ func appendBlockPoints(dst [][2]float64, b []byte, col int, from, to int64) ([][
 		at := len(dst)
 		dst = slices.Grow(dst, int(n))[:at+int(n)]
 		pts := dst[at:]
-		d.times(int(n), func(i int, t int64) {
-			pts[i][0] = float64(t)
-			if t < from || t >= to {
-				pts[i][0] = math.NaN() // dropped below: no instant is NaN
-			}
-		})
+		d.times(int(n), func(i int, t int64) { pts[i][0] = pointTime(t, from, to) })
 		if !d.floats(int(n), func(i int, v float64) { pts[i][1] = v }) {
 			dst = dst[:at]
 			return errBlock
 		}
-		kept := pts[:0]
-		for _, p := range pts {
-			if !math.IsNaN(p[0]) {
-				kept = append(kept, p)
-			}
-		}
-		dst = dst[:at+len(kept)]
+		dst = dst[:at+len(keptPoints(pts))]
 		return nil
 	})
 	return dst, err

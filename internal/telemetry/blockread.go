@@ -15,18 +15,18 @@ import (
 // lastBlockBefore decodes the newest block sample of a device before t and after
 // after (nil when there is none).
 func lastBlockBefore(ctx context.Context, q querier, id, after, t int64) (*blockRow, error) {
-	rows, err := q.Query(ctx, "SELECT data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts < ? AND end_ts > ? ORDER BY start_ts DESC LIMIT 2",
+	rows, err := q.Query(ctx, "SELECT data, "+blockPower+" FROM telemetry_sample_blocks b WHERE device_id = ? AND start_ts < ? AND end_ts > ? ORDER BY start_ts DESC LIMIT 2",
 		id, t, after)
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: unable to read sample blocks: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var data []byte
-		if err := rows.Scan(&data); err != nil {
+		var data, power []byte
+		if err := rows.Scan(&data, &power); err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read sample blocks: %w", err)
 		}
-		bs, err := decodeBlock(data)
+		bs, err := decodeBlock(data, power)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: block of device %d: %w", id, err)
 		}
@@ -79,9 +79,9 @@ func loadBefore(ctx context.Context, tx *store.Tx, deviceID, t, now int64) (*raw
 // nextBlock fills the pager's block buffer with the next block at or after its cursor.
 func (p *rawPager) nextBlock() {
 	for len(p.blk) == 0 && !p.blkDone && p.err == nil {
-		var data []byte
+		var data, power []byte
 		var start int64
-		rows, err := p.tx.Query(p.ctx, "SELECT start_ts, data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts >= ? ORDER BY start_ts LIMIT 1",
+		rows, err := p.tx.Query(p.ctx, "SELECT start_ts, data, "+blockPower+" FROM telemetry_sample_blocks b WHERE device_id = ? AND start_ts >= ? ORDER BY start_ts LIMIT 1",
 			p.deviceID, p.blkFrom)
 		if err != nil {
 			p.err = fmt.Errorf("telemetry: unable to read sample blocks: %w", err)
@@ -89,7 +89,7 @@ func (p *rawPager) nextBlock() {
 		}
 		found := rows.Next()
 		if found {
-			err = rows.Scan(&start, &data)
+			err = rows.Scan(&start, &data, &power)
 		}
 		rows.Close()
 		if err == nil {
@@ -104,7 +104,7 @@ func (p *rawPager) nextBlock() {
 			return
 		}
 		p.blkFrom = start + 1
-		bs, err := decodeBlock(data)
+		bs, err := decodeBlock(data, power)
 		if err != nil {
 			p.err = fmt.Errorf("telemetry: block of device %d: %w", p.deviceID, err)
 			return

@@ -61,7 +61,7 @@ func encodeChunk(rows []*rawRow) []byte {
 	for i, r := range rows {
 		bs[i] = blockRowOf(r)
 	}
-	raw, _ := appendPlainForm([]byte{chunkVersion}, bs)
+	raw, _ := appendPlainForm([]byte{chunkVersion}, bs, true)
 	return raw
 }
 
@@ -125,7 +125,7 @@ func unchunk(ctx context.Context, tx *store.Tx, id, from int64) error {
 			rows.Close()
 			return fmt.Errorf("telemetry: unable to read sample chunks: %w", err)
 		}
-		if samples, err = appendBlock(samples, data); err != nil {
+		if samples, err = appendBlock(samples, data, nil); err != nil {
 			rows.Close()
 			return fmt.Errorf("telemetry: chunk of device %d at %d: %w", id, start, err)
 		}
@@ -161,7 +161,7 @@ func lastChunkBefore(ctx context.Context, q querier, id, t int64) (*blockRow, er
 		if err := rows.Scan(&data); err != nil {
 			return nil, fmt.Errorf("telemetry: unable to read sample chunks: %w", err)
 		}
-		bs, err := decodeBlock(data)
+		bs, err := decodeBlock(data, nil)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: chunk of device %d: %w", id, err)
 		}

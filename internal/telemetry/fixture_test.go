@@ -56,7 +56,7 @@ func clock(t time.Time) func() time.Time { return func() time.Time { return t } 
 // reset deletes every telemetry row, so that a test can write the same stream again.
 func (f *fixture) reset(t testing.TB) {
 	t.Helper()
-	for _, table := range []string{"telemetry_samples", "telemetry_sample_chunks", "telemetry_sample_blocks", "telemetry_latest",
+	for _, table := range []string{"telemetry_samples", "telemetry_sample_chunks", "telemetry_sample_blocks", "telemetry_sample_power", "telemetry_sample_power_todo", "telemetry_latest",
 		"telemetry_device_rollups", "telemetry_station_rollups", "telemetry_station_month_days", "device_openings"} {
 		if _, err := f.db.Exec(context.Background(), "DELETE FROM "+table); err != nil {
 			t.Fatal(err)

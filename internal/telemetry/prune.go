@@ -11,47 +11,109 @@ import (
 
 // Prune deletes raw samples older than the raw retention window (and a day's margin, so
 // that a late sample at the window's edge still finds its neighbours): rows, and chunks and sealed
-// blocks wholly past (a block straddling the cutoff stays until it is).
-// Roll-ups and latest rows are kept for ever. It returns the number of samples deleted.
+// blocks wholly past (a block straddling the cutoff stays until it is), with their power rows.
+// Roll-ups and latest rows are kept for ever. It looks at passBatch devices at a time, one
+// read finding what they hold past the cutoff, and rests between batches so that it keeps
+// to PruneShare of a core. It returns the number of samples deleted.
 func (w *Writer) Prune(ctx context.Context) (int64, error) {
 	cutoff := w.opt.Now().Add(-w.opt.RawRetention - pruneMargin).UnixMilli()
-	ids, err := store.IDs(ctx, w.db, "SELECT device_id FROM telemetry_latest")
+	ids, err := store.IDs(ctx, w.db, "SELECT device_id FROM telemetry_latest ORDER BY device_id")
 	if err != nil {
 		return 0, fmt.Errorf("telemetry: unable to prune: %w", err)
 	}
 	var n int64
-	for i, id := range ids {
+	batches := chunks(ids, passBatch)
+	for i, batch := range batches {
 		began := time.Now()
-		res, err := w.db.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id = ? AND ts < ?", id, cutoff)
+		k, err := w.pruneBatch(ctx, batch, cutoff)
+		n += k
 		if err != nil {
 			return n, fmt.Errorf("telemetry: unable to prune: %w", err)
 		}
-		k, _ := res.RowsAffected()
-		n += k
-		// a block (or chunk) goes once all of it is past the cutoff
-		for _, table := range []string{"telemetry_sample_blocks", "telemetry_sample_chunks"} {
-			var inBlocks int64
-			if err := w.db.QueryRow(ctx, "SELECT COALESCE(SUM(n), 0) FROM "+table+" WHERE device_id = ? AND end_ts <= ?", id, cutoff).Scan(&inBlocks); err != nil {
-				return n, fmt.Errorf("telemetry: unable to prune: %w", err)
-			}
-			if inBlocks > 0 {
-				if _, err := w.db.Exec(ctx, "DELETE FROM "+table+" WHERE device_id = ? AND end_ts <= ?", id, cutoff); err != nil {
-					return n, fmt.Errorf("telemetry: unable to prune: %w", err)
-				}
-				n += inBlocks
-			}
-		}
-		if i < len(ids)-1 {
-			// keep to PruneShare of a core: a delete of d is followed by a rest of
-			// d × (1 − share) ÷ share
-			took := time.Since(began)
-			w.rest(ctx, time.Duration(float64(took)*(1-w.opt.PruneShare)/w.opt.PruneShare))
+		if i < len(batches)-1 {
+			w.restAfter(ctx, began)
 		}
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
 	}
 	return n, nil
+}
+
+// pruneRows is the most rows one statement of the retention pass deletes (a first pass
+// over a long history, or after a shorter retention, would otherwise hold SQLite's write
+// lock for seconds).
+const pruneRows = 20_000
+
+// pruneBatch prunes a batch of devices: one read counts what they hold past the cutoff;
+// their rows go in statements of about pruneRows rows at most, and their chunks and
+// blocks with the blocks' power rows in one transaction.
+func (w *Writer) pruneBatch(ctx context.Context, ids []int64, cutoff int64) (int64, error) {
+	list, args := paddedList(ids)
+	q := "SELECT 0, device_id, COUNT(*) FROM telemetry_samples WHERE device_id IN (" + list + ") AND ts < ? GROUP BY device_id"
+	var all []any
+	all = append(append(all, args...), cutoff)
+	for i, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
+		q += fmt.Sprintf(" UNION ALL SELECT %d, 0, COALESCE(SUM(n), 0) FROM %s WHERE device_id IN (%s) AND start_ts < ? AND end_ts <= ?", i+1, table, list)
+		all = append(append(all, args...), cutoff, cutoff)
+	}
+	rows, err := w.db.Query(ctx, q, all...)
+	if err != nil {
+		return 0, err
+	}
+	var rowIDs []int64
+	var rowCounts []int64
+	var sealed int64 // samples in chunks and blocks past the cutoff
+	for rows.Next() {
+		var src, id, k int64
+		if err := rows.Scan(&src, &id, &k); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if src == 0 {
+			rowIDs, rowCounts = append(rowIDs, id), append(rowCounts, k)
+		} else {
+			sealed += k
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	var n int64
+	for len(rowIDs) > 0 {
+		// as many devices as keep the statement within pruneRows (one at least)
+		k, rowsIn := 1, rowCounts[0]
+		for k < len(rowIDs) && rowsIn+rowCounts[k] <= pruneRows {
+			rowsIn += rowCounts[k]
+			k++
+		}
+		list, args := paddedList(rowIDs[:k])
+		res, err := w.db.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id IN ("+list+") AND ts < ?", append(args, cutoff)...)
+		if err != nil {
+			return n, err
+		}
+		d, _ := res.RowsAffected()
+		n += d
+		rowIDs, rowCounts = rowIDs[k:], rowCounts[k:]
+	}
+	if sealed == 0 {
+		return n, nil
+	}
+	// a block (or chunk) goes once all of it is past the cutoff; a block's power row with it
+	err = w.db.InTx(ctx, func(tx *store.Tx) error {
+		for _, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
+			if _, err := tx.Exec(ctx, "DELETE FROM "+table+" WHERE device_id IN ("+list+") AND start_ts < ? AND end_ts <= ?", append(args, cutoff, cutoff)...); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, "DELETE FROM telemetry_sample_power WHERE device_id IN ("+list+") AND start_ts <= ?", append(args, cutoff-blockSpan)...)
+		return err
+	})
+	if err != nil {
+		return n, err
+	}
+	return n + sealed, nil
 }
 
 func (w *Writer) rest(ctx context.Context, d time.Duration) {
@@ -97,6 +159,8 @@ func DeleteDeviceData(ctx context.Context, tx *store.Tx, deviceID int64) error {
 	for _, q := range []string{
 		"DELETE FROM telemetry_samples WHERE device_id = ?",
 		"DELETE FROM telemetry_sample_blocks WHERE device_id = ?",
+		"DELETE FROM telemetry_sample_power WHERE device_id = ?",
+		"DELETE FROM telemetry_sample_power_todo WHERE device_id = ?",
 		"DELETE FROM telemetry_sample_chunks WHERE device_id = ?",
 		"DELETE FROM telemetry_latest WHERE device_id = ?",
 		"DELETE FROM telemetry_device_rollups WHERE device_id = ?",

@@ -1,11 +1,9 @@
 package telemetry
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"sort"
 	"time"
 
@@ -19,15 +17,15 @@ import (
 
 // rawUnion reads a device's rows matching rowsWhere (and rowsTail: an order and limit)
 // and its chunks and blocks matching blocksWhere, in one statement; rows come back as
-// one-sample block rows, chunks and blocks decoded whole.
+// one-sample block rows, chunks and blocks (with their power rows) decoded whole.
 func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rowsTail string, rowsArgs []any, blocksWhere string, blocksArgs []any) ([]blockRow, error) {
 	blob := blobType(db)
-	q := "SELECT * FROM (SELECT " + sampleCols + ", CAST(NULL AS " + blob + ") AS data FROM telemetry_samples WHERE device_id = ? AND " +
+	q := "SELECT * FROM (SELECT " + sampleCols + ", CAST(NULL AS " + blob + ") AS data, CAST(NULL AS " + blob + ") AS power FROM telemetry_samples WHERE device_id = ? AND " +
 		rowsWhere + " " + rowsTail + ") AS r"
 	args := append([]any{deviceID}, rowsArgs...)
-	for _, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
-		q += " UNION ALL SELECT start_ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, data " +
-			"FROM " + table + " WHERE device_id = ? AND " + blocksWhere
+	for _, part := range []string{"data, NULL FROM telemetry_sample_chunks", "data, " + blockPower + " FROM telemetry_sample_blocks b"} {
+		q += " UNION ALL SELECT start_ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, " + part +
+			" WHERE device_id = ? AND " + blocksWhere
 		args = append(append(args, deviceID), blocksArgs...)
 	}
 	rows, err := db.Query(ctx, q, args...)
@@ -38,7 +36,8 @@ func rawUnion(ctx context.Context, db *store.DB, deviceID int64, rowsWhere, rows
 }
 
 // scanUnion reads the rows of a union of sample rows (a sample each, data NULL) and chunks
-// or blocks (start_ts and data), decoding the chunks and blocks whole; it closes rows.
+// or blocks (start_ts, data and a block's power row), decoding the chunks and blocks whole;
+// it closes rows.
 func scanUnion(rows *sql.Rows, deviceID int64) ([]blockRow, error) {
 	defer rows.Close()
 	var out []blockRow
@@ -58,13 +57,13 @@ func scanUnionRow(rows *sql.Rows, deviceID int64, out []blockRow, extra ...any) 
 	var f [blockFloats]sql.NullFloat64
 	var st, sa sql.NullInt64
 	var cs sql.NullString
-	var data []byte
-	dest := append([]any{&b.T, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &st, &sa, &cs, &data}, extra...)
+	var data, power []byte
+	dest := append([]any{&b.T, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &st, &sa, &cs, &data, &power}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return nil, 0, fmt.Errorf("telemetry: unable to read samples: %w", err)
 	}
 	if data != nil {
-		if out, err = appendBlock(out, data); err != nil {
+		if out, err = appendBlock(out, data, power); err != nil {
 			return nil, 0, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, b.T, err)
 		}
 		return out, b.T, nil
@@ -112,8 +111,9 @@ func SamplesBefore(ctx context.Context, db *store.DB, deviceID int64, t time.Tim
 	// the newest n rows and the newest chunks up to n samples, in one statement (a write
 	// between two reads could move samples from chunks to rows)
 	blob := blobType(db)
-	rows, err := db.Query(ctx, "SELECT * FROM (SELECT "+sampleCols+", CAST(NULL AS "+blob+") AS data FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?) AS r "+
-		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data FROM telemetry_sample_chunks "+
+	rows, err := db.Query(ctx, "SELECT * FROM (SELECT "+sampleCols+", CAST(NULL AS "+blob+") AS data, CAST(NULL AS "+blob+") AS power FROM telemetry_samples "+
+		"WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?) AS r "+
+		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, CAST(NULL AS "+blob+") FROM telemetry_sample_chunks "+
 		"WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC LIMIT ?) AS c", deviceID, before, n, deviceID, before, n)
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: unable to read samples: %w", err)
@@ -171,9 +171,13 @@ func samplesWithBlocks(ctx context.Context, db *store.DB, deviceID, before int64
 		limit = " LIMIT ?"
 		args = append(args, k)
 	}
-	rows, err := db.Query(ctx, "SELECT * FROM (SELECT "+sampleCols+", CAST(NULL AS "+blob+") AS data, 0 AS src FROM telemetry_samples WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?) AS r "+
-		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, 1 AS src FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC LIMIT ?) AS c "+
-		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, 2 AS src FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC"+limit+") AS b", args...)
+	null := "CAST(NULL AS " + blob + ")"
+	rows, err := db.Query(ctx, "SELECT * FROM (SELECT "+sampleCols+", "+null+" AS data, "+null+" AS power, 0 AS src FROM telemetry_samples "+
+		"WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT ?) AS r "+
+		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, "+null+", 1 AS src FROM telemetry_sample_chunks "+
+		"WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC LIMIT ?) AS c "+
+		"UNION ALL SELECT * FROM (SELECT start_ts, "+nullSampleCols+", data, "+blockPower+", 2 AS src FROM telemetry_sample_blocks b "+
+		"WHERE device_id = ? AND start_ts < ? ORDER BY start_ts DESC"+limit+") AS b", args...)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("telemetry: unable to read samples: %w", err)
 	}
@@ -207,50 +211,6 @@ func rowsCover(samples []Sample, t int64) bool {
 		day = d
 	}
 	return true
-}
-
-// rawSeries reads one column of a device's samples in [from, to) into out: the rows and
-// the chunks, and the blocks when the range reaches a day that may be sealed, read in one
-// statement (as rawUnion): the rows' one column, and of each chunk or block only what the
-// column needs.
-func (r *Reader) rawSeries(ctx context.Context, deviceID int64, column string, from, to int64, out Series) (Series, error) {
-	col := blockColumn(column)
-	if col == -3 {
-		return out, fmt.Errorf("telemetry: no column %q in sample blocks", column)
-	}
-	blob := blobType(r.db)
-	q := "SELECT ts, CAST(" + column + " AS DOUBLE PRECISION), CAST(NULL AS " + blob + ") FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ? " +
-		"UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts > ? AND start_ts < ? AND end_ts > ?"
-	args := []any{deviceID, from, to, deviceID, from - blockSpan, to, from}
-	if maySeal(from, r.opt.Now().UnixMilli()) {
-		q += " UNION ALL SELECT start_ts, NULL, data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts > ? AND start_ts < ?"
-		args = append(args, deviceID, from-blockSpan, to)
-	}
-	rows, err := r.db.Query(ctx, q, args...)
-	if err != nil {
-		return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var ts int64
-		var v sql.NullFloat64
-		var data sql.RawBytes // the driver's copy, decoded before the next row: not copied again
-		if err := rows.Scan(&ts, &v, &data); err != nil {
-			return out, fmt.Errorf("telemetry: unable to read samples: %w", err)
-		}
-		if data == nil {
-			out.Points = append(out.Points, [2]float64{float64(ts), v.Float64})
-			continue
-		}
-		if out.Points, err = appendBlockPoints(out.Points, data, col, from, to); err != nil {
-			return out, fmt.Errorf("telemetry: block of device %d at %d: %w", deviceID, ts, err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return out, err
-	}
-	slices.SortFunc(out.Points, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
-	return out, nil
 }
 
 // StoredSamples returns every stored raw sample of a device, rows, chunks and sealed
@@ -289,7 +249,7 @@ func CountStored(ctx context.Context, db *store.DB, deviceID, from, to int64) (i
 				n += k
 				continue
 			}
-			bs, err := decodeBlock(data)
+			bs, err := appendBlockCols(nil, data, nil) // the instants: no power needed
 			if err != nil {
 				rows.Close()
 				return 0, err

@@ -338,23 +338,12 @@ func placeholders(n int) string {
 }
 
 // queryList runs format, whose one IN list of ids is written "IN (%s)", followed by args.
-// The list is padded to a power of two with its last id repeated (IN reads each row
-// once), so that a query has a few texts, not one per length; in a transaction its
-// statement is kept prepared (the write path runs it in every batch).
+// The list is padded (paddedList), so that a query has a few texts, not one per length;
+// in a transaction its statement is kept prepared (the write path runs it in every batch).
 func queryList(ctx context.Context, q querier, format string, ids []int64, args ...any) (*sql.Rows, error) {
-	n := 1
-	for n < len(ids) {
-		n *= 2
-	}
-	all := make([]any, 0, n+len(args))
-	for _, id := range ids {
-		all = append(all, id)
-	}
-	for len(all) < n {
-		all = append(all, ids[len(ids)-1])
-	}
+	list, all := paddedList(ids)
 	all = append(all, args...)
-	text := fmt.Sprintf(format, placeholders(n))
+	text := fmt.Sprintf(format, list)
 	if tx, ok := q.(*store.Tx); ok {
 		st, err := tx.Stmt(ctx, text)
 		if err != nil {
@@ -363,6 +352,23 @@ func queryList(ctx context.Context, q querier, format string, ids []int64, args 
 		return st.QueryContext(ctx, all...)
 	}
 	return q.Query(ctx, text, all...)
+}
+
+// paddedList is the placeholders of an IN list of ids and their arguments, padded to a
+// power of two with the last id repeated (IN reads each row once).
+func paddedList(ids []int64) (list string, args []any) {
+	n := 1
+	for n < len(ids) {
+		n *= 2
+	}
+	args = make([]any, 0, n)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	for len(args) < n {
+		args = append(args, ids[len(ids)-1])
+	}
+	return placeholders(n), args
 }
 
 func int64Args(ids []int64) []any {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"log/slog"
 	"sort"
 	"time"
 
@@ -12,14 +11,17 @@ import (
 )
 
 // Sealing. A device's raw rows of a UTC day are moved into one compressed block of
-// telemetry_sample_blocks (block.go) once the day ended SealAge ago, past the time in
-// which most late samples arrive. A day has rows or a block, never both at one instant:
+// telemetry_sample_blocks (block.go) and the day's power row of telemetry_sample_power
+// (powerrow.go) once the day ended SealAge ago, past the time in which most late samples
+// arrive. A day has rows or a block, never both at one instant, and a block sealed since
+// power rows has its power row (one sealed before has its power in it, and may have one):
 //
-//   - the sealer seals a day in one transaction (read the rows, write the block, delete
-//     the rows), holding the device's writer lock on PostgreSQL;
+//   - the sealer seals a day in one transaction (read the rows, write the block and the
+//     power row, delete the rows), holding the device's writer lock on PostgreSQL;
 //   - a write whose samples reach a day that may be sealed (sealedBefore) reads the blocks
 //     beside the rows, and turns the blocks of the days it inserts into or updates back
-//     into rows in its own transaction (unseal); the sealer seals them again later;
+//     into rows in its own transaction (unseal), deleting the blocks and their power rows;
+//     the sealer seals them again later;
 //   - an on-time sample lands in a day that cannot be sealed yet and never reads the
 //     blocks table.
 
@@ -103,19 +105,49 @@ func unseal(ctx context.Context, tx *store.Tx, keys []spanKey) error {
 		if (i > 0 && keys[i-1] == k) || !sealed[k] {
 			continue
 		}
-		var data []byte
-		if err := tx.QueryRow(ctx, "SELECT data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts = ?", k.id, k.start).Scan(&data); err != nil {
+		rows, found, err := readBlock(ctx, tx, k.id, k.start)
+		if err != nil {
 			return fmt.Errorf("telemetry: unable to read a sample block: %w", err)
 		}
-		rows, err := decodeBlock(data)
-		if err != nil {
-			return fmt.Errorf("telemetry: block of device %d at %d: %w", k.id, k.start, err)
+		if !found {
+			continue
 		}
 		if err := insertBlockRows(ctx, tx, k.id, rows); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "DELETE FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts = ?", k.id, k.start); err != nil {
+		if err := deleteBlock(ctx, tx, k.id, k.start); err != nil {
 			return fmt.Errorf("telemetry: unable to unseal a sample block: %w", err)
+		}
+	}
+	return nil
+}
+
+// blockPower is a column of a query of telemetry_sample_blocks named b: the block's power
+// row (NULL for a block sealed before power rows that has none yet).
+const blockPower = "(SELECT p.data FROM telemetry_sample_power p WHERE p.device_id = b.device_id AND p.start_ts = b.start_ts)"
+
+// readBlock decodes a device day's block with its power (found false when there is none).
+func readBlock(ctx context.Context, tx *store.Tx, id, start int64) (rows []blockRow, found bool, err error) {
+	var data, power []byte
+	switch err := tx.QueryRow(ctx, "SELECT data, "+blockPower+" FROM telemetry_sample_blocks b WHERE device_id = ? AND start_ts = ?",
+		id, start).Scan(&data, &power); err {
+	case nil:
+	case sql.ErrNoRows:
+		return nil, false, nil
+	default:
+		return nil, false, err
+	}
+	if rows, err = decodeBlock(data, power); err != nil {
+		return nil, true, fmt.Errorf("telemetry: block of device %d at %d: %w", id, start, err)
+	}
+	return rows, true, nil
+}
+
+// deleteBlock deletes a device day's block and its power row.
+func deleteBlock(ctx context.Context, tx *store.Tx, id, start int64) error {
+	for _, table := range []string{"telemetry_sample_blocks", "telemetry_sample_power"} {
+		if _, err := tx.Exec(ctx, "DELETE FROM "+table+" WHERE device_id = ? AND start_ts = ?", id, start); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -164,47 +196,6 @@ func insertBlockRows(ctx context.Context, tx *store.Tx, id int64, rows []blockRo
 	return nil
 }
 
-// SealBlocks seals every device day that ended SealAge ago and still has rows or chunks, a device
-// at a time, resting between devices so that it keeps to PruneShare of a core. It
-// answers how many blocks it wrote.
-func (w *Writer) SealBlocks(ctx context.Context) (int, error) {
-	limit := blockStart(w.opt.Now().Add(-SealAge).UnixMilli())
-	ids, err := store.IDs(ctx, w.db, "SELECT device_id FROM telemetry_latest ORDER BY device_id")
-	if err != nil {
-		return 0, fmt.Errorf("telemetry: unable to seal: %w", err)
-	}
-	n := 0
-	for i, id := range ids {
-		began := time.Now()
-		for ctx.Err() == nil {
-			var first, chunk sql.NullInt64
-			if err := w.db.QueryRow(ctx, "SELECT (SELECT MIN(ts) FROM telemetry_samples WHERE device_id = ? AND ts < ?), "+
-				"(SELECT MIN(start_ts) FROM telemetry_sample_chunks WHERE device_id = ? AND start_ts < ?)", id, limit, id, limit).Scan(&first, &chunk); err != nil {
-				return n, fmt.Errorf("telemetry: unable to seal: %w", err)
-			}
-			if chunk.Valid && (!first.Valid || chunk.Int64 < first.Int64) {
-				first = chunk
-			}
-			if !first.Valid {
-				break
-			}
-			start := blockStart(first.Int64)
-			if err := w.db.InTx(ctx, func(tx *store.Tx) error { return sealDay(ctx, tx, id, start) }); err != nil {
-				return n, err
-			}
-			n++
-		}
-		if ctx.Err() != nil {
-			return n, ctx.Err()
-		}
-		if i < len(ids)-1 {
-			took := time.Since(began)
-			w.rest(ctx, time.Duration(float64(took)*(1-w.opt.PruneShare)/w.opt.PruneShare))
-		}
-	}
-	return n, nil
-}
-
 // sealDay moves a device day's rows and chunks into its block (merged with the block
 // when one is there already).
 func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
@@ -246,7 +237,7 @@ func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 			chunks.Close()
 			return fmt.Errorf("telemetry: unable to seal: %w", err)
 		}
-		if out, err = appendBlock(out, data); err != nil {
+		if out, err = appendBlock(out, data, nil); err != nil {
 			chunks.Close()
 			return fmt.Errorf("telemetry: chunk of device %d in the day %d: %w", id, start, err)
 		}
@@ -262,13 +253,11 @@ func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 	if nChunks > 0 {
 		sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
 	}
-	var old []byte
-	switch err := tx.QueryRow(ctx, "SELECT data FROM telemetry_sample_blocks WHERE device_id = ? AND start_ts = ?", id, start).Scan(&old); err {
-	case nil:
-		prev, err := decodeBlock(old)
-		if err != nil {
-			return fmt.Errorf("telemetry: block of device %d at %d: %w", id, start, err)
-		}
+	prev, found, err := readBlock(ctx, tx, id, start)
+	if err != nil {
+		return fmt.Errorf("telemetry: unable to seal: %w", err)
+	}
+	if found {
 		seen := make(map[int64]bool, len(out))
 		for _, b := range out {
 			seen[b.T] = true
@@ -279,13 +268,15 @@ func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 			}
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
-	case sql.ErrNoRows:
-	default:
-		return fmt.Errorf("telemetry: unable to seal: %w", err)
 	}
+	block, power := encodeBlock(out)
 	if _, err := tx.Exec(ctx, `INSERT INTO telemetry_sample_blocks (device_id, start_ts, end_ts, n, data) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (device_id, start_ts) DO UPDATE SET end_ts = excluded.end_ts, n = excluded.n, data = excluded.data`,
-		id, start, end, len(out), encodeBlock(out)); err != nil {
+		id, start, end, len(out), block); err != nil {
+		return fmt.Errorf("telemetry: unable to seal: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO telemetry_sample_power (device_id, start_ts, data) VALUES (?, ?, ?)
+		ON CONFLICT (device_id, start_ts) DO UPDATE SET data = excluded.data`, id, start, power); err != nil {
 		return fmt.Errorf("telemetry: unable to seal: %w", err)
 	}
 	if _, err := tx.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id = ? AND ts >= ? AND ts < ?", id, start, end); err != nil {
@@ -297,25 +288,4 @@ func sealDay(ctx context.Context, tx *store.Tx, id, start int64) error {
 		}
 	}
 	return nil
-}
-
-// RunSealer seals now and then every interval (default an hour) until ctx ends.
-func (w *Writer) RunSealer(ctx context.Context, every time.Duration) {
-	if every <= 0 {
-		every = time.Hour
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if n, err := w.SealBlocks(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("telemetry: sealing raw samples failed", "err", err)
-		} else if n > 0 {
-			slog.Info("telemetry: raw sample days sealed", "blocks", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }

@@ -182,8 +182,16 @@ func TestSealingChangesNoRead(t *testing.T) {
 				case after < chunks && !sc.seals[i]:
 					unchunked++
 				}
+				if sealing {
+					checkPowerRows(t, db)
+				}
 				if i == len(sc.batches)/2 {
-					// a middle state, with chunks of the recent days in the first run
+					// a middle state, with chunks of the recent days in the first run, whose
+					// blocks from here on are as if sealed before power rows: read, unsealed
+					// and merged as such until the sealer writes their power rows
+					if sealing && ageBlocks(t, db) == 0 {
+						t.Fatal("no block sealed by the middle of the stream")
+					}
 					answers[run] = sealedReads(t, db, w, devs, from, to)
 				}
 				if sc.seals[i] {
@@ -212,6 +220,9 @@ func TestSealingChangesNoRead(t *testing.T) {
 			}
 			answers[run] = append(answers[run], sealedReads(t, db, w, devs, from, to)...)
 			if sealing {
+				if n := count(t, db, "SELECT COUNT(*) FROM telemetry_sample_power_todo"); n != 0 {
+					t.Fatalf("%d devices left without power rows", n)
+				}
 				if unsealed == 0 || count(t, db, "SELECT COUNT(*) FROM telemetry_sample_blocks") == 0 {
 					t.Fatalf("no late write unsealed a block (%d blocks sealed)", sealed)
 				}

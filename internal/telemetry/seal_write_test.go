@@ -131,7 +131,7 @@ func TestReadsDuringSealing(t *testing.T) {
 		w := NewWriter(db, Options{Now: clock(day.Add(3 * 24 * time.Hour)), RawRetention: 10 * 24 * time.Hour})
 		var ss []Sample
 		for at := day; at.Before(day.Add(48 * time.Hour)); at = at.Add(5 * time.Minute) {
-			ss = append(ss, Sample{DeviceID: f.inv1, Time: at, EnergyKWh: float64(at.Sub(day).Hours())})
+			ss = append(ss, Sample{DeviceID: f.inv1, Time: at, EnergyKWh: float64(at.Sub(day).Hours()), PowerKW: float64(len(ss)%50) / 7})
 		}
 		if _, err := w.Write(ctx, "test", ss); err != nil {
 			t.Fatal(err)
@@ -166,6 +166,16 @@ func TestReadsDuringSealing(t *testing.T) {
 			s, err := r.DeviceSeries(ctx, f.inv1, "energyCounter", day, day.Add(48*time.Hour), Raw)
 			if err != nil || len(s.Points) != len(ss) {
 				t.Fatalf("read %d: %d points (%v), want %d", reads, len(s.Points), err, len(ss))
+			}
+			// power from the power rows of the sealed day, the other's rows
+			p, err := r.DeviceSeries(ctx, f.inv1, "power", day, day.Add(48*time.Hour), Raw)
+			if err != nil || len(p.Points) != len(ss) {
+				t.Fatalf("read %d: %d points of power (%v), want %d", reads, len(p.Points), err, len(ss))
+			}
+			for i := range ss {
+				if p.Points[i][1] != ss[i].PowerKW {
+					t.Fatalf("read %d: power %v at %d, want %v", reads, p.Points[i][1], i, ss[i].PowerKW)
+				}
 			}
 		}
 	})

@@ -311,15 +311,13 @@ func TestPrune(t *testing.T) {
 		later := NewWriter(db, Options{Now: clock(now.Add(5 * 24 * time.Hour)), RawRetention: 10 * 24 * time.Hour, PruneShare: 0.25})
 		var rests []time.Duration
 		later.pause = func(_ context.Context, d time.Duration) { rests = append(rests, d) }
-		began := time.Now()
 		n, err := later.Prune(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// at a quarter of a core, each device's delete but the last is followed by a rest of
-		// three times its length: the rests add up to less than three times the whole prune
-		if len(rests) != 1 || rests[0] <= 0 || rests[0] > 3*time.Since(began) {
-			t.Fatalf("rests between devices %v", rests)
+		// the two devices are one batch: no rest (TestPassesOverManyDevices has the rests)
+		if len(rests) != 0 {
+			t.Fatalf("rests between batches %v", rests)
 		}
 		if left, err := CountStored(ctx, db, 0, 0, now.UnixMilli()); err != nil || n != 4*24 || left != 6*24+1 {
 			t.Fatalf("pruned %d", n)
