@@ -42,15 +42,7 @@ var ErrResolution = errors.New("telemetry: metric not available at this resoluti
 
 // Latest returns the last sample of each device that has reported.
 func (r *Reader) Latest(ctx context.Context, deviceIDs []int64) (map[int64]Sample, error) {
-	rows, err := loadLatest(ctx, r.db, deviceIDs)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64]Sample, len(rows))
-	for id, row := range rows {
-		out[id] = row.Sample
-	}
-	return out, nil
+	return LatestIn(ctx, r.db, deviceIDs)
 }
 
 // DeviceRollups returns the devices' buckets of resolution res (Hour, Day, Month or Year)
