@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/gob"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -242,4 +243,31 @@ func TestSequenceGaps(t *testing.T) {
 			t.Errorf("%d: gap(%s, %d, %v) = %v", i, c.origin, c.seq, c.beat, got)
 		}
 	}
+}
+
+// A back-fill through one replica (a change too broad to list) makes the other build its
+// state again, and the two agree.
+func TestReplicaRebuildsAfterBackfill(t *testing.T) {
+	r, dbB, sB, _, _ := replicaPair(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go sB.Run(ctx, 20*time.Millisecond)
+	dev := r.devices[0]
+	var batch []telemetry.Sample
+	for h := 30; h > 20; h-- {
+		batch = append(batch, telemetry.Sample{DeviceID: dev, Time: r.now().Add(-time.Duration(h) * time.Hour), PowerKW: 4,
+			EnergyKWh: float64(40 - h), Status: telemetry.StatusRunning})
+	}
+	res, err := r.w.Backfill(ctx, slices.Values([][]telemetry.Sample{batch}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Accepted == 0 {
+		t.Fatalf("back-fill took nothing: %+v", res)
+	}
+	waitFor(t, "B converges with A after A's back-fill", func() bool {
+		return snapshot(t, r.s, r.devices, r.stations) == snapshot(t, sB, r.devices, r.stations)
+	})
+	cancel()
+	checkState(t, dbB, sB, r.now(), "replica B after A's back-fill")
 }
