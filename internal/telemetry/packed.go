@@ -240,8 +240,7 @@ func (w *Writer) RunPacker(ctx context.Context, every time.Duration) {
 			if n == 0 {
 				break
 			}
-			took := time.Since(start)
-			w.rest(ctx, time.Duration(float64(took)*(1-w.opt.PruneShare)/w.opt.PruneShare))
+			w.restAfter(ctx, start)
 		}
 		if total > 0 {
 			slog.Info("telemetry: station months packed", "months", total)

@@ -134,16 +134,22 @@ func (w *Writer) rest(ctx context.Context, d time.Duration) {
 
 // RunPruner prunes now and then every interval (default an hour) until ctx ends.
 func (w *Writer) RunPruner(ctx context.Context, every time.Duration) {
+	runPass(ctx, every, w.Prune, "telemetry prune failed", "telemetry raw samples pruned", "rows")
+}
+
+// runPass runs a background pass now and then every interval (default an hour) until ctx
+// ends, logging a failure as failed and a pass that did something as done, with its count.
+func runPass[N int | int64](ctx context.Context, every time.Duration, pass func(context.Context) (N, error), failed, done, count string) {
 	if every <= 0 {
 		every = time.Hour
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		if n, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("telemetry prune failed", "err", err)
+		if n, err := pass(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn(failed, "err", err)
 		} else if n > 0 {
-			slog.Info("telemetry raw samples pruned", "rows", n)
+			slog.Info(done, count, n)
 		}
 		select {
 		case <-ctx.Done():

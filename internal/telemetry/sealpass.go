@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/helio-energy/helio/internal/store"
@@ -196,21 +195,5 @@ func fillDevicePower(ctx context.Context, tx *store.Tx, id int64) (int, error) {
 
 // RunSealer seals now and then every interval (default an hour) until ctx ends.
 func (w *Writer) RunSealer(ctx context.Context, every time.Duration) {
-	if every <= 0 {
-		every = time.Hour
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if n, err := w.SealBlocks(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("telemetry: sealing raw samples failed", "err", err)
-		} else if n > 0 {
-			slog.Info("telemetry: raw sample days sealed", "blocks", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	runPass(ctx, every, w.SealBlocks, "telemetry: sealing raw samples failed", "telemetry: raw sample days sealed", "blocks")
 }
