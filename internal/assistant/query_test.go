@@ -117,6 +117,7 @@ func TestStreamingAndCancellation(t *testing.T) {
 	defer srv.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // a failure below ends the streamed answer, or srv.Close waits for it for ever
 	res, sc := ask(ctx, t, srv.URL, e.Tokens["admin"], "How do I clear an isolation fault?")
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/x-ndjson") {
 		t.Fatalf("status %d, type %s", res.StatusCode, res.Header.Get("Content-Type"))
