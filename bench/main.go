@@ -29,6 +29,7 @@ import (
 // config is every scale the suite takes; defaults are the issue's.
 type config struct {
 	bin, out, work, only string
+	section, title       string // write the page as this section of out, under this title (see section.go)
 	keep, quick          bool
 
 	ingestSamples, ingestDevices, ingestBackfillDays int
@@ -63,6 +64,8 @@ func flags() *config {
 	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
 	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, demo)")
+	flag.StringVar(&c.section, "section", "", "write the results as this named section of -out (make bench-large: large), keeping the rest of the page; without it, -out is rewritten and its sections are kept")
+	flag.StringVar(&c.title, "title", "", "with -section: the section's title")
 	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
 	flag.IntVar(&c.ingestSamples, "ingest-samples", 400_000, "samples per ingest run (bench/ingest and InfluxDB)")
 	flag.IntVar(&c.ingestDevices, "ingest-devices", 200, "devices of the ingest runs")
@@ -163,6 +166,9 @@ func main() {
 }
 
 func run(ctx context.Context, c *config) error {
+	if c.section != "" && !sectionName.MatchString(c.section) {
+		return fmt.Errorf("-section: %q is not a section name (lower-case letters, digits and dashes)", c.section)
+	}
 	bin, err := filepath.Abs(c.bin)
 	if err != nil {
 		return err
@@ -243,6 +249,15 @@ func run(ctx context.Context, c *config) error {
 	out := c.out
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
+	}
+	old, err := os.ReadFile(out)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if c.section != "" {
+		doc = placeSection(string(old), c.section, demote(doc))
+	} else {
+		doc += keptSections(string(old))
 	}
 	if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
 		return err
