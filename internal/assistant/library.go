@@ -55,6 +55,15 @@ func (l *Library) init() {
 	})
 }
 
+// Searchable is how many documents the in-memory index holds: a document is marked ready
+// in the database first and found by a search once the sync that follows has loaded it.
+func (l *Library) Searchable() int {
+	l.init()
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return len(l.loaded)
+}
+
 // Wake asks the worker to look for queued documents now.
 func (l *Library) Wake() {
 	l.init()
