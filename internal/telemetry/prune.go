@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"time"
@@ -40,40 +41,36 @@ func (w *Writer) Prune(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// pruneRows is the most rows one statement of the retention pass deletes (a first pass
-// over a long history, or after a shorter retention, would otherwise hold SQLite's write
-// lock for seconds).
-const pruneRows = 20_000
-
-// pruneBatch prunes a batch of devices: one read counts what they hold past the cutoff;
-// their rows go in statements of about pruneRows rows at most, and their chunks and
-// blocks with the blocks' power rows in one transaction.
+// pruneBatch prunes a batch of devices: one read finds which of them hold rows, chunks or
+// blocks past the cutoff, each device by subqueries that read one index entry whatever
+// the planner knows of the tables (without statistics, a count over all the batch's rows
+// grouped by device makes PostgreSQL read the whole table). Only the devices found are
+// then counted and deleted: their rows a device per statement, their chunks and blocks
+// with the blocks' power rows in one transaction.
 func (w *Writer) pruneBatch(ctx context.Context, ids []int64, cutoff int64) (int64, error) {
 	list, args := paddedList(ids)
-	q := "SELECT 0, device_id, COUNT(*) FROM telemetry_samples WHERE device_id IN (" + list + ") AND ts < ? GROUP BY device_id"
-	var all []any
-	all = append(append(all, args...), cutoff)
-	for i, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
-		q += fmt.Sprintf(" UNION ALL SELECT %d, 0, COALESCE(SUM(n), 0) FROM %s WHERE device_id IN (%s) AND start_ts < ? AND end_ts <= ?", i+1, table, list)
-		all = append(append(all, args...), cutoff, cutoff)
-	}
-	rows, err := w.db.Query(ctx, q, all...)
+	rows, err := w.db.Query(ctx, "SELECT l.device_id, "+
+		"(SELECT MIN(ts) FROM telemetry_samples s WHERE s.device_id = l.device_id AND s.ts < ?), "+
+		"(SELECT MIN(start_ts) FROM telemetry_sample_chunks c WHERE c.device_id = l.device_id AND c.start_ts < ? AND c.end_ts <= ?), "+
+		"(SELECT MIN(start_ts) FROM telemetry_sample_blocks b WHERE b.device_id = l.device_id AND b.start_ts < ? AND b.end_ts <= ?) "+
+		"FROM telemetry_latest l WHERE l.device_id IN ("+list+")",
+		append([]any{cutoff, cutoff, cutoff, cutoff, cutoff}, args...)...)
 	if err != nil {
 		return 0, err
 	}
-	var rowIDs []int64
-	var rowCounts []int64
-	var sealed int64 // samples in chunks and blocks past the cutoff
+	var withRows, withParts []int64
 	for rows.Next() {
-		var src, id, k int64
-		if err := rows.Scan(&src, &id, &k); err != nil {
+		var id int64
+		var row, chunk, block sql.NullInt64
+		if err := rows.Scan(&id, &row, &chunk, &block); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		if src == 0 {
-			rowIDs, rowCounts = append(rowIDs, id), append(rowCounts, k)
-		} else {
-			sealed += k
+		if row.Valid {
+			withRows = append(withRows, id)
+		}
+		if chunk.Valid || block.Valid {
+			withParts = append(withParts, id)
 		}
 	}
 	rows.Close()
@@ -81,31 +78,31 @@ func (w *Writer) pruneBatch(ctx context.Context, ids []int64, cutoff int64) (int
 		return 0, err
 	}
 	var n int64
-	for len(rowIDs) > 0 {
-		// as many devices as keep the statement within pruneRows (one at least)
-		k, rowsIn := 1, rowCounts[0]
-		for k < len(rowIDs) && rowsIn+rowCounts[k] <= pruneRows {
-			rowsIn += rowCounts[k]
-			k++
-		}
-		list, args := paddedList(rowIDs[:k])
-		res, err := w.db.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id IN ("+list+") AND ts < ?", append(args, cutoff)...)
+	for _, id := range withRows {
+		res, err := w.db.Exec(ctx, "DELETE FROM telemetry_samples WHERE device_id = ? AND ts < ?", id, cutoff)
 		if err != nil {
 			return n, err
 		}
 		d, _ := res.RowsAffected()
 		n += d
-		rowIDs, rowCounts = rowIDs[k:], rowCounts[k:]
 	}
-	if sealed == 0 {
+	if len(withParts) == 0 {
 		return n, nil
 	}
 	// a block (or chunk) goes once all of it is past the cutoff; a block's power row with it
+	list, args = paddedList(withParts)
+	var sealed int64 // samples in the chunks and blocks deleted
 	err = w.db.InTx(ctx, func(tx *store.Tx) error {
 		for _, table := range []string{"telemetry_sample_chunks", "telemetry_sample_blocks"} {
-			if _, err := tx.Exec(ctx, "DELETE FROM "+table+" WHERE device_id IN ("+list+") AND start_ts < ? AND end_ts <= ?", append(args, cutoff, cutoff)...); err != nil {
+			var k int64
+			where := " WHERE device_id IN (" + list + ") AND start_ts < ? AND end_ts <= ?"
+			if err := tx.QueryRow(ctx, "SELECT COALESCE(SUM(n), 0) FROM "+table+where, append(args, cutoff, cutoff)...).Scan(&k); err != nil {
 				return err
 			}
+			if _, err := tx.Exec(ctx, "DELETE FROM "+table+where, append(args, cutoff, cutoff)...); err != nil {
+				return err
+			}
+			sealed += k
 		}
 		_, err := tx.Exec(ctx, "DELETE FROM telemetry_sample_power WHERE device_id IN ("+list+") AND start_ts <= ?", append(args, cutoff-blockSpan)...)
 		return err

@@ -70,24 +70,33 @@ func (w *Writer) restAfter(ctx context.Context, began time.Time) {
 }
 
 // daysToSeal finds, in one statement, the devices of ids with rows or chunks before limit,
-// and the first instant of each.
+// and the first instant of each. Each device's first instant is its own subquery, which
+// reads one index entry whatever the planner knows of the table: a MIN over all the
+// devices' rows grouped by device would be priced from the table's statistics, and
+// without them (a fresh bulk load, autovacuum off) PostgreSQL reads the whole table.
 func daysToSeal(ctx context.Context, db *store.DB, ids []int64, limit int64) (map[int64]int64, error) {
 	list, args := paddedList(ids)
-	rows, err := db.Query(ctx, "SELECT device_id, MIN(ts) FROM telemetry_samples WHERE device_id IN ("+list+") AND ts < ? GROUP BY device_id "+
-		"UNION ALL SELECT device_id, MIN(start_ts) FROM telemetry_sample_chunks WHERE device_id IN ("+list+") AND start_ts < ? GROUP BY device_id",
-		append(append(append(args, limit), args...), limit)...)
+	rows, err := db.Query(ctx, "SELECT l.device_id, "+
+		"(SELECT MIN(ts) FROM telemetry_samples s WHERE s.device_id = l.device_id AND s.ts < ?), "+
+		"(SELECT MIN(start_ts) FROM telemetry_sample_chunks c WHERE c.device_id = l.device_id AND c.start_ts < ?) "+
+		"FROM telemetry_latest l WHERE l.device_id IN ("+list+")",
+		append([]any{limit, limit}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: unable to seal: %w", err)
 	}
 	defer rows.Close()
 	due := map[int64]int64{}
 	for rows.Next() {
-		var id, first int64
-		if err := rows.Scan(&id, &first); err != nil {
+		var id int64
+		var row, chunk sql.NullInt64
+		if err := rows.Scan(&id, &row, &chunk); err != nil {
 			return nil, fmt.Errorf("telemetry: unable to seal: %w", err)
 		}
-		if t, ok := due[id]; !ok || first < t {
-			due[id] = first
+		if chunk.Valid && (!row.Valid || chunk.Int64 < row.Int64) {
+			row = chunk
+		}
+		if row.Valid {
+			due[id] = row.Int64
 		}
 	}
 	if err := rows.Err(); err != nil {
