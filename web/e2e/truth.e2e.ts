@@ -113,8 +113,8 @@ describe('monitor comparisons', () => {
       // today so far against yesterday up to the same local time: the same order of
       // magnitude (between a tenth and ten times), not the all-day comparison's +1,000 %.
       // The weather alone moves the demo fleet's day by more than half (+70.7 % on 24 Nov at
-      // 17:10 UTC), and its morning by more: +379 % on 27 Nov at 00:25 UTC, a few sunny hours
-      // against a cloudy start the day before.
+      // 17:10 UTC), and its morning by more: +379 % on 27 Nov at 00:25 UTC (a morning's
+      // totals are small, so their ratio swings; the day's weather was not looked at).
       expect(all.energyKwh.day.compare).toBe('sameTimeYesterday');
       expect(all.energyKwh.day.previous).toBeGreaterThan(0);
       expect(all.energyKwh.day.change).toBeGreaterThan(DAY_CHANGE.min);
