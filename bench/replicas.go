@@ -79,16 +79,27 @@ func (e *env) replicas(ctx context.Context) error {
 			p.Stop()
 		}
 	}()
+	prof := &replicaProfiler{dir: c.replicaProfile}
+	if prof.dir != "" {
+		if err := os.MkdirAll(prof.dir, 0o755); err != nil {
+			return err
+		}
+	}
 	start := func(i int) (*helio.Proc, error) {
 		data := filepath.Join(e.work, fmt.Sprintf("replica-%d", i))
 		if err := os.MkdirAll(data, 0o755); err != nil {
 			return nil, err
 		}
-		p, err := helio.Start(ctx, e.bin, data, "--db", info.DB, "--nats", c.replicaNATS, "--answer-cache", "0")
+		pargs, paddr, err := prof.args()
+		if err != nil {
+			return nil, err
+		}
+		p, err := helio.Start(ctx, e.bin, data, append([]string{"--db", info.DB, "--nats", c.replicaNATS, "--answer-cache", "0"}, pargs...)...)
 		if err != nil {
 			return nil, err
 		}
 		procs = append(procs, p)
+		prof.add(p, paddr)
 		if err := groups[i].add(p.Pid()); err != nil {
 			return nil, fmt.Errorf("replica %d into its CPU group: %w", i+1, err)
 		}
@@ -146,6 +157,7 @@ func (e *env) replicas(ctx context.Context) error {
 				cpu0[i], thr0[i] = procCPU(p.Pid()), groups[i].throttled()
 			}
 			busy0, t0 = machine.BusyCPU(), time.Now()
+			prof.window(label, on, c.duration)
 		}()
 		run.res = load.Run(ctx, hc, cfg, func(cn, i int) *http.Request {
 			k := calls[(cn+i)%len(calls)]
@@ -155,6 +167,7 @@ func (e *env) replicas(ctx context.Context) error {
 			return r
 		})
 		secs := time.Since(t0).Seconds()
+		prof.wait()
 		for i, p := range on {
 			run.cores = append(run.cores, (procCPU(p.Pid())-cpu0[i])/secs)
 			run.throttled = append(run.throttled, groups[i].throttled()-thr0[i])
@@ -190,6 +203,7 @@ func (e *env) replicas(ctx context.Context) error {
 		runs = append(runs, two, again)
 	}
 	e.reportReplicas(spec, runs)
+	prof.logs(procs)
 	return nil
 }
 

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/helio-energy/helio/bench/internal/helio"
+)
+
+// replicaProfiler takes each replica's CPU profile, and its allocations before and after,
+// over every measured window (-replica-profile DIR): what a replica spends its quota on
+// with one replica and with two. Off when dir is empty.
+type replicaProfiler struct {
+	dir   string
+	addrs map[*helio.Proc]string // each replica's --pprof-addr
+	wg    sync.WaitGroup
+}
+
+// args gives a replica its profiler listener on loopback.
+func (rp *replicaProfiler) args() ([]string, string, error) {
+	if rp.dir == "" {
+		return nil, "", nil
+	}
+	addr, err := helio.FreeAddr()
+	if err != nil {
+		return nil, "", err
+	}
+	return []string{"--pprof-addr", addr}, addr, nil
+}
+
+func (rp *replicaProfiler) add(p *helio.Proc, addr string) {
+	if rp.dir == "" {
+		return
+	}
+	if rp.addrs == nil {
+		rp.addrs = map[*helio.Proc]string{}
+	}
+	rp.addrs[p] = addr
+}
+
+// window profiles the replicas of a run for d, from now on, in the background; wait
+// collects the files. A profile that fails is logged, not fatal: the figure stands without it.
+func (rp *replicaProfiler) window(label string, on []*helio.Proc, d time.Duration) {
+	if rp.dir == "" {
+		return
+	}
+	slug := strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(label)
+	for i, p := range on {
+		addr := rp.addrs[p]
+		base := filepath.Join(rp.dir, fmt.Sprintf("%s-replica-%d", slug, i+1))
+		rp.wg.Add(1)
+		go func() {
+			defer rp.wg.Done()
+			rp.fetch(addr, "/debug/pprof/allocs", base+"-allocs-start.pprof", time.Minute)
+			rp.fetch(addr, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(d.Seconds())), base+"-cpu.pprof", d+time.Minute)
+			rp.fetch(addr, "/debug/pprof/allocs", base+"-allocs-end.pprof", time.Minute)
+		}()
+	}
+}
+
+func (rp *replicaProfiler) wait() { rp.wg.Wait() }
+
+func (rp *replicaProfiler) fetch(addr, path, file string, timeout time.Duration) {
+	c := &http.Client{Timeout: timeout}
+	resp, err := c.Get("http://" + addr + path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "replica profile %s: %v\n", file, err)
+		return
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(file)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "replica profile %s: %v\n", file, err)
+		return
+	}
+	defer f.Close()
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		fmt.Fprintf(os.Stderr, "replica profile %s: %v\n", file, err)
+	}
+}
+
+// logs keeps the end of each replica's log beside its profiles.
+func (rp *replicaProfiler) logs(procs []*helio.Proc) {
+	if rp.dir == "" {
+		return
+	}
+	for i, p := range procs {
+		_ = os.WriteFile(filepath.Join(rp.dir, fmt.Sprintf("replica-%d.log", i+1)), []byte(p.Log()), 0o644)
+	}
+}
