@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/helio-energy/helio/bench/internal/helio"
+	"github.com/helio-energy/helio/bench/internal/load"
 )
 
 // replicaProfiler takes each replica's CPU profile, and its allocations before and after,
@@ -50,7 +52,7 @@ func (rp *replicaProfiler) window(label string, on []*helio.Proc, d time.Duratio
 	if rp.dir == "" {
 		return
 	}
-	slug := strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(label)
+	slug := fileSlug(label)
 	for i, p := range on {
 		addr := rp.addrs[p]
 		base := filepath.Join(rp.dir, fmt.Sprintf("%s-replica-%d", slug, i+1))
@@ -93,4 +95,44 @@ func (rp *replicaProfiler) logs(procs []*helio.Proc) {
 	for i, p := range procs {
 		_ = os.WriteFile(filepath.Join(rp.dir, fmt.Sprintf("replica-%d.log", i+1)), []byte(p.Log()), 0o644)
 	}
+}
+
+// perReplica is each replica's share of a run's requests per second.
+func perReplica(r load.Result, replicas int) string {
+	n := make([]int, replicas)
+	for k, st := range r.ByKey {
+		var i int
+		if _, err := fmt.Sscanf(k, "replica %d", &i); err == nil && i >= 1 && i <= replicas {
+			n[i-1] += st.Requests
+		}
+	}
+	var out []string
+	for i, x := range n {
+		out = append(out, fmt.Sprintf("replica %d %.0f req/s", i+1, float64(x)/max(r.Elapsed.Seconds(), 1e-9)))
+	}
+	return strings.Join(out, ", ")
+}
+
+// calls keeps each replica's calls of a run: requests, mean and slowest latency.
+func (rp *replicaProfiler) calls(label string, r load.Result) {
+	if rp.dir == "" {
+		return
+	}
+	keys := make([]string, 0, len(r.ByKey))
+	for k := range r.ByKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "replica\tcall\trequests\tmean\tslowest\n")
+	for _, k := range keys {
+		st := r.ByKey[k]
+		fmt.Fprintf(&b, "%s\t%d\t%s\t%s\n", k, st.Requests, (st.Sum / time.Duration(st.Requests)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
+	}
+	_ = os.WriteFile(filepath.Join(rp.dir, fileSlug(label)+"-calls.tsv"), []byte(b.String()), 0o644)
+}
+
+// fileSlug makes a run's label a file name: "two replicas (1)" is two-replicas-1.
+func fileSlug(label string) string {
+	return strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(label)
 }

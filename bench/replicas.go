@@ -159,6 +159,10 @@ func (e *env) replicas(ctx context.Context) error {
 			busy0, t0 = machine.BusyCPU(), time.Now()
 			prof.window(label, on, c.duration)
 		}()
+		cfg := cfg
+		cfg.Key = func(cn, i int) string {
+			return fmt.Sprintf("replica %d\t%s", cn%len(on)+1, calls[(cn+i)%len(calls)].Name)
+		}
 		run.res = load.Run(ctx, hc, cfg, func(cn, i int) *http.Request {
 			k := calls[(cn+i)%len(calls)]
 			r, _ := http.NewRequest("GET", on[cn%len(on)].URL+k.Path(cn, i), nil)
@@ -173,7 +177,9 @@ func (e *env) replicas(ctx context.Context) error {
 			run.throttled = append(run.throttled, groups[i].throttled()-thr0[i])
 		}
 		run.busy = (machine.BusyCPU() - busy0) / secs
-		log.Printf("   %-28s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d", label, run.res.RPS(), ms(run.res.P(50)), ms(run.res.P(95)), ms(run.res.P(99)), run.res.Errors)
+		log.Printf("   %-28s %8.0f req/s  p50 %-9s p95 %-9s p99 %-9s errors %d; %s", label, run.res.RPS(), ms(run.res.P(50)), ms(run.res.P(95)), ms(run.res.P(99)), run.res.Errors,
+			perReplica(run.res, len(on)))
+		prof.calls(label, run.res)
 		if run.res.Errors > 0 {
 			return nil, fmt.Errorf("%s: %d failed requests, the first: %s", label, run.res.Errors, run.res.FirstError)
 		}

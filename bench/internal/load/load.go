@@ -22,6 +22,15 @@ type Config struct {
 	Warmup, Duration time.Duration
 	// MaxRequests bounds the measured requests (0: 2 million).
 	MaxRequests int
+	// Key, when set, names the group of client's i-th request (say, the replica and the
+	// call); Result.ByKey then counts each group's measured requests and their latency.
+	Key func(client, i int) string
+}
+
+// KeyStat is one group's measured requests (Config.Key).
+type KeyStat struct {
+	Requests int
+	Sum, Max time.Duration
 }
 
 // Result is what a run measured.
@@ -30,7 +39,8 @@ type Result struct {
 	FirstError       string
 	Elapsed          time.Duration
 	Bytes            int64
-	lat              []time.Duration // sorted
+	ByKey            map[string]*KeyStat // with Config.Key
+	lat              []time.Duration     // sorted
 }
 
 // RPS is requests per second over the measured time.
@@ -76,6 +86,9 @@ func Run(ctx context.Context, c *http.Client, cfg Config, next func(client, i in
 	measureFrom := start.Add(cfg.Warmup)
 	stop := measureFrom.Add(cfg.Duration)
 	lats := make([][]time.Duration, cfg.Clients)
+	if cfg.Key != nil {
+		res.ByKey = map[string]*KeyStat{}
+	}
 	for w := range cfg.Clients {
 		wg.Add(1)
 		go func() {
@@ -115,6 +128,17 @@ func Run(ctx context.Context, c *http.Client, cfg Config, next func(client, i in
 					continue
 				}
 				lats[w] = append(lats[w], d)
+				if cfg.Key != nil {
+					k := cfg.Key(w, i)
+					mu.Lock()
+					st := res.ByKey[k]
+					if st == nil {
+						st = &KeyStat{}
+						res.ByKey[k] = st
+					}
+					st.Requests, st.Sum, st.Max = st.Requests+1, st.Sum+d, max(st.Max, d)
+					mu.Unlock()
+				}
 			}
 			mu.Lock()
 			res.Errors += errs
