@@ -178,6 +178,9 @@ func (s *State) ApplyAlarms(cs []AlarmChange) {
 
 // applyAlarms merges committed changes into the index.
 func (s *State) applyAlarms(cs []AlarmChange) {
+	if len(cs) == 0 {
+		return // a message with no alarm change (another replica's beat): nothing kept on the version moves
+	}
 	x := &s.alarms
 	x.wmu.Lock()
 	defer x.wmu.Unlock()
@@ -262,6 +265,7 @@ func (s *State) loadAlarms(ctx context.Context) error {
 		sa.recount()
 	}
 	x.loads++
+	reads.Inc("alarms")
 	x.gen.Add(1)
 	return nil
 }

@@ -65,6 +65,7 @@ type tapBus struct {
 	held  [][]byte
 	drop  int // the next n changes are lost
 	heard atomic.Int64
+	beats atomic.Int64 // beats heard, both replicas'
 	fn    func([]byte)
 }
 
@@ -73,6 +74,9 @@ func (b *tapBus) Subscribe(fn func([]byte)) (func(), error) {
 	return b.Bus.Subscribe(func(data []byte) {
 		var w wire
 		change := gob.NewDecoder(bytes.NewReader(data)).Decode(&w) == nil && (len(w.Latest) > 0 || len(w.Days) > 0)
+		if w.Beat {
+			defer b.beats.Add(1) // once B has taken it
+		}
 		b.mu.Lock()
 		if change {
 			b.heard.Add(1)
@@ -270,4 +274,20 @@ func TestReplicaRebuildsAfterBackfill(t *testing.T) {
 	})
 	cancel()
 	checkState(t, dbB, sB, r.now(), "replica B after A's back-fill")
+}
+
+// Another replica's beats carry no change: they leave the alarm version alone (the
+// stations' live flags are kept on it, and at 10,000 stations computing them all again
+// every beat costs a replica most of a second).
+func TestReplicaBeatsMoveNothing(t *testing.T) {
+	_, _, sB, tap, _ := replicaPair(t)
+	if err := sB.ensureAlarms(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	v := sB.AlarmsVersion()
+	beats := tap.beats.Load()
+	waitFor(t, "B hears A's beats", func() bool { return tap.beats.Load() >= beats+6 })
+	if got := sB.AlarmsVersion(); got != v {
+		t.Fatalf("alarm version moved from %d to %d with beats alone", v, got)
+	}
 }
