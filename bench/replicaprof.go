@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -59,9 +63,18 @@ func (rp *replicaProfiler) window(label string, on []*helio.Proc, d time.Duratio
 		rp.wg.Add(1)
 		go func() {
 			defer rp.wg.Done()
+			m0 := scrapeCounters(p.URL)
 			rp.fetch(addr, "/debug/pprof/allocs", base+"-allocs-start.pprof", time.Minute)
 			rp.fetch(addr, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(d.Seconds())), base+"-cpu.pprof", d+time.Minute)
 			rp.fetch(addr, "/debug/pprof/allocs", base+"-allocs-end.pprof", time.Minute)
+			m1 := scrapeCounters(p.URL)
+			var b strings.Builder
+			for _, k := range slices.Sorted(maps.Keys(m1)) {
+				if v := m1[k] - m0[k]; v != 0 {
+					fmt.Fprintf(&b, "%s %g\n", k, v)
+				}
+			}
+			_ = os.WriteFile(base+"-counters.txt", []byte(b.String()), 0o644)
 		}()
 	}
 }
@@ -135,4 +148,28 @@ func (rp *replicaProfiler) calls(label string, r load.Result) {
 // fileSlug makes a run's label a file name: "two replicas (1)" is two-replicas-1.
 func fileSlug(label string) string {
 	return strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(label)
+}
+
+// scrapeCounters reads a replica's counters of what its kept figures computed again
+// (/metrics): the parts by why, and the fleet state's reads.
+func scrapeCounters(base string) map[string]float64 {
+	out := map[string]float64{}
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Get(base + "/metrics")
+	if err != nil {
+		return out
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "helio_figures_parts_computed_total") && !strings.HasPrefix(line, "helio_fleet_reads_total") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
+			out[line[:i]] = v
+		}
+	}
+	return out
 }

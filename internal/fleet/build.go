@@ -56,6 +56,7 @@ func (s *State) Build(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fleet: unable to build the state: %w", err)
 	}
+	reads.Inc("build")
 	buildSeconds.Set(time.Since(start).Seconds())
 	var after runtime.MemStats
 	runtime.GC()

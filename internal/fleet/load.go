@@ -27,6 +27,11 @@ type gauge struct{ v *atomic.Uint64 }
 
 func (g gauge) Set(v float64) { g.v.Store(math.Float64bits(v)) }
 
+// reads counts the fleet state's reads from the database, by what: the whole state
+// (build), the stations and devices (membership), the alarm index (alarms).
+var reads = metrics.Default.NewCounter("helio_fleet_reads_total",
+	"Reads of the in-memory fleet state from the database, by what: build (the whole state), membership (stations and devices read again), alarms (the alarm index read again). Each makes every kept fleet-wide figure be computed again.", "what")
+
 func init() {
 	metrics.Default.NewGaugeFunc("helio_fleet_build_seconds", "How long the last build of the in-memory fleet state took.",
 		func() float64 { return math.Float64frombits(lastBuild.Load()) })

@@ -261,6 +261,7 @@ func (s *State) reloadStructure(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fleet: unable to read stations and devices: %w", err)
 	}
+	reads.Inc("membership")
 	s.mu.Lock()
 	s.setStructure(str)
 	s.loadedAt, s.readAt, s.mark = time.Now(), time.Now(), mark

@@ -114,3 +114,53 @@ func TestKeptPartsTakeCallersOfTheSameMoment(t *testing.T) {
 		t.Fatal("a clock set back a minute kept the parts")
 	}
 }
+
+// The kept parts are counted by why they were computed (helio_figures_parts_computed_total):
+// none when nothing changed, every root's when the poller's states take a new generation,
+// none when they keep theirs.
+func TestKeptPartsCountedByWhy(t *testing.T) {
+	e := apitest.NewWithFleet(t)
+	at := time.Now()
+	defer func() { e.Server.Figures.Now, e.Server.Figures.Comms = nil, nil }()
+	e.Server.Figures.Now = func() time.Time { return at }
+	var gen uint64 = 1
+	e.Server.Figures.Comms = func() fleet.Comms { return fleet.Comms{Gen: gen} }
+	all := func() {
+		t.Helper()
+		if r := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/summary/all", As: "admin"}); r.Status != 200 {
+			t.Fatalf("summary %d %s", r.Status, r.Body)
+		}
+	}
+	all()
+	var roots int
+	if err := e.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM stations WHERE parent_id IS NULL
+		AND org_id = (SELECT org_id FROM users WHERE username = 'admin')`).Scan(&roots); err != nil {
+		t.Fatal(err)
+	}
+	whys := []string{"first", "comms", "clock", "stations", "journal", "changed", "time"}
+	count := func() map[string]float64 {
+		m := map[string]float64{}
+		for _, w := range whys {
+			m[w] = monitor.PartsComputed(w)
+		}
+		return m
+	}
+	c0 := count()
+	all()
+	c := count()
+	for _, w := range whys {
+		if c[w] != c0[w] {
+			t.Fatalf("nothing changed, yet %v parts computed for %s", c[w]-c0[w], w)
+		}
+	}
+	gen = 2
+	all()
+	if d := monitor.PartsComputed("comms") - c0["comms"]; d != float64(roots) {
+		t.Fatalf("a new generation of the poller's states: %v parts computed for comms, want %d (the organisation's roots)", d, roots)
+	}
+	c1 := count()
+	all()
+	if d := monitor.PartsComputed("comms") - c1["comms"]; d != 0 {
+		t.Fatalf("the same generation: %v parts computed for comms", d)
+	}
+}

@@ -14,3 +14,6 @@ func ZoneSumsKept() int {
 	defer partsStats.Unlock()
 	return partsStats.zoneKept
 }
+
+// PartsComputed is the parts computed again for why (helio_figures_parts_computed_total).
+func PartsComputed(why string) float64 { return partsComputed.Value(why) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/metrics"
 	"github.com/helio-energy/helio/internal/station"
 )
 
@@ -36,6 +37,13 @@ type keptParts[P any] struct {
 // fillParts computes the parts of the stations list[i] for i in idx into parts[i], and
 // until[i]: the first instant (unix ns) each changes with time alone.
 type fillParts[P any] func(ctx context.Context, list []*station.Station, idx []int, parts []P, until []int64, now time.Time) error
+
+// partsComputed counts the parts computed, by why: all of them the first time or when the
+// poller's states, the clock, the stations listed or the changes journal (fleet.State.
+// ChangedSince: a membership read, an alarm index read, too many changes) ask for it; the
+// stations the journal names (changed); those whose time ran out (time).
+var partsComputed = metrics.Default.NewCounter("helio_figures_parts_computed_total",
+	"Parts (one per root station) of the kept fleet-wide figures computed again, by why: first, comms, clock, stations, journal (all parts), changed, time (some).", "why")
 
 // partsStats counts parts computed again (tests read it).
 var partsStats struct {
@@ -69,7 +77,18 @@ func (k *keptParts[P]) refresh(ctx context.Context, f *Figures, list []*station.
 		ns, now = k.from, time.Unix(0, k.from)
 	}
 	cs := f.comms()
-	full := !k.ok || cs.Gen != k.comms || ns < k.from || !sameStations(list, k.list)
+	why := ""
+	switch {
+	case !k.ok:
+		why = "first"
+	case cs.Gen != k.comms:
+		why = "comms"
+	case ns < k.from:
+		why = "clock"
+	case !sameStations(list, k.list):
+		why = "stations"
+	}
+	full := why != ""
 	if k.epoch++; k.epoch == 0 { // wrapped: an old mark must not pass for this call's
 		clear(k.seen)
 		k.epoch = 1
@@ -89,6 +108,11 @@ func (k *keptParts[P]) refresh(ctx context.Context, f *Figures, list []*station.
 			return err
 		}
 		full = !ok
+		if full {
+			why = "journal"
+		} else if len(k.stale) > 0 {
+			partsComputed.Add(float64(len(k.stale)), "changed")
+		}
 	}
 	if full {
 		k.ok = false
@@ -104,13 +128,16 @@ func (k *keptParts[P]) refresh(ctx context.Context, f *Figures, list []*station.
 			k.pos[st.ID] = i
 			k.stale = append(k.stale, i)
 		}
+		partsComputed.Add(float64(len(list)), why)
 	} else if ns >= k.soonest {
+		n := len(k.stale)
 		for i, u := range k.until {
 			if ns >= u && k.seen[i] != k.epoch {
 				k.seen[i] = k.epoch
 				k.stale = append(k.stale, i)
 			}
 		}
+		partsComputed.Add(float64(len(k.stale)-n), "time")
 	}
 	if len(k.stale) > 0 {
 		if err := fill(ctx, k.list, k.stale, k.parts, k.until, now); err != nil {
