@@ -71,10 +71,17 @@ func sameStations(a, b []*station.Station) bool {
 // refresh brings the parts of list up to now; the caller holds k.mu.
 func (k *keptParts[P]) refresh(ctx context.Context, f *Figures, list []*station.Station, now time.Time, fill fillParts[P]) error {
 	ns := now.UnixNano()
-	if ns < k.from && k.from-ns < int64(time.Second) {
-		// a caller that read the clock before the one ahead of it on the lock: the
-		// parts' instant is as good (a clock set back by more computes everything again)
-		ns, now = k.from, time.Unix(0, k.from)
+	if ns < k.from {
+		// a caller that read the clock before the one ahead of it on the lock: read it
+		// again (a replica held to a small CPU quota can wait seconds for the lock; every
+		// part computed again for that is most of a second at 10,000 stations)
+		if cur := f.now(); cur.UnixNano() >= k.from {
+			ns, now = cur.UnixNano(), cur
+		} else if k.from-ns < int64(time.Second) {
+			// a clock read a little behind: the parts' instant is as good (a clock set
+			// back by more computes everything again)
+			ns, now = k.from, time.Unix(0, k.from)
+		}
 	}
 	cs := f.comms()
 	why := ""
