@@ -39,7 +39,7 @@ func (e *env) replicas(ctx context.Context) error {
 	spec := fleet.Spec{Stations: c.replicaStations, DevicesPerStation: c.perStation, Days: c.replicaDays, Seed: benchSeed, RawRetention: rawRetention}
 	name := fmt.Sprintf("fleet-%dx%d-%dd", spec.Stations, spec.DevicesPerStation, spec.Days)
 	e.rep.scale = append(e.rep.scale, fmt.Sprintf("Replicas: %s stations × %d devices × %d days on PostgreSQL, one and two replicas each held to %.2g of a core, %d clients, the dashboard mix with the cache off, %s after %s of warm-up",
-		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaCPU, c.clients, c.duration, c.warmup))
+		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaCPU, c.clients, c.replicaDuration, c.warmup))
 	var groups []*cpuGroup
 	defer func() {
 		for _, g := range groups {
@@ -134,7 +134,7 @@ func (e *env) replicas(ctx context.Context) error {
 	}
 	calls := dash.Calls(info.StationIDs, info.DeviceIDs, info.To)
 	hc := load.NewClient(c.clients)
-	cfg := load.Config{Clients: c.clients, Warmup: c.warmup, Duration: c.duration}
+	cfg := load.Config{Clients: c.clients, Warmup: c.warmup, Duration: c.replicaDuration}
 	measure := func(label string, on []*helio.Proc) (*replicaRun, error) {
 		for _, p := range on {
 			for _, k := range calls {
@@ -157,7 +157,7 @@ func (e *env) replicas(ctx context.Context) error {
 				cpu0[i], thr0[i] = procCPU(p.Pid()), groups[i].throttled()
 			}
 			busy0, t0 = machine.BusyCPU(), time.Now()
-			prof.window(label, on, c.duration)
+			prof.window(label, on, c.replicaDuration)
 		}()
 		cfg := cfg
 		cfg.Key = func(cn, i int) string {
@@ -246,7 +246,7 @@ func (e *env) reportReplicas(spec fleet.Spec, runs []*replicaRun) {
 		"PostgreSQL and the load generator use the rest of the machine. %d clients signed in as `admin` call the dashboard mix (every call of the tables above in turn, rotating stations, devices and dates), "+
 		"client *n* always on replica *n* mod the replicas, for %s after %s of warm-up. *CPU* is each replica's CPU time over the window; "+
 		"*held back* counts the quota periods in which a replica had used its share and waited.\n\n",
-		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaNATS, len(ratios), c.replicaCPU, c.clients, c.duration, c.warmup)
+		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaNATS, len(ratios), c.replicaCPU, c.clients, c.replicaDuration, c.warmup)
 	fmt.Fprintf(&s, "| replicas | req/s | p50 | p95 | p99 | CPU per replica (cores) | held back (periods) | machine busy (cores) |\n|---|---:|---:|---:|---:|---|---|---:|\n")
 	for _, r := range runs {
 		var cores, thr []string
