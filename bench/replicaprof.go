@@ -110,18 +110,23 @@ func (rp *replicaProfiler) logs(procs []*helio.Proc) {
 	}
 }
 
-// perReplica is each replica's share of a run's requests per second.
-func perReplica(r load.Result, replicas int) string {
-	n := make([]int, replicas)
+// perReplicaRPS is each replica's requests per second in a run (Config.Key names the replica).
+func perReplicaRPS(r load.Result, replicas int) []float64 {
+	out := make([]float64, replicas)
 	for k, st := range r.ByKey {
 		var i int
 		if _, err := fmt.Sscanf(k, "replica %d", &i); err == nil && i >= 1 && i <= replicas {
-			n[i-1] += st.Requests
+			out[i-1] += float64(st.Requests) / max(r.Elapsed.Seconds(), 1e-9)
 		}
 	}
+	return out
+}
+
+// perReplica is each replica's requests per second, for the log.
+func perReplica(r load.Result, replicas int) string {
 	var out []string
-	for i, x := range n {
-		out = append(out, fmt.Sprintf("replica %d %.0f req/s", i+1, float64(x)/max(r.Elapsed.Seconds(), 1e-9)))
+	for i, x := range perReplicaRPS(r, replicas) {
+		out = append(out, fmt.Sprintf("replica %d %.0f req/s", i+1, x))
 	}
 	return strings.Join(out, ", ")
 }

@@ -247,14 +247,18 @@ func (e *env) reportReplicas(spec fleet.Spec, runs []*replicaRun) {
 		"client *n* always on replica *n* mod the replicas, for %s after %s of warm-up. *CPU* is each replica's CPU time over the window; "+
 		"*held back* counts the quota periods in which a replica had used its share and waited.\n\n",
 		num(float64(spec.Stations)), spec.DevicesPerStation, spec.Days, c.replicaNATS, len(ratios), c.replicaCPU, c.clients, c.replicaDuration, c.warmup)
-	fmt.Fprintf(&s, "| replicas | req/s | p50 | p95 | p99 | CPU per replica (cores) | held back (periods) | machine busy (cores) |\n|---|---:|---:|---:|---:|---|---|---:|\n")
+	fmt.Fprintf(&s, "| replicas | req/s | each replica (req/s) | p50 | p95 | p99 | CPU per replica (cores) | held back (periods) | machine busy (cores) |\n|---|---:|---|---:|---:|---:|---|---|---:|\n")
 	for _, r := range runs {
 		var cores, thr []string
 		for i := range r.cores {
 			cores = append(cores, fmt.Sprintf("%.2f", r.cores[i]))
 			thr = append(thr, fmt.Sprint(r.throttled[i]))
 		}
-		fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %s | %s | %.2f |\n", r.label, num(r.res.RPS()), ms(r.res.P(50)), ms(r.res.P(95)), ms(r.res.P(99)),
+		var each []string
+		for _, x := range perReplicaRPS(r.res, r.replicas) {
+			each = append(each, num(x))
+		}
+		fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %s | %s | %s | %.2f |\n", r.label, num(r.res.RPS()), strings.Join(each, " + "), ms(r.res.P(50)), ms(r.res.P(95)), ms(r.res.P(99)),
 			strings.Join(cores, " + "), strings.Join(thr, " + "), r.busy)
 	}
 	fmt.Fprintf(&s, "\nTwo replicas against one, pooled: ×%.2f (%s req/s on average over %d two-replica runs against %s req/s over %d single runs). "+

@@ -6,7 +6,10 @@
 # The rounds go through a Mosquitto of the run's own on 127.0.0.1:1884 with a window of 200
 # messages (the machine's broker keeps Mosquitto's default of 20, with which a round of
 # 200,020 devices in one message per collector does not keep up: docs/perf-readpath.md).
-# The fleet (about an hour to build) stays in $BENCH_LARGE_WORK and its PostgreSQL database,
+# The replicas are measured over 60-second windows: a replica at this size collects its
+# heap of about 470 MiB every 25 s or so, most of a second of its quarter core each time,
+# and 10-second windows measured where the collections fell (docs/perf-replicas.md).
+# The fleet (20 to 60 minutes to build) stays in $BENCH_LARGE_WORK and its PostgreSQL database,
 # and the next run reuses it.
 set -eu
 bin=$1
@@ -36,4 +39,4 @@ ${GO:-go} run ./bench -bin "$bin" -out docs/performance.md -section large \
 	-title "10,000 stations on PostgreSQL (make bench-large)" \
 	-only scale,replicas -scale-stations 10000 -scale-days 1 -scale-db postgres \
 	-scale-mqtt "mqtt://127.0.0.1:$port" -scale-mqtt-inflight 200 \
-	-replica-stations 10000 -replica-pairs 3 -work "$work" -keep
+	-replica-stations 10000 -replica-pairs 3 -replica-duration 60s -work "$work" -keep
