@@ -27,29 +27,30 @@ func TestCommStatesGenerationFollowsChanges(t *testing.T) {
 		time.Sleep(s.CommTTL + 20*time.Millisecond)
 		return s.CommStates()
 	}
-	m0, g0 := s.CommStates()
-	if len(m0) != 0 || g0 == 0 {
-		t.Fatalf("no statuses yet: %v, generation %d", m0, g0)
+	m, gen := s.CommStates()
+	if len(m) != 0 || gen == 0 {
+		t.Fatalf("no statuses yet: %v, generation %d", m, gen)
 	}
-	if _, g := after(); g != g0 {
-		t.Fatalf("nothing stored changed, generation %d then %d", g0, g)
-	}
-	set(devs[0], StateOnline)
-	m1, g1 := after()
-	if m1[devs[0]] != StateOnline || g1 == g0 {
-		t.Fatalf("a state stored: %v, generation %d then %d", m1, g0, g1)
-	}
-	set(devs[0], StateOnline) // written again, the same state
-	if _, g := after(); g != g1 {
-		t.Fatalf("the same state written again, generation %d then %d", g1, g)
-	}
-	set(devs[0], StateOffline)
-	m2, g2 := after()
-	if m2[devs[0]] != StateOffline || g2 == g1 {
-		t.Fatalf("a state changed: %v, generation %d then %d", m2, g1, g2)
-	}
-	set(devs[1], StateOnline)
-	if m3, g3 := after(); len(m3) != 2 || g3 == g2 {
-		t.Fatalf("a device added: %v, generation %d then %d", m3, g2, g3)
+	for _, step := range []struct {
+		what   string
+		dev    int64 // 0: nothing written
+		state  string
+		newGen bool
+		n      int // states read
+	}{
+		{"nothing stored changed", 0, "", false, 0},
+		{"a state stored", devs[0], StateOnline, true, 1},
+		{"the same state written again", devs[0], StateOnline, false, 1},
+		{"a state changed", devs[0], StateOffline, true, 1},
+		{"a device added", devs[1], StateOnline, true, 2},
+	} {
+		if step.dev != 0 {
+			set(step.dev, step.state)
+		}
+		got, g := after()
+		if (g != gen) != step.newGen || len(got) != step.n || (step.dev != 0 && got[step.dev] != step.state) {
+			t.Fatalf("%s: %v, generation %d then %d (a new one: want %v)", step.what, got, gen, g, step.newGen)
+		}
+		gen = g
 	}
 }
