@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"maps"
@@ -9,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,14 +133,9 @@ func (rp *replicaProfiler) calls(label string, r load.Result) {
 	if rp.dir == "" {
 		return
 	}
-	keys := make([]string, 0, len(r.ByKey))
-	for k := range r.ByKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
 	fmt.Fprintf(&b, "replica\tcall\trequests\tmean\tslowest\n")
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.ByKey)) {
 		st := r.ByKey[k]
 		fmt.Fprintf(&b, "%s\t%d\t%s\t%s\n", k, st.Requests, (st.Sum / time.Duration(st.Requests)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
 	}
@@ -158,22 +150,11 @@ func fileSlug(label string) string {
 // scrapeCounters reads a replica's counters of what its kept figures computed again
 // (/metrics): the parts by why, and the fleet state's reads.
 func scrapeCounters(base string) map[string]float64 {
+	all, _ := helio.Metrics(base)
 	out := map[string]float64{}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Get(base + "/metrics")
-	if err != nil {
-		return out
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "helio_figures_parts_computed_total") && !strings.HasPrefix(line, "helio_fleet_reads_total") {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			out[line[:i]] = v
+	for k, v := range all {
+		if strings.HasPrefix(k, "helio_figures_parts_computed_total") || strings.HasPrefix(k, "helio_fleet_reads_total") {
+			out[k] = v
 		}
 	}
 	return out
