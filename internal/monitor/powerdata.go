@@ -32,45 +32,15 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 		for i, st := range rs {
 			ids[i] = st.ID
 		}
-		now := f.now().In(loc)
-		var from, to time.Time
-		var res telemetry.Resolution
-		var key func(t time.Time, st *time.Location) time.Time
-		next := func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }
-		switch period {
-		case "day":
-			from = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
-			to, res = from.AddDate(0, 0, 1), telemetry.Hour
-			key = func(t time.Time, _ *time.Location) time.Time { return t.Truncate(time.Hour) }
-			next = func(t time.Time) time.Time { return t.Add(time.Hour) }
-		case "month":
-			from = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
-			to, res = from.AddDate(0, 1, 0), telemetry.Day
-			key = func(t time.Time, st *time.Location) time.Time {
-				l := t.In(st)
-				return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
-			}
-			next = func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }
-		case "year":
-			from = time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
-			to, res = from.AddDate(1, 0, 0), telemetry.Month
-			key = func(t time.Time, st *time.Location) time.Time {
-				l := t.In(st)
-				return time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, loc)
-			}
-			next = func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }
-		default: // total: every year with data, up to this one
-			first, err := f.firstYear(ctx, ids, now.Year())
-			if err != nil {
+		first := 0
+		if period == "total" {
+			if first, err = f.firstYear(ctx, ids, f.now().In(loc).Year()); err != nil {
 				return nil, httpapi.Internal(err)
 			}
-			from = time.Date(first, 1, 1, 0, 0, 0, 0, loc)
-			to, res = time.Date(now.Year()+1, 1, 1, 0, 0, 0, 0, loc), telemetry.Year
-			key = func(t time.Time, st *time.Location) time.Time {
-				return time.Date(t.In(st).Year(), 1, 1, 0, 0, 0, 0, loc)
-			}
 		}
-		sums, err := f.powerSums(ctx, httpapi.Caller(r), rs, res, from, to, key)
+		pp := periodOf(period, f.now(), loc, rs, first)
+		from, to, next := pp.from, pp.to, pp.next
+		sums, err := f.powerSums(ctx, httpapi.Caller(r), rs, pp)
 		if err != nil {
 			return nil, httpapi.Internal(err)
 		}
@@ -115,14 +85,12 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 }
 
 // powerSums adds the stations' flows and profit (per currency) into the viewer's buckets
-// of [from, to): key maps a station bucket's start, in the station's zone, to the
-// viewer's bucket it falls in.
-func (f *Figures) powerSums(ctx context.Context, p *httpapi.Principal, rs []*station.Station, res telemetry.Resolution, from, to time.Time,
-	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, error) {
-	// Ask a day wider on each side: station calendars are offset from the viewer's.
-	qFrom, qTo := from.Add(-24*time.Hour), to.Add(24*time.Hour)
+// of the period: its key maps a station bucket's start, in the station's zone, to the
+// viewer's bucket of its position.
+func (f *Figures) powerSums(ctx context.Context, p *httpapi.Principal, rs []*station.Station, pp fleetPeriod) (map[int64]*PowerPoint, error) {
+	res, from, to, key, qFrom, qTo := pp.res, pp.from, pp.to, pp.key, pp.qFrom, pp.qTo
 	if f.Fleet != nil {
-		sums, ok, err := f.zonePowerSums(ctx, f.zonesOf(p, rs), res, qFrom, qTo, from, to, key)
+		sums, ok, err := f.zonePowerSums(ctx, f.zonesOf(p, rs), pp, qFrom, qTo)
 		if err != nil || ok {
 			return sums, err
 		}
@@ -156,13 +124,12 @@ func (f *Figures) powerSums(ctx context.Context, p *httpapi.Principal, rs []*sta
 // zonePowerSums is powerSums from the fleet state, a zone at a time: each bucket of the
 // zone's calendar is mapped to the viewer's once, and each station costs a lookup per
 // bucket that holds a roll-up. ok is false when the state does not keep the range.
-func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, res telemetry.Resolution, qFrom, qTo, from, to time.Time,
-	key func(t time.Time, st *time.Location) time.Time) (map[int64]*PowerPoint, bool, error) {
+func (f *Figures) zonePowerSums(ctx context.Context, zones []*zone, pp fleetPeriod, qFrom, qTo time.Time) (map[int64]*PowerPoint, bool, error) {
 	sums := map[int64]*PowerPoint{}
+	res := pp.res
 	for _, z := range zones {
-		// the zone's buckets that fall in the viewer's [from, to), and the viewer's bucket
-		// of each
-		plan := planOf(z.cal, res, qFrom, qTo, from, to, key)
+		// the zone's buckets of its current period, and the viewer's bucket of each
+		plan := planOf(z.cal, pp, qFrom, qTo)
 		if len(plan.starts) == 0 {
 			continue
 		}

@@ -17,12 +17,14 @@ type zonePlan struct {
 }
 
 // planKey names a plan: the zone's calendar, the viewer's zone, the resolution (which
-// names the period and so the key function) and the viewer's period.
+// names the period and so the key function), the viewer's period and the zone's current
+// period (the key keeps the buckets of the station's own today, month or year).
 type planKey struct {
 	cal      *telemetry.Calendar
 	loc      *time.Location
 	res      telemetry.Resolution
 	from, to int64
+	current  int64
 }
 
 // maxPlans bounds the plans kept (a few kB each): when reached they are all dropped.
@@ -33,11 +35,11 @@ var (
 	planCount atomic.Int64
 )
 
-// planOf returns the plan of cal's buckets of res within [qFrom, qTo) whose viewer's
-// bucket, key(start, cal's zone), is in [from, to).
-func planOf(cal *telemetry.Calendar, res telemetry.Resolution, qFrom, qTo, from, to time.Time,
-	key func(t time.Time, st *time.Location) time.Time) *zonePlan {
-	k := planKey{cal: cal, loc: from.Location(), res: res, from: from.UnixMilli(), to: to.UnixMilli()}
+// planOf returns the plan of cal's buckets of the period's resolution within [qFrom,
+// qTo) whose viewer's bucket, key(start, cal's zone), is in the period's [from, to).
+func planOf(cal *telemetry.Calendar, pp fleetPeriod, qFrom, qTo time.Time) *zonePlan {
+	res, from, to, key := pp.res, pp.from, pp.to, pp.key
+	k := planKey{cal: cal, loc: from.Location(), res: res, from: from.UnixMilli(), to: to.UnixMilli(), current: pp.current(cal.Loc)}
 	if v, ok := plans.Load(k); ok {
 		return v.(*zonePlan)
 	}

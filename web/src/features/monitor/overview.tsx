@@ -156,6 +156,7 @@ export function DeviceRatios() {
 /** Power now, and generation, carbon reduction and profit by day, month, year and in total. */
 export function Generation() {
   const { t } = useTranslation();
+  monitorTexts.useReady();
   const summary = useFleetSummary();
   const [period, setPeriod] = useState<PeriodKey>('day');
   const data = summary.data;
@@ -178,7 +179,9 @@ export function Generation() {
               </p>
             </div>
             <div data-testid="generation">
-              <p className={styles.caption}>{t(`monitor.generation.${period}`)}</p>
+              <p className={styles.caption} title={t(`monitor.period.${period}`)}>
+                {t(`monitor.generation.${period}`)}
+              </p>
               <Big value={data.energyKwh[period].value} unit="kWh" />
               <p className={styles.caption}>
                 <Change figure={data.energyKwh[period]} period={period} />

@@ -9,6 +9,7 @@ import { STORAGE_KEYS } from '@/lib/storage';
 import { currenciesOf, type PowerPeriod, type PowerPoint, sinceStarted, twoHourPoints, usePowerData } from './api/power-data';
 import styles from './monitor.module.css';
 import { PeriodSwitch } from './period-switch';
+import { monitorTexts } from './texts';
 
 const PERIODS: readonly PowerPeriod[] = ['day', 'month', 'year', 'total'];
 
@@ -52,6 +53,7 @@ const SERIES = [
 /** Generation and its value: the fleet's energy flows with the profit of one currency. */
 export function ProfitChart() {
   const { t } = useTranslation();
+  monitorTexts.useReady();
   const [period, setPeriod] = useState<PowerPeriod>('day');
   const [chosenCurrency, setCurrency] = useState<string>();
   const power = usePowerData(period);
@@ -130,6 +132,7 @@ export function ProfitChart() {
           onRetry={() => void power.refetch()}
         />
       </div>
+      <p className={styles.caption}>{t(`monitor.chartRule.${period}`)}</p>
       {opening && opening.pvKwh > 0 && (
         <p className={styles.caption}>
           {t('monitor.profit.opening', { energy: formatNumber(opening.pvKwh, 0), year: bucketLabel('total', opening.time) })}

@@ -28,5 +28,7 @@ describe('fleet power data', () => {
     expect(sinceStarted(hour(10), 0, now)).toBe(0);
     expect(sinceStarted(hour(9), 4.5, now)).toBe(4.5);
     expect(sinceStarted(hour(11), 0, now)).toBeNull();
+    // a station ahead of the viewer's zone has already filled a later hour of its own day
+    expect(sinceStarted(hour(11), 3.2, now)).toBe(3.2);
   });
 });

@@ -81,8 +81,11 @@ export function currenciesOf(points: readonly PowerPoint[]): string[] {
 
 /**
  * A figure to draw for a bucket: null for one that has not begun yet, so that a chart leaves
- * the rest of the day (month, year) empty rather than drawing a drop to zero.
+ * the rest of the day (month, year) empty rather than drawing a drop to zero. A bucket holds a
+ * position of each station's own calendar (docs/kpi.md), so a station ahead of the viewer's
+ * zone may already have filled one that is later than the viewer's clock: what it holds is
+ * drawn.
  */
 export function sinceStarted(point: Pick<PowerPoint, 'time'>, value: number, now = Date.now()): number | null {
-  return point.time > now ? null : value;
+  return point.time > now && value === 0 ? null : value;
 }
