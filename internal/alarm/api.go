@@ -531,6 +531,7 @@ type trendRange struct {
 	from   time.Time // UTC window that covers every station's local buckets
 	to     time.Time
 	format string
+	now    time.Time // in the viewer's zone
 }
 
 // parseTrend reads type, from and to, validating each and the range.
@@ -568,7 +569,7 @@ func (s *Service) parseTrend(r *http.Request) (trendRange, error) {
 		v.Add("type", "one_of", "day, month, year")
 		return tr, v.Err()
 	}
-	tr.format = layout
+	tr.format, tr.now = layout, now
 	to, _ := time.Parse(layout, now.Format(layout))
 	if ts := first(q["to"]); ts != "" {
 		t, err := time.Parse(layout, ts)
@@ -599,9 +600,27 @@ func (s *Service) parseTrend(r *http.Request) (trendRange, error) {
 		}
 		tr.labels = append(tr.labels, t.Format(layout))
 	}
-	// Station-local buckets lie within 14 hours of the UTC ones.
-	tr.from, tr.to = from.Add(-14*time.Hour), step(to, 1).Add(14*time.Hour)
+	// Station-local buckets lie within 14 hours of the UTC ones, and a station's today is
+	// at most a day from the viewer's (label).
+	tr.from, tr.to = from.Add(-38*time.Hour), step(to, 1).Add(38*time.Hour)
 	return tr, nil
+}
+
+// label is the bucket of an alarm that started at start at a station in loc: its local
+// date moved by as many days (months, years) as the station's today is behind or ahead
+// of the viewer's, so the bucket of the viewer's today holds every station's own today,
+// as the alarms-today tile counts them (docs/kpi.md, "Periods and clocks").
+func (tr trendRange) label(start time.Time, loc *time.Location) string {
+	l, st, v := start.In(loc), tr.now.In(loc), tr.now
+	switch tr.typ {
+	case "month":
+		shift := (v.Year()*12 + int(v.Month())) - (st.Year()*12 + int(st.Month()))
+		return time.Date(l.Year(), l.Month()+time.Month(shift), 1, 0, 0, 0, 0, time.UTC).Format(tr.format)
+	case "year":
+		return time.Date(l.Year()+v.Year()-st.Year(), 1, 1, 0, 0, 0, 0, time.UTC).Format(tr.format)
+	}
+	days := int(time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, time.UTC).Sub(time.Date(st.Year(), st.Month(), st.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	return time.Date(l.Year(), l.Month(), l.Day()+days, 0, 0, 0, 0, time.UTC).Format(tr.format)
 }
 
 type hit struct {
@@ -629,7 +648,7 @@ func (s *Service) bucketed(r *http.Request) (trendRange, []hit, error) {
 	}
 	var hits []hit
 	for _, c := range rows {
-		label := time.UnixMilli(c.start).In(loadLocation(c.tz)).Format(tr.format)
+		label := tr.label(time.UnixMilli(c.start), loadLocation(c.tz))
 		if i, ok := index[label]; ok {
 			hits = append(hits, hit{i, c})
 		}

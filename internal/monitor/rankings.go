@@ -100,7 +100,7 @@ func (s *Summary) rankingRoutes(api *httpapi.API) {
 		Access: httpapi.Signed, Resp: Weather{}, Handle: s.weather})
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/topdevices", Tag: "summary", Summary: "Inverters ranked by today's equivalent hours",
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []TopDevice{}, Handle: s.topDevices})
-	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/projectranking", Tag: "summary", Summary: "Stations ranked by today's alarms",
+	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/projectranking", Tag: "summary", Summary: "Stations ranked by today's alarms (each station's local day)",
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []ProjectRank{}, Handle: s.projectRanking})
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/summary/maintenanceranking", Tag: "summary", Summary: "Users ranked by alarms dealt in the last 30 days",
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []MaintenanceRank{}, Handle: s.maintenanceRanking})
@@ -275,9 +275,19 @@ func (s *Summary) projectRanking(r *http.Request) (any, error) {
 			sql.Fleet = s.Figures.Fleet                 // today's counts from memory
 			stats = sql
 		}
-		since := s.Figures.now().Add(-rankWindow)
-		if counts, err = stats.StationCounts(r.Context(), ids, since); err != nil {
-			return nil, httpapi.Internal(err)
+		all := make([]int, len(rs))
+		for i := range all {
+			all[i] = i
+		}
+		// each root's alarms of its own local today (docs/kpi.md), a zone's roots at once
+		for _, g := range byLocalDay(rs, all, s.Figures.now()) {
+			got, err := stats.StationCounts(r.Context(), g.ids, g.since)
+			if err != nil {
+				return nil, httpapi.Internal(err)
+			}
+			for id, c := range got {
+				counts[id] = c
+			}
 		}
 	}
 	return topProjects(rs, func(i int) AlarmCount { return counts[rs[i].ID] }, limit), nil

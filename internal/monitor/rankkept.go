@@ -3,7 +3,6 @@ package monitor
 import (
 	"context"
 	"errors"
-	"math"
 	"time"
 
 	"github.com/helio-energy/helio/internal/fleet"
@@ -12,12 +11,9 @@ import (
 )
 
 // The project ranking of a caller who sees the whole organisation ranks its roots by
-// their alarms of the last day, kept as one part per root (parts.go): a root's count is
-// computed again when its or a sub-station's alarms change, or when its first alarm
-// counted leaves the day.
-
-// rankWindow is how far back the project ranking counts alarms.
-const rankWindow = 24 * time.Hour
+// their alarms of today — each root's own local day, as the alarms-today tile counts them
+// (docs/kpi.md) —, kept as one part per root (parts.go): a root's count is computed again
+// when its or a sub-station's alarms change, or at its next local midnight.
 
 // errCountsNotKept says the fleet state does not keep the alarms the ranking counts.
 var errCountsNotKept = errors.New("monitor: alarm counts not kept")
@@ -42,27 +38,49 @@ func (f *Figures) keptProjects(ctx context.Context, p *httpapi.Principal, limit 
 	return topProjects(rs, func(i int) AlarmCount { return k.parts[i] }, limit), true, nil
 }
 
-// fillCounts counts the alarms of the last day of the roots list[idx] (fillParts).
+// fillCounts counts the alarms of today of the roots list[idx] (fillParts), each root's
+// today from its local midnight.
 func (f *Figures) fillCounts(ctx context.Context, list []*station.Station, idx []int, parts []AlarmCount, until []int64, now time.Time) error {
-	ids := make([]int64, len(idx))
-	for j, i := range idx {
-		ids[j] = list[i].ID
-	}
-	got, ok, err := f.Fleet.AlarmCounts(ctx, ids, now.Add(-rankWindow))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return errCountsNotKept
-	}
-	for _, i := range idx {
-		c := got[list[i].ID]
-		parts[i], until[i] = AlarmCount{Total: c.Total, Processed: c.Dealt}, math.MaxInt64
-		if c.Total > 0 { // the first alarm counted leaves the day 1 ms after its start + the window
-			until[i] = time.UnixMilli(c.First + 1).Add(rankWindow).UnixNano()
+	for _, g := range byLocalDay(list, idx, now) {
+		got, ok, err := f.Fleet.AlarmCounts(ctx, g.ids, g.since)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errCountsNotKept
+		}
+		for _, i := range g.idx {
+			c := got[list[i].ID]
+			parts[i], until[i] = AlarmCount{Total: c.Total, Processed: c.Dealt}, g.until.UnixNano()
 		}
 	}
 	return nil
+}
+
+// dayGroup is the roots (idx into a list, and their ids) whose local today starts at
+// since and ends at until.
+type dayGroup struct {
+	since, until time.Time
+	idx          []int
+	ids          []int64
+}
+
+// byLocalDay groups the roots list[idx] by their local today at now.
+func byLocalDay(list []*station.Station, idx []int, now time.Time) []*dayGroup {
+	groups := map[int64]*dayGroup{}
+	var out []*dayGroup
+	for _, i := range idx {
+		since := dayStartIn(now, location(list[i].Timezone))
+		g := groups[since.UnixMilli()]
+		if g == nil {
+			l := since.Location()
+			g = &dayGroup{since: since, until: time.Date(since.Year(), since.Month(), since.Day()+1, 0, 0, 0, 0, l)}
+			groups[since.UnixMilli()] = g
+			out = append(out, g)
+		}
+		g.idx, g.ids = append(g.idx, i), append(g.ids, list[i].ID)
+	}
+	return out
 }
 
 // The production ranking of a caller who sees the whole organisation keeps each root's
