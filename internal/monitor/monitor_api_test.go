@@ -189,15 +189,20 @@ func TestFleetFigures(t *testing.T) {
 }
 
 type planOverview struct {
-	Year      int     `json:"year"`
-	PlanKWh   float64 `json:"planKwh"`
-	ActualKWh float64 `json:"actualKwh"`
+	Year             int     `json:"year"`
+	PlanKWh          float64 `json:"planKwh"`
+	ActualKWh        float64 `json:"actualKwh"`
+	PlanToDateKWh    float64 `json:"planToDateKwh"`
+	CompletionToDate float64 `json:"completionToDate"`
 	Months    []struct {
 		Month     int     `json:"month"`
 		PlanKWh   float64 `json:"planKwh"`
 		ActualKWh float64 `json:"actualKwh"`
 	} `json:"months"`
-	Stations []struct{ Name string } `json:"stations"`
+	Stations []struct {
+		Name          string
+		PlanToDateKWh float64 `json:"planToDateKwh"`
+	} `json:"stations"`
 }
 
 func TestWeatherAndPlans(t *testing.T) {
@@ -229,6 +234,15 @@ func TestWeatherAndPlans(t *testing.T) {
 			if o.Year != year || len(o.Months) != 12 || len(o.Stations) != 9 || o.PlanKWh <= 0 || o.ActualKWh <= 0 ||
 				!near(plan, o.PlanKWh) || !near(actual, o.ActualKWh) {
 				t.Fatalf("plan overview %+v", o)
+			}
+			// the year so far against the plan so far: the months begun, the current one in part
+			toDate := 0.0
+			for _, st := range o.Stations {
+				toDate += st.PlanToDateKWh
+			}
+			if o.PlanToDateKWh <= 0 || o.PlanToDateKWh >= o.PlanKWh || !near(toDate, o.PlanToDateKWh) ||
+				!near(o.CompletionToDate, o.ActualKWh/o.PlanToDateKWh*100) {
+				t.Fatalf("plan to date %.3f of %.3f (stations %.3f), completion to date %.3f", o.PlanToDateKWh, o.PlanKWh, toDate, o.CompletionToDate)
 			}
 		}},
 		{Name: "operator's plans cover its stations only", Method: "GET", URL: "/v2/plan/list", As: "operator", Status: 200,

@@ -47,22 +47,28 @@ type MonthFigures struct {
 
 // StationFigures compares a station's yearly plan with what it produced.
 type StationFigures struct {
-	StationID  int64   `json:"stationId"`
-	Name       string  `json:"name"`
-	PlanKWh    float64 `json:"planKwh"`
-	ActualKWh  float64 `json:"actualKwh"`
-	Completion float64 `json:"completion"`
+	StationID        int64   `json:"stationId"`
+	Name             string  `json:"name"`
+	PlanKWh          float64 `json:"planKwh"`
+	ActualKWh        float64 `json:"actualKwh"`
+	Completion       float64 `json:"completion" doc:"actual ÷ the whole year's plan, %"`
+	PlanToDateKWh    float64 `json:"planToDateKwh" doc:"the plan up to now in the station's zone: past months whole, the current month in proportion to its time elapsed"`
+	CompletionToDate float64 `json:"completionToDate" doc:"actual ÷ plan to date, %; 0 without a plan"`
 }
 
 // Overview is plan against actual for a year, by month and by station.
 type Overview struct {
-	Year       int              `json:"year"`
-	Unit       string           `json:"unit"`
-	PlanKWh    float64          `json:"planKwh"`
-	ActualKWh  float64          `json:"actualKwh"`
-	Completion float64          `json:"completion"`
-	Months     []MonthFigures   `json:"months"`
-	Stations   []StationFigures `json:"stations"`
+	Year       int     `json:"year"`
+	Unit       string  `json:"unit"`
+	PlanKWh    float64 `json:"planKwh"`
+	ActualKWh  float64 `json:"actualKwh"`
+	Completion float64 `json:"completion" doc:"actual ÷ the whole year's plan, %"`
+	// PlanToDateKWh and CompletionToDate compare like with like: the year so far against
+	// the plan so far (docs/kpi.md).
+	PlanToDateKWh    float64          `json:"planToDateKwh" doc:"the plan up to now, each station in its zone: past months whole, the current month in proportion to its time elapsed; the whole plan for a past year, 0 for a future one"`
+	CompletionToDate float64          `json:"completionToDate" doc:"actual ÷ plan to date, %; 0 without a plan"`
+	Months           []MonthFigures   `json:"months"`
+	Stations         []StationFigures `json:"stations"`
 }
 
 // ListQuery documents the plan list parameters.
@@ -105,6 +111,20 @@ func completion(actual, plan float64) float64 {
 		return 0
 	}
 	return r3(actual / plan * 100)
+}
+
+// elapsed is the share of month m of year that lies before now (in now's zone): 1 for a
+// past month, 0 for a future one, the time elapsed ÷ the month's length for the current.
+func elapsed(year, m int, now time.Time) float64 {
+	from := time.Date(year, time.Month(m), 1, 0, 0, 0, 0, now.Location())
+	to := from.AddDate(0, 1, 0)
+	switch {
+	case !now.After(from):
+		return 0
+	case !now.Before(to):
+		return 1
+	}
+	return float64(now.Sub(from)) / float64(to.Sub(from))
 }
 
 func (s *Service) year(r *http.Request) (int, error) {
@@ -217,9 +237,12 @@ func (s *Service) overview(ctx context.Context, stations []*station.Station, yea
 		for m, kwh := range plans[st.ID] {
 			out.Months[m-1].PlanKWh += kwh
 			sf.PlanKWh += kwh
+			sf.PlanToDateKWh += kwh * elapsed(year, m, s.now().In(loc))
 		}
-		sf.PlanKWh, sf.ActualKWh = r3(sf.PlanKWh), r3(sf.ActualKWh)
+		sf.PlanKWh, sf.ActualKWh, sf.PlanToDateKWh = r3(sf.PlanKWh), r3(sf.ActualKWh), r3(sf.PlanToDateKWh)
 		sf.Completion = completion(sf.ActualKWh, sf.PlanKWh)
+		sf.CompletionToDate = completion(sf.ActualKWh, sf.PlanToDateKWh)
+		out.PlanToDateKWh += sf.PlanToDateKWh
 		out.Stations = append(out.Stations, sf)
 		out.PlanKWh += sf.PlanKWh
 		out.ActualKWh += sf.ActualKWh
@@ -229,8 +252,9 @@ func (s *Service) overview(ctx context.Context, stations []*station.Station, yea
 		m.PlanKWh, m.ActualKWh = r3(m.PlanKWh), r3(m.ActualKWh)
 		m.Completion = completion(m.ActualKWh, m.PlanKWh)
 	}
-	out.PlanKWh, out.ActualKWh = r3(out.PlanKWh), r3(out.ActualKWh)
+	out.PlanKWh, out.ActualKWh, out.PlanToDateKWh = r3(out.PlanKWh), r3(out.ActualKWh), r3(out.PlanToDateKWh)
 	out.Completion = completion(out.ActualKWh, out.PlanKWh)
+	out.CompletionToDate = completion(out.ActualKWh, out.PlanToDateKWh)
 	sort.Slice(out.Stations, func(i, j int) bool { return out.Stations[i].Name < out.Stations[j].Name })
 	return out, nil
 }

@@ -1882,7 +1882,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stations ranked by today's alarms */
+        /** Stations ranked by today's alarms (each station's local day) */
         get: operations["getV2SummaryProjectranking"];
         put?: never;
         post?: never;
@@ -3855,9 +3855,14 @@ export interface components {
         };
         PlanOverview: {
             actualKwh?: number;
+            /** @description actual ÷ the whole year's plan, % */
             completion?: number;
+            /** @description actual ÷ plan to date, %; 0 without a plan */
+            completionToDate?: number;
             months?: components["schemas"]["MonthFigures"][];
             planKwh?: number;
+            /** @description the plan up to now, each station in its zone: past months whole, the current month in proportion to its time elapsed; the whole plan for a past year, 0 for a future one */
+            planToDateKwh?: number;
             stations?: components["schemas"]["StationFigures"][];
             unit?: string;
             year?: number;
@@ -4286,9 +4291,14 @@ export interface components {
         };
         StationFigures: {
             actualKwh?: number;
+            /** @description actual ÷ the whole year's plan, % */
             completion?: number;
+            /** @description actual ÷ plan to date, %; 0 without a plan */
+            completionToDate?: number;
             name?: string;
             planKwh?: number;
+            /** @description the plan up to now in the station's zone: past months whole, the current month in proportion to its time elapsed */
+            planToDateKwh?: number;
             stationId?: number;
         };
         StationInput: {

@@ -7,10 +7,12 @@ import { LabelledSelect } from '@/components/select';
 import { formatNumber, formatQuantity } from '@/lib/format';
 import { usePlan } from './api/plan';
 import styles from './monitor.module.css';
+import { monitorTexts } from './texts';
 
 /** Planned against actual generation per month of a year, with the completion ratio. */
 export function PlanChart() {
   const { t } = useTranslation();
+  monitorTexts.useReady();
   const thisYear = new Date().getFullYear();
   const [year, setYear] = useState(thisYear);
   const plan = usePlan(year);
@@ -54,9 +56,13 @@ export function PlanChart() {
       title={t('monitor.plan.title')}
       extra={
         <>
-          {plan.data?.completion !== undefined && (
-            <span className={styles.caption}>
-              {t('monitor.plan.yearCompletion')} {formatQuantity(plan.data.completion, '%', { digits: 1 })}
+          {plan.data?.completionToDate !== undefined && (
+            <span
+              className={styles.caption}
+              tabIndex={0}
+              title={t('monitor.plan.toDateRule', { whole: formatQuantity(plan.data.completion ?? 0, '%', { digits: 1 }) })}
+            >
+              {t('monitor.plan.toDate')} {formatQuantity(plan.data.completionToDate, '%', { digits: 1 })}
             </span>
           )}
           <LabelledSelect

@@ -15,6 +15,9 @@ export interface PlanYear {
   planKwh?: number;
   actualKwh?: number;
   completion?: number;
+  /** The plan up to now (past months whole, this month in part) and actual ÷ it, %. */
+  planToDateKwh?: number;
+  completionToDate?: number;
   months: PlanMonth[];
   stations: { stationId: number; name: string; planKwh: number; actualKwh: number; completion: number }[];
 }
