@@ -190,3 +190,40 @@ export function formatDateTimeIn(value: string | number | Date | null | undefine
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   return formatDateTimeIn(now, timeZone).slice(0, 10);
 }
+
+/**
+ * The short name of an IANA zone at an instant, as the reader's language writes it: "PST",
+ * "CET", "GMT+8". Empty for an unknown zone.
+ */
+export function zoneName(value: Date, timeZone: string, locale = 'en-US'): string {
+  try {
+    const part = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+      .formatToParts(value)
+      .find((p) => p.type === 'timeZoneName');
+    return part?.value ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * An instant as a reader sees it everywhere in the console (docs/kpi.md, "Periods and
+ * clocks"): yyyy-MM-dd HH:mm:ss in the station's zone (the browser's when none is known),
+ * followed by the zone's short name; and the same instant in the browser's zone, to show on
+ * hover. Empty texts for nothing usable.
+ */
+export function zonedTime(
+  value: string | number | Date | null | undefined,
+  timeZone: string | undefined,
+  locale = 'en-US',
+): { text: string; viewer: string } {
+  const date = value === null || value === undefined ? null : toDate(value);
+  if (!date) {
+    return { text: '', viewer: '' };
+  }
+  const browser = browserTimeZone();
+  const zone = timeZone && zoneName(date, timeZone, locale) ? timeZone : browser;
+  const text = `${formatDateTimeIn(date, zone)} ${zoneName(date, zone, locale)}`.trim();
+  const viewer = `${formatDateTimeIn(date, browser)} ${zoneName(date, browser, locale)}`.trim();
+  return { text, viewer };
+}

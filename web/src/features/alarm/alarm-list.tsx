@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '@/components/export-buttons';
 import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable, ListToolbar } from '@/components/list/list-table';
+import { ZonedTime } from '@/components/zoned-time';
 import { usePushStatus } from '@/lib/push';
 import { useStationOptions } from '@/lib/stations';
 import { useDurationText } from './alarm-detail';
@@ -15,7 +16,6 @@ import { AlarmLevelTag, AlarmStatusTag, DealStatusText } from './alarm-tags';
 import styles from './alarm.module.css';
 import { type Alarm, type AlarmFilters, exportAlarms, useAlarmList } from './api/alarms';
 import { DealDialog } from './deal-dialog';
-import { formatInZone } from './format-time';
 
 interface AlarmListProps {
   filters: AlarmFilters;
@@ -48,9 +48,9 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     {
       title: t('alarm.field.occurTime'),
       dataIndex: 'occurTime',
-      width: 160,
+      width: 200,
       fixed: 'left',
-      render: (value: string, alarm) => formatInZone(value, alarm.timezone),
+      render: (value: string, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
     },
     {
       title: t('alarm.field.level'),
@@ -108,9 +108,9 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     {
       title: t('alarm.field.recoveryTime'),
       dataIndex: 'recoveryTime',
-      width: 160,
+      width: 200,
       optional: 3,
-      render: (value: string | null, alarm) => (value ? formatInZone(value, alarm.timezone) : '-'),
+      render: (value: string | null, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
     },
     {
       title: t('alarm.field.duration'),

@@ -3,7 +3,7 @@ import { DataState } from '@/components/data-state';
 import { Panel } from '@/components/panel';
 import table from '@/components/plain-table.module.css';
 import { StatusTag } from '@/components/status-tag';
-import { formatDateTime } from '@/lib/format';
+import { ZonedTime } from '@/components/zoned-time';
 import { useLatestAlarms } from './api/stations';
 import styles from './station.module.css';
 
@@ -34,7 +34,9 @@ export function LatestAlarms({ stationId }: { stationId: number }) {
           <tbody>
             {list.map((alarm) => (
               <tr key={alarm.id}>
-                <td>{formatDateTime(alarm.occurTime)}</td>
+                <td>
+                  <ZonedTime value={alarm.occurTime} timeZone={alarm.timezone} />
+                </td>
                 <td>
                   {alarm.deviceName}
                   <div className={styles.muted}>{alarm.deviceSn}</div>

@@ -135,4 +135,6 @@ export interface AlarmItem {
   dealStatus: number;
   description: string;
   occurTime: string;
+  /** The station's IANA zone: the time is shown in it, named. */
+  timezone: string;
 }
