@@ -187,7 +187,8 @@ type RulesInput struct {
 // SettingsView is a user's notification settings and the choices offered.
 type SettingsView struct {
 	Settings
-	DailyLimitChoices []int `json:"dailyLimitChoices"`
+	DailyLimitChoices []int       `json:"dailyLimitChoices"`
+	Today             NotifyToday `json:"today" doc:"the notifications of the user's local day: sent, held back by the daily limit"`
 }
 
 // Routes registers the /v2/warn calls.
@@ -714,7 +715,11 @@ func (s *Service) getSettings(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return SettingsView{Settings: st, DailyLimitChoices: DailyLimitChoices}, nil
+	today, err := notifyToday(r.Context(), s.db(), httpapi.Caller(r).UserID, st, s.now())
+	if err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return SettingsView{Settings: st, DailyLimitChoices: DailyLimitChoices, Today: today}, nil
 }
 
 // settingsInput tells absent fields from zero values.

@@ -141,6 +141,9 @@ func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[in
 	}
 	out := p.out
 	e.countSent(out.sent)
+	if len(p.noticed) > 0 {
+		e.opt.Messages.Announce(ctx, p.noticed)
+	}
 	if e.opt.AppPush != nil {
 		for _, m := range out.app {
 			if err := e.opt.AppPush.Push(ctx, m.UserID, m); err != nil {
@@ -166,6 +169,10 @@ type passPlan struct {
 	orgOf   map[int64]int64 // alarm → organisation
 	clear   []int64         // alarms whose notify_pending the pass clears
 	at      int64           // the decisions' time, unix ms
+	// notices tell users whose daily limit the pass reached (limit.go); written with the
+	// decisions, announced after.
+	notices []message.New
+	noticed []message.Record
 }
 
 // frameWait bounds how long a pass lets its frames go first before writing its rows.
@@ -192,6 +199,7 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 	for _, w := range work {
 		uid := w.r.p.UserID
 		n := counts[uid]
+		held := false
 		for _, a := range w.alarms {
 			if done[[2]int64{a.id, uid}] {
 				continue
@@ -203,6 +211,16 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 			p.decs = append(p.decs, decision{uid, a.id, outcome})
 			notifiedTotal.Inc(outcome)
 			if outcome != "sent" {
+				if !held {
+					held = true
+					before, err := heldToday(ctx, tx, uid, w.r.loc, now)
+					if err != nil {
+						return err
+					}
+					if !before {
+						p.notices = append(p.notices, limitNotice(a.orgID, uid, w.r.settings, w.r.loc))
+					}
+				}
 				continue
 			}
 			n++
@@ -285,6 +303,13 @@ func (e *Engine) write(ctx context.Context, tx *store.Tx, p *passPlan) error {
 		if err := e.opt.Messages.InsertBatch(ctx, tx, p.orgOf[b.Message.AlarmID], b); err != nil {
 			return err
 		}
+	}
+	if len(p.notices) > 0 {
+		recs, err := e.opt.Messages.InsertMany(ctx, tx, p.notices)
+		if err != nil {
+			return err
+		}
+		p.noticed = recs
 	}
 	for start := 0; start < len(p.clear); start += 500 {
 		chunk := p.clear[start:min(start+500, len(p.clear))]

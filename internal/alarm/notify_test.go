@@ -188,6 +188,24 @@ func TestNotificationLevelsAndDailyLimit(t *testing.T) {
 		if n := r.count(t, "SELECT COUNT(*) FROM alarm_notifications WHERE user_id = ? AND outcome = 'limited'", admin); n != 1 {
 			t.Fatalf("limit: %d limited notifications, want 1", n)
 		}
+		// the limit says so: one notice in the message centre, and the day's count
+		notices := func() int {
+			return r.count(t, "SELECT COUNT(*) FROM messages WHERE user_id = ? AND kind = 'system' AND title LIKE '%notify_limit_title%'", admin)
+		}
+		today := func(want alarm.NotifyToday) {
+			t.Helper()
+			got, err := alarm.Today(context.Background(), db, admin, r.clock.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Sent != want.Sent || got.Held != want.Held || got.Reached != want.Reached || got.Limit != 2 {
+				t.Fatalf("today %+v, want sent %d held %d reached %v", got, want.Sent, want.Held, want.Reached)
+			}
+		}
+		if n := notices(); n != 1 {
+			t.Fatalf("limit reached: %d notices, want 1", n)
+		}
+		today(alarm.NotifyToday{Sent: 2, Held: 1, Reached: true})
 		// 15:30 UTC is 23:30 in Shanghai: still the same day.
 		late := time.Date(2025, 5, 21, 15, 30, 0, 0, time.UTC)
 		r.fault(t, grantedInv4, late)
@@ -195,6 +213,10 @@ func TestNotificationLevelsAndDailyLimit(t *testing.T) {
 		if n := r.messages(t, admin); n != 2 {
 			t.Fatalf("limit: %d messages late on the same local day, want 2", n)
 		}
+		if n := notices(); n != 1 {
+			t.Fatalf("a second alarm held back the same day: %d notices, want still 1", n)
+		}
+		today(alarm.NotifyToday{Sent: 2, Held: 2, Reached: true})
 		// 16:30 UTC is 00:30 the next day in Shanghai (still 21 May in UTC): the limit
 		// starts again, and the alarms limited yesterday stay unsent.
 		next := time.Date(2025, 5, 21, 16, 30, 0, 0, time.UTC)
@@ -203,6 +225,7 @@ func TestNotificationLevelsAndDailyLimit(t *testing.T) {
 		if n := r.messages(t, admin); n != 3 {
 			t.Fatalf("limit: %d messages on the next local day, want 3", n)
 		}
+		today(alarm.NotifyToday{Sent: 1, Held: 0, Reached: false})
 		if n := r.count(t, "SELECT COUNT(*) FROM alarm_notifications WHERE user_id = ? AND outcome = 'limited'", admin); n != 2 {
 			t.Fatalf("limit: %d limited notifications, want 2 (the third and the late one)", n)
 		}

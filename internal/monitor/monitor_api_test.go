@@ -194,7 +194,7 @@ type planOverview struct {
 	ActualKWh        float64 `json:"actualKwh"`
 	PlanToDateKWh    float64 `json:"planToDateKwh"`
 	CompletionToDate float64 `json:"completionToDate"`
-	Months    []struct {
+	Months           []struct {
 		Month     int     `json:"month"`
 		PlanKWh   float64 `json:"planKwh"`
 		ActualKWh float64 `json:"actualKwh"`

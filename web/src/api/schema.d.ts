@@ -3619,6 +3619,18 @@ export interface components {
             month?: number;
             planKwh?: number;
         };
+        NotifyToday: {
+            /** @description the local day counted, yyyy-MM-dd in the settings' timezone */
+            date?: string;
+            /** @description alarms not notified today because the daily limit was reached */
+            held?: number;
+            limit?: number;
+            /** @description the daily limit is reached: further alarms today are not notified */
+            reached?: boolean;
+            /** @description alarms notified today */
+            sent?: number;
+            timezone?: string;
+        };
         Order: {
             /** Format: date-time */
             actualEnd?: string;
@@ -4138,6 +4150,8 @@ export interface components {
             methods?: number[];
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone?: string;
+            /** @description the notifications of the user's local day: sent, held back by the daily limit */
+            today?: components["schemas"]["NotifyToday"];
         };
         Shortcuts: {
             /** @description every area the user may keep a shortcut to */

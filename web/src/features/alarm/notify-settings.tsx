@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { TimeZoneSelect } from '@/components/time-zone-select';
 import { ApiError } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
 import { notifySuccess } from '@/lib/notify';
 import styles from './alarm.module.css';
 import { ALARM_LEVELS } from './api/alarms';
@@ -134,6 +135,17 @@ export function NotifySettingsForm() {
         {t('alarm.notify.title')}
       </h2>
       <p className={styles.muted}>{t('alarm.notify.intro')}</p>
+      {view?.today && (
+        <p className={styles.muted} role="status">
+          {t('alarm.notify.today', {
+            date: view.today.date,
+            zone: view.today.timezone,
+            sent: formatNumber(view.today.sent, 0),
+            limit: formatNumber(view.today.limit, 0),
+            held: formatNumber(view.today.held, 0),
+          })}
+        </p>
+      )}
       <DataState loading={settings.isPending} error={settings.isError} onRetry={() => void settings.refetch()} minHeight={240}>
         <Form
           form={form}

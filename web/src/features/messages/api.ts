@@ -1,4 +1,5 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api-client';
 import type { MessageCounts, PushMessage } from '@/lib/push';
 import { queryClient } from '@/lib/query-client';
@@ -69,3 +70,15 @@ export function useMarkRead() {
     onError: () => void queryClient.invalidateQueries({ queryKey: [MESSAGES_KEY] }),
   });
 }
+
+/** The signed-in user's alarm notifications of their local day: sent and held back by the daily limit. */
+export type NotifyToday = components['schemas']['NotifyToday'];
+
+/** GET /v2/warn/notify/settings, read for its `today` only: whether the daily limit held alarms back. */
+export const notifyTodayQuery = queryOptions({
+  queryKey: ['warn-notify', 'settings'],
+  queryFn: ({ signal }) =>
+    api.get<components['schemas']['SettingsView']>('/v2/warn/notify/settings', { signal }),
+  select: (view): NotifyToday | undefined => view.today,
+  staleTime: 30_000,
+});

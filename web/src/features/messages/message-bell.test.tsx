@@ -124,6 +124,31 @@ describe('MessageBell', () => {
     await waitFor(() => expect(bell).toHaveAccessibleName('消息中心，1 条未读，2 条告警待处理'));
   });
 
+  it('says how many alarms the daily limit held back today', async () => {
+    const user = userEvent.setup();
+    const settings = (held: number) =>
+      jsonResponse({
+        code: 200,
+        msg: 'ok',
+        data: { today: { date: '2026-11-27', sent: 20, held, limit: 20, reached: true, timezone: 'Asia/Shanghai' } },
+      });
+    let held = 0;
+    const base = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).split('?')[0] === '/v2/warn/notify/settings' ? settings(held) : base(input, init),
+    );
+    renderWithProviders(<MessageBell />);
+    const bell = await screen.findByRole('button', { name: '消息中心，1 条未读，1 条告警待处理' });
+    await user.click(bell);
+    const centre = await screen.findByRole('dialog', { name: '消息中心' });
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/v2/warn/notify/settings'))).toBe(true));
+    expect(within(centre).queryByText(/通知上限/)).not.toBeInTheDocument();
+
+    held = 7;
+    await act(() => queryClient.invalidateQueries({ queryKey: ['warn-notify'] }));
+    expect(await within(centre).findByText('已达到每日 20 条的通知上限：今天有 7 条告警未通知。所有告警均在告警列表中；可在通知设置中提高上限。')).toBeInTheDocument();
+  });
+
   it('follows the counters the push sends when an alarm is dealt elsewhere', async () => {
     renderWithProviders(<MessageBell />);
     await screen.findByRole('button', { name: '消息中心，1 条未读，1 条告警待处理' });

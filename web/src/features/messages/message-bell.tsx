@@ -15,12 +15,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { notifySuccess } from '@/lib/notify';
 import { usePushStatus } from '@/lib/push';
 import { queryClient } from '@/lib/query-client';
 import { useToken } from '@/lib/storage';
-import { MESSAGE_PAGE_SIZE, MESSAGES_KEY, messageCountsQuery, messageListQuery, useMarkRead } from './api';
+import { MESSAGE_PAGE_SIZE, MESSAGES_KEY, messageCountsQuery, messageListQuery, notifyTodayQuery, useMarkRead } from './api';
 import styles from './message-bell.module.css';
 import {
   type ConsoleMessage,
@@ -138,6 +138,20 @@ function MessageList({ kind, onOpen }: { kind: MessageKind; onOpen: (item: Conso
   );
 }
 
+/** Says so when the daily notification limit held alarms back today. */
+function LimitNote() {
+  const { t } = useTranslation();
+  const today = useQuery(notifyTodayQuery).data;
+  if (!today || today.held === 0) {
+    return null;
+  }
+  return (
+    <p role="status" className={styles.limit}>
+      {t('messages.limitHeld', { limit: formatNumber(today.limit, 0), held: formatNumber(today.held, 0) })}
+    </p>
+  );
+}
+
 function MessageBox({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -221,6 +235,7 @@ function MessageBox({ onClose }: { onClose: () => void }) {
           {t('messages.markAllRead')}
         </Button>
       </div>
+      <LimitNote />
       <Tabs activeTab={tab} onChange={(key) => setTab(key as MessageKind)} size="small">
         {KINDS.map((kind) => {
           const count = messages.filter((item) => item.kind === kind && !item.isRead).length;

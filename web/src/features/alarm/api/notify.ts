@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 
@@ -23,6 +24,8 @@ export interface NotifySettings {
 
 export interface NotifySettingsView extends NotifySettings {
   dailyLimitChoices: number[];
+  /** The notifications of the user's local day: sent, and held back by the daily limit. */
+  today?: components['schemas']['NotifyToday'];
 }
 
 export const notifySettingsQuery = queryOptions({
