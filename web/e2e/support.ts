@@ -93,3 +93,43 @@ export async function signIn(page: Page, username = 'admin', password = DEMO_PAS
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** A demo user's token from an API sign-in. */
+export async function apiToken(username = 'admin'): Promise<string> {
+  const response = await fetch(`${baseUrl()}/v2/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
+  });
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** A GET of the API as a signed-in user: the envelope's data. */
+export async function apiGet<T>(path: string, token: string): Promise<T> {
+  const response = await fetch(`${baseUrl()}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const envelope = (await response.json()) as { code: number; msg: string; data: T };
+  if (envelope.code !== 200) {
+    throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
+  }
+  return envelope.data;
+}
+
+/** A page signed in with an API token (no sign-in form), in a locale and theme. */
+export async function signedInPage(
+  browser: Browser,
+  context: TestContext,
+  { user = 'admin', locale = 'en-US', theme = 'light' }: { user?: string; locale?: string; theme?: 'light' | 'dark' } = {},
+): Promise<Page> {
+  const token = await apiToken(user);
+  const { page, browserContext } = await openPage(browser, context, locale);
+  await browserContext.addInitScript(
+    ({ token, theme }) => {
+      if (!window.localStorage.getItem('helio-token')) {
+        window.localStorage.setItem('helio-token', token);
+        window.localStorage.setItem('helio-settings', JSON.stringify({ state: { theme }, version: 1 }));
+      }
+    },
+    { token, theme },
+  );
+  return page;
+}
