@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { settle } from './axe';
 import { apiToken, concretePath, sampleParams, SIGNED_IN } from './route-samples';
 import { baseUrl, launch, openPage, screenshot, waitForHash } from './support';
-import { brokenWords, escapedBadges } from './text-fit';
+import { brokenWords, outOfCells } from './text-fit';
 
 // Every screen of the route table fits a 1280 × 800 and a 1440 × 900 window in all five
 // languages: the page never scrolls sideways, no table needs a sideways scroll of its own, no
@@ -103,7 +103,7 @@ describe('every screen fits, with whole words', () => {
           const found = [
             ...(await overflow(page)),
             ...(await brokenWords(page)).map((word) => `broken word ${word}`),
-            ...(await escapedBadges(page)).map((badge) => `badge out of its cell: ${badge}`),
+            ...(await outOfCells(page)).map((badge) => `out of its cell: ${badge}`),
           ];
           if (found.length > 0) {
             problems.set(path, found);

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 
 // Checks that text fits as a reader expects, run in the page: no word is split across two lines,
-// and no badge sticks out of its table cell. Shared by the layout spec and anyone who wants to
-// judge one screen.
+// and nothing (a badge, a tag) sticks out of its table cell. Shared by the layout spec and anyone
+// who wants to judge one screen.
 
 /**
  * The words drawn on two or more lines, as "Storag|e (in: Storage capacity)". A word is a
@@ -63,19 +63,36 @@ export async function brokenWords(page: Page): Promise<string[]> {
   });
 }
 
-/** Tags and badges that reach outside the table cell they sit in. */
-export async function escapedBadges(page: Page): Promise<string[]> {
+/**
+ * What sticks out of a table cell: a tag, a badge or any other box drawn past the cell's sides
+ * (the status "Pending acceptance" running into the priority column). A box clipped by a
+ * wrapper inside the cell (an ellipsis) is not drawn past it and does not count.
+ */
+export async function outOfCells(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found = new Set<string>();
-    for (const badge of Array.from(document.querySelectorAll('td .arco-tag, td .arco-badge'))) {
-      const cell = badge.closest('td');
-      if (!cell || !(badge as HTMLElement).checkVisibility()) {
+    const clipped = (el: Element, cell: Element) => {
+      for (let up = el.parentElement; up && up !== cell; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible') {
+          return true;
+        }
+      }
+      return false;
+    };
+    for (const cell of Array.from(document.querySelectorAll('td'))) {
+      const outer = cell.getBoundingClientRect();
+      if (outer.width === 0 || !cell.checkVisibility()) {
         continue;
       }
-      const inner = badge.getBoundingClientRect();
-      const outer = cell.getBoundingClientRect();
-      if (inner.left < outer.left - 1 || inner.right > outer.right + 1 || inner.bottom > outer.bottom + 1) {
-        found.add(`"${badge.textContent?.trim()}" ${Math.round(inner.width)} px wide in a ${Math.round(outer.width)} px cell`);
+      for (const el of Array.from(cell.querySelectorAll('*'))) {
+        const inner = el.getBoundingClientRect();
+        if (inner.width === 0 || (inner.left >= outer.left - 1 && inner.right <= outer.right + 1) || clipped(el, cell)) {
+          continue;
+        }
+        if (el.closest('td') === cell && (el as HTMLElement).checkVisibility?.()) {
+          found.add(`"${el.textContent?.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}) ${Math.round(inner.width)} px wide in a ${Math.round(outer.width)} px cell`);
+          break;
+        }
       }
     }
     return Array.from(found);
