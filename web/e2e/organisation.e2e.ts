@@ -202,7 +202,7 @@ describe('organisation', () => {
     await screenshot(page, 'user-settings-configuration-dark');
 
     // The configuration follows the user to a fresh browser (Chinese, the default, before sign-in).
-    const { page: again } = await openPage(browser, context);
+    const { page: again } = await openPage(browser, context, { browser: 'fr-FR' });
     await again.goto(`${baseUrl()}/#/login`);
     await again.getByLabel('用户名').fill('auditor');
     await again.getByLabel('密码').fill('helio-demo');

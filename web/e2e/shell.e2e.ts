@@ -42,6 +42,33 @@ describe('signing in', () => {
     expect(hashPath(page)).toBe('/login');
   });
 
+  it('opens a first visit in the browser\'s language when it is one of the five', async (context) => {
+    for (const [language, heading] of [['en-US', 'Sign in'], ['ja-JP', 'サインイン'], ['zh-HK', '登入']]) {
+      const { page } = await openPage(browser, context, { browser: language! });
+      await page.goto(`${baseUrl()}/#/login`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      // chosen, not stored: a later visit follows the browser until the user picks a language
+      expect(await page.evaluate(() => window.localStorage.getItem('helio-locale'))).toBeNull();
+    }
+  });
+
+  it('rewrites every message of the sign-in page in the language switched to', async (context) => {
+    const { page } = await openPage(browser, context, { browser: 'fr-FR' });
+    await page.goto(`${baseUrl()}/#/login`);
+    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByText('用户名不能为空').waitFor();
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByText('Username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+    expect(await page.getByText('用户名不能为空').count()).toBe(0);
+
+    await signIn(page, 'storage', 'not-the-password');
+    await page.getByRole('alert').filter({ hasText: /wrong username or password/i }).waitFor();
+    await page.getByRole('button', { name: '한국어' }).click();
+    await page.getByRole('alert').filter({ hasText: '사용자 이름 또는 비밀번호가 올바르지 않습니다' }).waitFor();
+    expect(await page.getByLabel('사용자 이름').count()).toBe(1);
+  });
+
   it('requires both fields before calling the server', async (context) => {
     const { page } = await openPage(browser, context, 'en-US');
     await page.goto(`${baseUrl()}/#/login`);
@@ -50,8 +77,8 @@ describe('signing in', () => {
     await page.getByText('Password is required').waitFor();
   });
 
-  it('lands on the monitor after a successful sign-in, in Chinese by default', async (context) => {
-    const { page } = await openPage(browser, context);
+  it('lands on the monitor after a successful sign-in, in Chinese for a browser in none of the five languages', async (context) => {
+    const { page } = await openPage(browser, context, { browser: 'fr-FR' });
     await page.goto(`${baseUrl()}/`);
     await waitForHash(page, '/login');
     await page.getByRole('heading', { name: '登录' }).waitFor();
@@ -80,7 +107,7 @@ describe('signing in', () => {
 
 describe('the signed-in shell', () => {
   it('switches the language, confirms it and keeps it', async (context) => {
-    const { page } = await openPage(browser, context);
+    const { page } = await openPage(browser, context, 'zh-CN');
     await page.goto(`${baseUrl()}/#/login`);
     await page.getByLabel('用户名').fill('manager');
     await page.getByLabel('密码').fill('helio-demo');

@@ -27,17 +27,21 @@ export async function launch(): Promise<Browser> {
 }
 
 /**
- * A fresh browser profile (empty localStorage) and page. locale seeds the console language on
- * the first load only, so a switch made by the test sticks across reloads.
+ * A fresh browser profile (empty localStorage) and page. A locale string seeds the console
+ * language on the first load only, so a switch made by the test sticks across reloads;
+ * { browser } instead sets the browser's own language and leaves the console to choose.
  */
 export async function openPage(
   browser: Browser,
   context: TestContext,
-  locale?: string,
+  locale?: string | { browser: string },
   viewport = { width: 1440, height: 900 },
 ): Promise<{ page: Page; browserContext: BrowserContext }> {
-  const browserContext = await browser.newContext({ viewport });
-  if (locale) {
+  const browserContext = await browser.newContext({
+    viewport,
+    ...(typeof locale === 'object' ? { locale: locale.browser } : {}),
+  });
+  if (typeof locale === 'string') {
     await browserContext.addInitScript((value) => {
       if (!window.localStorage.getItem('helio-locale')) {
         window.localStorage.setItem('helio-locale', value);

@@ -7,6 +7,7 @@ import { installDialogFocusReturn } from '@/lib/dialog-focus';
 import { initI18n } from '@/lib/i18n';
 import './theme/tokens.css';
 import './theme/components.css';
+import './theme/text.css';
 import './global.css';
 
 const root = document.getElementById('root');

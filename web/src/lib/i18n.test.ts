@@ -1,7 +1,7 @@
 import { act } from '@testing-library/react';
 import enUS from '@/locales/en-US.json';
 import enUSScreens from '@/locales/screens/en-US.json';
-import { changeLocale, currentLocale, i18n, LOCALES, loadLocale } from './i18n';
+import { browserLocale, changeLocale, currentLocale, i18n, LOCALES, loadLocale } from './i18n';
 import { STORAGE_KEYS } from './storage';
 
 describe('i18n', () => {
@@ -65,5 +65,22 @@ describe('i18n', () => {
 
   it('defaults to Simplified Chinese', async () => {
     expect(i18n.t('menu.monitor')).toBe('监控中心');
+  });
+
+  it.each([
+    [['en-US'], 'en-US'],
+    [['ja'], 'ja-JP'],
+    [['ko-KR', 'en-US'], 'ko-KR'],
+    [['en-GB', 'zh-CN'], 'en-US'],
+    [['zh-TW'], 'zh-TW'],
+    [['zh-HK'], 'zh-TW'],
+    [['zh-Hant-TW'], 'zh-TW'],
+    [['zh'], 'zh-CN'],
+    [['zh-SG'], 'zh-CN'],
+    [['fr-FR', 'de'], 'zh-CN'],
+    [['fr-FR', 'ja-JP'], 'ja-JP'],
+    [[], 'zh-CN'],
+  ])('opens a first visit from browser languages %j in %s', (languages, expected) => {
+    expect(browserLocale(languages)).toBe(expected);
   });
 });

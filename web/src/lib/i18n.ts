@@ -33,11 +33,38 @@ export function isLocale(value: string): value is Locale {
   return LOCALES.some((locale) => locale.value === value);
 }
 
+/**
+ * The language of a first visit: the first of the browser's languages that is one of the five,
+ * else zh-CN (SPEC.md section 9). A language is matched on its own when its region is not one of
+ * the five (en-GB is English, ja is Japanese); Chinese in traditional script (zh-Hant, zh-HK,
+ * zh-MO) is zh-TW, any other Chinese zh-CN.
+ */
+export function browserLocale(languages: readonly string[]): Locale {
+  for (const tag of languages) {
+    const exact = LOCALES.find((locale) => locale.value.toLowerCase() === tag.toLowerCase());
+    if (exact) {
+      return exact.value;
+    }
+    const [language = '', ...rest] = tag.toLowerCase().split(/[-_]/);
+    if (language === 'zh') {
+      return rest.some((part) => ['hant', 'tw', 'hk', 'mo'].includes(part)) ? 'zh-TW' : 'zh-CN';
+    }
+    const same = LOCALES.find((locale) => locale.value.toLowerCase().startsWith(`${language}-`));
+    if (same) {
+      return same.value;
+    }
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** The language chosen before on this browser, else the browser's own (not stored until chosen). */
 function storedLocale(): string {
+  const languages =
+    typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
   try {
-    return window.localStorage.getItem(STORAGE_KEYS.locale) || DEFAULT_LOCALE;
+    return window.localStorage.getItem(STORAGE_KEYS.locale) || browserLocale(languages);
   } catch {
-    return DEFAULT_LOCALE;
+    return browserLocale(languages);
   }
 }
 

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { i18n } from '@/lib/i18n';
 import { getToken } from '@/lib/storage';
@@ -88,5 +88,41 @@ describe('login form', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Name is too long')).toBeInTheDocument();
     expect(screen.getByLabelText('Username')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('rewrites the messages shown in the language switched to', async () => {
+    renderWithProviders(<LoginForm onSuccess={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Username is required')).toBeInTheDocument();
+    try {
+      await act(async () => {
+        await i18n.changeLanguage('zh-CN');
+      });
+      expect(screen.getByText('用户名不能为空')).toBeInTheDocument();
+      expect(screen.getByText('密码不能为空')).toBeInTheDocument();
+      expect(screen.queryByText('Username is required')).toBeNull();
+    } finally {
+      await act(async () => {
+        await i18n.changeLanguage('en-US');
+      });
+    }
+  });
+
+  it('rewrites a failure the server explained in the language switched to', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ code: 401, msg: 'Wrong username or password', data: null }, 401));
+    renderWithProviders(<LoginForm onSuccess={vi.fn()} />);
+    const user = await fill('admin', 'nope');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong username or password');
+    try {
+      await act(async () => {
+        await i18n.changeLanguage('ja-JP');
+      });
+      expect(screen.getByRole('alert')).toHaveTextContent('ユーザー名またはパスワードが正しくありません');
+    } finally {
+      await act(async () => {
+        await i18n.changeLanguage('en-US');
+      });
+    }
   });
 });

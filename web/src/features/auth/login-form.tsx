@@ -12,7 +12,28 @@ import { type Credentials, useLogin } from '@/lib/auth';
 import styles from './login.module.css';
 
 type Field = keyof Credentials;
-type FieldErrors = Partial<Record<Field, string>>;
+
+/**
+ * A message kept as what it means, not as text, so it is written in the language in use when
+ * drawn: a switch of language on the sign-in page rewrites every message already shown. The
+ * server's own text is shown while the language it was asked in is still the one in use; after
+ * a switch, the console's text for the same failure.
+ */
+type Message = { key: string } | { code: number; text: string; locale: string };
+type FieldErrors = Partial<Record<Field, Message>>;
+
+/** The console's text for each failure the sign-in call answers with, by envelope code. */
+const FAILURE_KEYS: Record<number, string> = {
+  0: 'request.timeout',
+  400: 'login.error.invalid',
+  401: 'login.error.credentials',
+  403: 'login.error.disabled',
+  429: 'login.error.tooMany',
+  503: 'login.error.busy',
+};
+
+/** The server's checks, repeated in the inputs so a too-long entry cannot be typed. */
+const MAX_LENGTH: Record<Field, number> = { username: 64, password: 256 };
 
 interface LoginFormProps {
   onSuccess: () => void;
@@ -23,20 +44,28 @@ interface LoginFormProps {
  * (not Arco's Form) keeps the login bundle small: two required fields need no validation engine.
  */
 export function LoginForm({ onSuccess }: LoginFormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const [values, setValues] = useState<Credentials>({ username: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState('');
+  const [failure, setFailure] = useState<Message>();
   const login = useLogin();
 
-  const required: Record<Field, string> = {
-    username: t('login.form.username.required'),
-    password: t('login.form.password.required'),
+  const write = (message: Message | undefined): string => {
+    if (!message) {
+      return '';
+    }
+    if ('key' in message) {
+      return t(message.key);
+    }
+    if (message.locale === i18n.language && message.text) {
+      return message.text;
+    }
+    return t(FAILURE_KEYS[message.code] ?? 'login.error.default');
   };
 
-  const validate = (field: Field, value: string): string | undefined =>
-    value.trim() === '' ? required[field] : undefined;
+  const validate = (field: Field, value: string): Message | undefined =>
+    value.trim() === '' ? { key: `login.form.${field}.required` } : undefined;
 
   const change = (field: Field) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -55,30 +84,34 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
       password: validate('password', values.password),
     };
     setErrors(next);
-    setFailure('');
+    setFailure(undefined);
     if (next.username || next.password || login.isPending) {
       return;
     }
+    // the language the request is sent in (Accept-Language), and so the server's answer's
+    const locale = i18n.language;
     try {
       await login.mutateAsync(values);
       onSuccess();
     } catch (cause) {
       if (!(cause instanceof ApiError)) {
-        setFailure(t('login.error.default'));
+        setFailure({ key: 'login.error.default' });
         return;
       }
       const fieldErrors = Object.fromEntries(
-        Object.entries(cause.fields).filter(([name]) => name in values),
+        Object.entries(cause.fields)
+          .filter(([name]) => name in values)
+          .map(([name, text]) => [name, { code: 400, text, locale }]),
       ) as FieldErrors;
       setErrors(fieldErrors);
-      setFailure(cause.msg || t('login.error.default'));
+      setFailure({ code: cause.code, text: cause.msg, locale });
     }
   };
 
   const field = (name: Field, label: string, control: (props: FieldProps) => JSX.Element) => {
     const inputId = `${id}-${name}`;
     const errorId = `${inputId}-error`;
-    const error = errors[name];
+    const error = write(errors[name]);
     return (
       <div className={styles.field}>
         <label className={styles.label} htmlFor={inputId}>
@@ -108,6 +141,7 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
           prefix={<IconUser />}
           placeholder={t('login.form.username.placeholder')}
           autoComplete="username"
+          maxLength={MAX_LENGTH.username}
           autoFocus
         />
       ))}
@@ -117,10 +151,11 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
           prefix={<IconLock />}
           placeholder={t('login.form.password.placeholder')}
           autoComplete="current-password"
+          maxLength={MAX_LENGTH.password}
         />
       ))}
       {/* Arco's Alert carries role="alert", so the reason is announced as it appears. */}
-      {failure && <Alert className={styles.error} type="error" content={failure} showIcon />}
+      {failure && <Alert className={styles.error} type="error" content={write(failure)} showIcon />}
       <Button type="primary" htmlType="submit" long loading={login.isPending}>
         {t('login.form.submit')}
       </Button>

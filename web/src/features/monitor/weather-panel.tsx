@@ -62,13 +62,11 @@ export function WeatherPanel() {
           <div className={styles.weather}>
             <div className={styles.weatherMain}>
               <span className={styles.temperature}>{formatQuantity(data.temperatureC, '°C', { digits: 1 })}</span>
-              <span className={styles.condition}>
+              {/* the condition by its name; its number (SPEC.md's weather code) only on hover */}
+              <span className={styles.condition} title={data.code ? `${t('monitor.weather.code')} ${data.code}` : undefined}>
                 {data.key ? t(`weather.${data.key}`, { defaultValue: t('weather.unknown') }) : t('weather.unknown')}
               </span>
             </div>
-            <p className={styles.caption}>
-              {t('monitor.weather.code')} {data.code}
-            </p>
             <dl className={styles.figures}>
               <div>
                 <dt>{t('monitor.weather.airQuality')}</dt>
