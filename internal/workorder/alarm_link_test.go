@@ -67,6 +67,7 @@ func newLinkRig(t *testing.T, db *store.DB) *linkRig {
 	svc := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: msgs, Now: c.Now}
 	svc.Routes(api)
 	(&alarm.Service{Engine: alarm.NewEngine(db, alarm.Options{Now: c.Now, Messages: msgs})}).Routes(api)
+	(&message.Service{Store: msgs}).Routes(api)
 	*e.Server.API = *api
 	r := &rig{e: e, clock: c, opsDept: e.Accounts.OpsDeptID, service: svc}
 	one := func(q string, args ...any) int64 {
@@ -159,13 +160,19 @@ func TestAlarmAndOrderKnowEachOther(t *testing.T) {
 				t.Fatalf("alarm's order title in %s: %+v", lang, d.Orders)
 			}
 		}
+		// The processor's message says it in their language too.
+		res := r.e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/message/list?messageType=workorder", As: "operator",
+			Headers: map[string]string{"Accept-Language": "zh-CN"}})
+		if !strings.Contains(res.Body, `"content":"逆变器报告故障并已停机"`) {
+			t.Fatalf("the order's message is not in the reader's language: %s", res.Body)
+		}
 		// The alarm shows its open order.
 		d := r.alarmDetail(t, a, "en-US")
 		if d.OpenOrder == nil || d.OpenOrder.ID != o.ID || d.OpenOrder.Number != o.Number || d.Orders[0].Status != workorder.PendingAccept {
 			t.Fatalf("alarm's open order: %+v %+v", d.OpenOrder, d.Orders)
 		}
 		// A second open order is refused, naming the first.
-		res := r.do(t, "admin", "POST", "/v2/workorder/add", fmt.Sprintf(`{"alarmId":%d,"title":"again","priority":2,%s}`, a, r.plan(8)), 409)
+		res = r.do(t, "admin", "POST", "/v2/workorder/add", fmt.Sprintf(`{"alarmId":%d,"title":"again","priority":2,%s}`, a, r.plan(8)), 409)
 		if !strings.Contains(res.Body, o.Number) {
 			t.Fatalf("the refusal does not name the open order: %s", res.Body)
 		}
