@@ -157,6 +157,10 @@ type TypeTrend struct {
 type Detail struct {
 	Alarm
 	Deals []Deal `json:"deals"`
+	// Orders are the work orders opened from the alarm, newest first, with their status now.
+	Orders []Order `json:"orders"`
+	// OpenOrder is the one still open (the alarm gets no other meanwhile), null when none.
+	OpenOrder *Order `json:"openOrder"`
 }
 
 // DealInput deals an alarm.
@@ -401,7 +405,17 @@ func (s *Service) detailOf(r *http.Request, a *Alarm) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return Detail{Alarm: *a, Deals: ds}, nil
+	d := Detail{Alarm: *a, Deals: ds}
+	if d.Orders, err = ordersOf(r.Context(), s.db(), a.ID, s.locale(r)); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	for i := range d.Orders {
+		if d.Orders[i].Open {
+			d.OpenOrder = &d.Orders[i]
+			break
+		}
+	}
+	return d, nil
 }
 
 func (s *Service) detail(r *http.Request) (any, error) {

@@ -44,8 +44,10 @@ func SeedOperations(ctx context.Context, db *store.DB, acc *Accounts, seed int64
 		start           int64
 		recovered, open bool
 		recoveredAt     int64
+		link            alarmLink
 	}
-	rows, err := db.Query(ctx, `SELECT id, station_id, description, start_at, status, COALESCE(recovered_at, 0) FROM alarms
+	rows, err := db.Query(ctx, `SELECT id, station_id, description, start_at, status, COALESCE(recovered_at, 0),
+		COALESCE(device_id, 0), device_name, device_sn, msg_key, msg_args FROM alarms
 		WHERE org_id = ? AND level >= 1 AND start_at >= ? ORDER BY start_at DESC LIMIT 40`, acc.OrgID, now.AddDate(0, 0, -120).UnixMilli())
 	if err != nil {
 		return fmt.Errorf("demo: alarms for work orders: %w", err)
@@ -54,7 +56,8 @@ func SeedOperations(ctx context.Context, db *store.DB, acc *Accounts, seed int64
 	for rows.Next() {
 		var a alarmRow
 		var status int
-		if err := rows.Scan(&a.id, &a.station, &a.desc, &a.start, &status, &a.recoveredAt); err != nil {
+		if err := rows.Scan(&a.id, &a.station, &a.desc, &a.start, &status, &a.recoveredAt,
+			&a.link.deviceID, &a.link.deviceName, &a.link.deviceSN, &a.link.titleKey, &a.link.titleArgs); err != nil {
 			rows.Close()
 			return err
 		}
@@ -79,7 +82,7 @@ func SeedOperations(ctx context.Context, db *store.DB, acc *Accounts, seed int64
 		return nil
 	}
 	return db.InTx(ctx, func(tx *store.Tx) error {
-		order := func(stationID, alarmID int64, title string, created time.Time, openEnded bool) error {
+		order := func(stationID, alarmID int64, link alarmLink, title string, created time.Time, openEnded bool) error {
 			assignee := acc.AdminID
 			if _, err := station.Get(ctx, db, operator, stationID); err == nil {
 				assignee = acc.OperatorID
@@ -132,11 +135,20 @@ func SeedOperations(ctx context.Context, db *store.DB, acc *Accounts, seed int64
 			if alarmID != 0 {
 				alarm = alarmID
 			}
+			var device any
+			if link.deviceID != 0 {
+				device = link.deviceID
+			}
+			if link.titleArgs == "" {
+				link.titleArgs = "[]"
+			}
 			id, err := tx.Insert(ctx, `INSERT INTO work_orders (org_id, station_id, number, title, description, status, priority, alarm_id,
-				open_alarm_id, submitter_id, assignee_user_id, planned_start, planned_end, actual_start, actual_end, created_at, updated_at)
-				VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				open_alarm_id, submitter_id, assignee_user_id, planned_start, planned_end, actual_start, actual_end, created_at, updated_at,
+				device_id, device_name, device_sn, title_key, title_args)
+				VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				acc.OrgID, stationID, fmt.Sprintf("pending-%d", rnd.Int64()), title, status, 1+rnd.IntN(4), alarm, openAlarm,
-				acc.AdminID, assignee, at(pStart), at(pEnd), aStart, aEnd, at(created), at(last))
+				acc.AdminID, assignee, at(pStart), at(pEnd), aStart, aEnd, at(created), at(last),
+				device, link.deviceName, link.deviceSN, link.titleKey, link.titleArgs)
 			if err != nil {
 				return err
 			}
@@ -164,13 +176,13 @@ func SeedOperations(ctx context.Context, db *store.DB, acc *Accounts, seed int64
 			if created.After(now) {
 				created = now.Add(-time.Minute)
 			}
-			if err := order(a.station, a.id, truncateTitle(a.desc), created, a.open || i < 4); err != nil {
+			if err := order(a.station, a.id, a.link, truncateTitle(a.desc), created, a.open || i < 4); err != nil {
 				return fmt.Errorf("demo: work order: %w", err)
 			}
 		}
 		for i, title := range manualOrders {
 			created := now.Add(-time.Duration(2+i*9) * 24 * time.Hour).Add(time.Duration(rnd.IntN(600)) * time.Minute)
-			if err := order(stations[i%len(stations)], 0, title, created, i < 2); err != nil {
+			if err := order(stations[i%len(stations)], 0, alarmLink{}, title, created, i < 2); err != nil {
 				return fmt.Errorf("demo: work order: %w", err)
 			}
 		}
@@ -232,4 +244,12 @@ func approvePlans(ctx context.Context, tx *store.Tx, acc *Accounts, now time.Tim
 		}
 	}
 	return nil
+}
+
+// alarmLink is what an order opened from an alarm keeps of it: the device, and the
+// description's message key and arguments (the title in the reader's language).
+type alarmLink struct {
+	deviceID             int64
+	deviceName, deviceSN string
+	titleKey, titleArgs  string
 }

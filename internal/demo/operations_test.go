@@ -23,8 +23,9 @@ func TestSeedOperations(t *testing.T) {
 		if i < 2 {
 			status, recovered = 1, nil
 		}
-		if _, err := e.DB.Exec(ctx, `INSERT INTO alarms (org_id, station_id, device_id, rule_key, alarm_type, level, status, description,
-			start_at, occurred_at, last_alarm_at, recovered_at, updated_at) VALUES (?, ?, ?, 'inverter_fault', 1, 2, ?, 'Inverter fault', ?, ?, ?, ?, ?)`,
+		if _, err := e.DB.Exec(ctx, `INSERT INTO alarms (org_id, station_id, device_id, device_name, device_sn, rule_key, alarm_type, level, status,
+			msg_key, description, start_at, occurred_at, last_alarm_at, recovered_at, updated_at)
+			VALUES (?, ?, ?, 'INV-01', 'SN-DEMO-1', 'inverter_fault', 1, 2, ?, 'alarm_desc_inverter_fault', 'Inverter fault', ?, ?, ?, ?, ?)`,
 			e.Accounts.OrgID, sid, dev, status, start, start, start, recovered, start); err != nil {
 			t.Fatal(err)
 		}
@@ -40,6 +41,11 @@ func TestSeedOperations(t *testing.T) {
 	count := func(q string) int { return e.Count(t, q) }
 	if n := count("SELECT COUNT(*) FROM work_orders WHERE alarm_id IS NOT NULL"); n != 12 {
 		t.Errorf("%d orders from alarms, want 12", n)
+	}
+	// each keeps the fault's device, serial number and description key
+	if n := count(`SELECT COUNT(*) FROM work_orders WHERE alarm_id IS NOT NULL AND device_id IS NOT NULL AND device_name = 'INV-01'
+		AND device_sn = 'SN-DEMO-1' AND title_key = 'alarm_desc_inverter_fault'`); n != 12 {
+		t.Errorf("%d orders from alarms keep the alarm's device and title key, want 12", n)
 	}
 	if n := count("SELECT COUNT(*) FROM work_orders WHERE alarm_id IS NULL"); n == 0 {
 		t.Error("no orders opened by hand")

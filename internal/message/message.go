@@ -155,6 +155,9 @@ type Event struct {
 	// Live lists organisations whose stations' live figures changed (samples committed):
 	// their connections get a "live" frame and read the figures again.
 	Live []int64 `json:"live,omitempty"`
+	// Orders lists organisations whose work orders changed (opened, moved, assigned): their
+	// connections get an "orders" frame and read their orders and alarms again.
+	Orders []int64 `json:"orders,omitempty"`
 	// Batch is one message to many users (rendered once per locale).
 	Batch *Batch `json:"batch,omitempty"`
 }

@@ -69,6 +69,7 @@ func (h *Hub) deliver(ev *message.Event) {
 		}
 	}
 	h.deliverLive(ev.Live)
+	h.deliverOrders(ev.Orders)
 	h.mu.RUnlock()
 	h.wantCounts(recount...)
 }

@@ -222,7 +222,7 @@ func (h *Hub) Routes(api *httpapi.API) {
 
 // Frame is one WebSocket text frame.
 type Frame struct {
-	Type string `json:"type" doc:"hello, message or counts"`
+	Type string `json:"type" doc:"hello, message, counts, live or orders"`
 	Data any    `json:"data"`
 	// Counts rides on message frames: the reader's counters including the message.
 	Counts *message.Counts `json:"counts,omitempty"`
@@ -472,8 +472,8 @@ func (h *Hub) Publish(ctx context.Context, ev message.Event) error {
 	for start := 0; start < len(ev.Messages); start += maxChunk {
 		send(message.Event{Messages: ev.Messages[start:min(start+maxChunk, len(ev.Messages))]})
 	}
-	if len(ev.CountsOf) > 0 || len(ev.Live) > 0 {
-		send(message.Event{CountsOf: ev.CountsOf, Live: ev.Live})
+	if len(ev.CountsOf) > 0 || len(ev.Live) > 0 || len(ev.Orders) > 0 {
+		send(message.Event{CountsOf: ev.CountsOf, Live: ev.Live, Orders: ev.Orders})
 	}
 	if b := ev.Batch; b != nil {
 		for start := 0; start < len(b.Users); start += maxBatchChunk {

@@ -62,7 +62,14 @@ func (h *Hub) flushLive() {
 
 // deliverLive queues a "live" frame for each connection of the organisations (h.mu held
 // for reading).
-func (h *Hub) deliverLive(orgs []int64) {
+func (h *Hub) deliverLive(orgs []int64) { h.deliverToOrgs("live", orgs) }
+
+// deliverOrders queues an "orders" frame (work orders changed: the console reads its orders
+// and the alarms they were opened from again) for each connection of the organisations.
+// Like "live" it names nothing: each reader reads its own view again.
+func (h *Hub) deliverOrders(orgs []int64) { h.deliverToOrgs("orders", orgs) }
+
+func (h *Hub) deliverToOrgs(typ string, orgs []int64) {
 	if len(orgs) == 0 {
 		return
 	}
@@ -70,7 +77,7 @@ func (h *Hub) deliverLive(orgs []int64) {
 	for _, o := range orgs {
 		want[o] = true
 	}
-	b := frameBytes("live", Live{At: time.Now().UTC()})
+	b := frameBytes(typ, Live{At: time.Now().UTC()})
 	for _, set := range h.byUser {
 		for c := range set {
 			if want[c.orgID] {

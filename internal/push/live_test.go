@@ -1,9 +1,11 @@
 package push_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/push"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
@@ -32,4 +34,21 @@ func TestLiveFrames(t *testing.T) {
 	r.hub.StationsChanged([]int64{acc.OtherOrgID})
 	other.next(t, "live", 3*time.Second)
 	admin.none(t, "live", 1500*time.Millisecond)
+}
+
+// A work-order change reaches the connections of its organisation as an "orders" frame
+// (the alarm drawer shows its orders' status live), and no other organisation's.
+func TestOrdersFrames(t *testing.T) {
+	db := storetest.SQLite(t)
+	acc := seed(t, db)
+	r := newReplica(t, db, push.NewLocal(), push.Options{})
+	admin, other := r.dial(t, r.token(t, acc.AdminID)), r.dial(t, r.token(t, acc.OtherID))
+	for _, c := range []*conn{admin, other} {
+		c.next(t, "counts", time.Second)
+	}
+	if err := r.hub.Publish(context.Background(), message.Event{Orders: []int64{acc.OrgID}}); err != nil {
+		t.Fatal(err)
+	}
+	admin.next(t, "orders", time.Second)
+	other.none(t, "orders", 500*time.Millisecond)
 }

@@ -209,7 +209,7 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/plan/proposal/save":          fmt.Sprintf(`{"stationId":%d,"year":%d,"months":[1,2,3,4,5,6,7,8,9,10,11,12]}`, f.station, time.Now().Year()),
 		"POST /v2/plan/proposal/submit/{uid}":  fmt.Sprintf(`{"approverId":%d}`, f.user),
 		"POST /v2/plan/proposal/decide/{uid}":  `{"decision":"refuse","reason":"matrix"}`,
-		"POST /v2/workorder/add":               fmt.Sprintf(`{"title":"Matrix order","stationId":%d,"priority":2,"plannedStart":"2026-03-01T08:00:00Z","plannedEnd":"2026-03-01T12:00:00Z"}`, f.sub),
+		"POST /v2/workorder/add":               fmt.Sprintf(`{"title":"Matrix order","stationId":%d,"alarmId":0,"priority":2,"plannedStart":"2026-03-01T08:00:00Z","plannedEnd":"2026-03-01T12:00:00Z"}`, f.sub),
 		"POST /v2/workorder/transition/{uid}":  `{"action":"accept","comment":"matrix"}`,
 		"POST /v2/workorder/assign/{uid}":      fmt.Sprintf(`{"assigneeUserId":%d,"assigneeDeptId":0,"comment":"matrix"}`, f.user),
 		"POST /v2/workorder/comment/{uid}":     `{"body":"matrix comment"}`,

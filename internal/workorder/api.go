@@ -137,6 +137,7 @@ func (s *Service) list(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	localiseAll(list, httpapi.Locale(r))
 	total, capped := listing.Capped(total, CountCap)
 	return httpapi.Page[Order]{List: list, Total: total, TotalCapped: capped, Page: f.Page, PageSize: f.Size}, nil
 }
@@ -179,6 +180,7 @@ func (s *Service) detailOf(r *http.Request, id int64) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	o.Localise(httpapi.Locale(r))
 	d := Detail{Order: o, Actions: Allowed(o.Status, ActorOf(p, &o)), CanAssign: canAssign(p, &o)}
 	if d.Events, err = events(ctx, s.DB, id); err == nil {
 		if d.Comments, err = comments(ctx, s.DB, id); err == nil {
@@ -211,6 +213,7 @@ func (s *Service) create(r *http.Request) (any, error) {
 		return nil, err
 	}
 	s.announce(r, id, "create")
+	s.changed(r)
 	return s.detailOf(r, id)
 }
 
@@ -231,5 +234,6 @@ func (s *Service) transition(r *http.Request) (any, error) {
 		return nil, err
 	}
 	s.announce(r, o.ID, in.Action)
+	s.changed(r)
 	return s.detailOf(r, o.ID)
 }

@@ -67,6 +67,7 @@ func (s *Service) export(w http.ResponseWriter, r *http.Request) {
 		httpapi.Fail(w, r, httpapi.Internal(err))
 		return
 	}
+	localiseAll(list, httpapi.Locale(r))
 	w.Header().Set("X-Helio-Total", strconv.FormatInt(total, 10))
 	if total > int64(len(list)) {
 		w.Header().Set("X-Helio-Truncated", "1")

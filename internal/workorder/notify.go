@@ -69,7 +69,7 @@ func (s *Service) announce(r *http.Request, id int64, action string) {
 		news = append(news, message.New{UserID: u, OrgID: httpapi.Caller(r).OrgID, Kind: message.KindWorkOrder, Type: typ,
 			Title:    message.Text{Key: "wo_msg_" + action, Args: []any{o.Number}},
 			SubTitle: message.Plain(o.StationName),
-			Content:  message.Plain(o.Title),
+			Content:  o.TitleText(),
 			Priority: o.Priority, ProcessStatus: o.ProcessStatus, TimeoutStatus: o.Timeout, RefID: o.ID})
 	}
 	if len(news) == 0 {
@@ -89,7 +89,7 @@ func (s *Service) AlarmsRecovered(ctx context.Context, alarmIDs []int64) {
 	var w listing.Where
 	w.In("o.open_alarm_id", alarmIDs)
 	where, args := w.SQL()
-	rows, err := s.DB.Query(ctx, `SELECT o.id, o.org_id, o.number, o.title, s.name, o.priority, o.status,
+	rows, err := s.DB.Query(ctx, `SELECT o.id, o.org_id, o.number, o.title, o.title_key, o.title_args, s.name, o.priority, o.status,
 		COALESCE(o.submitter_id, 0), COALESCE(o.assignee_user_id, 0) FROM work_orders o JOIN stations s ON s.id = o.station_id WHERE `+where, args...)
 	if err != nil {
 		slog.Warn("work order recovery messages not sent", "err", err)
@@ -98,11 +98,13 @@ func (s *Service) AlarmsRecovered(ctx context.Context, alarmIDs []int64) {
 	var news []message.New
 	for rows.Next() {
 		var id, orgID, submitter, assignee int64
-		var number, title, stationName string
+		var o Order
+		var stationName string
 		var priority, status int
-		if err := rows.Scan(&id, &orgID, &number, &title, &stationName, &priority, &status, &submitter, &assignee); err != nil {
+		if err := rows.Scan(&id, &orgID, &o.Number, &o.Title, &o.titleKey, &o.titleArgs, &stationName, &priority, &status, &submitter, &assignee); err != nil {
 			break
 		}
+		number := o.Number
 		users := []int64{assignee}
 		if submitter != assignee {
 			users = append(users, submitter)
@@ -113,7 +115,7 @@ func (s *Service) AlarmsRecovered(ctx context.Context, alarmIDs []int64) {
 			}
 			news = append(news, message.New{UserID: u, OrgID: orgID, Kind: message.KindWorkOrder, Type: message.TypeNotice,
 				Title: message.Text{Key: "wo_msg_recovered", Args: []any{number}}, SubTitle: message.Plain(stationName),
-				Content: message.Plain(title), Priority: priority, ProcessStatus: ProcessStatus(status), RefID: id})
+				Content: o.TitleText(), Priority: priority, ProcessStatus: ProcessStatus(status), RefID: id})
 		}
 	}
 	rows.Close()
@@ -121,5 +123,16 @@ func (s *Service) AlarmsRecovered(ctx context.Context, alarmIDs []int64) {
 		if _, err := s.Messages.Create(ctx, news...); err != nil {
 			slog.Warn("work order recovery messages not sent", "err", err)
 		}
+	}
+}
+
+// changed tells the organisation's open consoles that its work orders changed: the alarm
+// drawer shows its orders' status live, the order lists read again.
+func (s *Service) changed(r *http.Request) {
+	if s.Messages == nil || s.Messages.Pub == nil {
+		return
+	}
+	if err := s.Messages.Pub.Publish(r.Context(), message.Event{Orders: []int64{httpapi.Caller(r).OrgID}}); err != nil {
+		slog.Warn("work order change not pushed", "err", err)
 	}
 }

@@ -142,6 +142,7 @@ func (s *Service) assign(r *http.Request) (any, error) {
 		return nil, httpapi.Internal(err)
 	}
 	s.announce(r, o.ID, "assign")
+	s.changed(r)
 	return s.detailOf(r, o.ID)
 }
 

@@ -29,6 +29,9 @@ type Order struct {
 	AlarmID          int64      `json:"alarmId" doc:"the alarm it was opened from (0 when by hand)"`
 	AlarmStatus      int        `json:"alarmStatus" doc:"that alarm's status: 1 occurring, 2 recovered (0 without an alarm)"`
 	AlarmRecovered   *time.Time `json:"alarmRecoveredAt"`
+	DeviceID         int64      `json:"deviceId" doc:"the device of the alarm it was opened from (0 when by hand, or the device was deleted)"`
+	DeviceName       string     `json:"deviceName" doc:"that device's name when the order was opened"`
+	DeviceSN         string     `json:"deviceSn" doc:"that device's serial number when the order was opened"`
 	SubmitterID      int64      `json:"submitterId"`
 	Submitter        string     `json:"submitter"`
 	AssigneeUserID   int64      `json:"assigneeUserId" doc:"the processor (0 while only a department is assigned)"`
@@ -46,13 +49,17 @@ type Order struct {
 	DeviationPercent float64    `json:"deviationPercent" doc:"(actual − planned hours) ÷ planned × 100"`
 	Timeout          int        `json:"timeoutStatus" doc:"0 not timed out, 1 timed out"`
 	OvertimeHours    float64    `json:"overtimeHours"`
+
+	// titleKey and titleArgs render the title in the reader's language (Localise) when it
+	// was made from an alarm's description.
+	titleKey, titleArgs string
 }
 
 const orderColumns = `o.id, o.number, o.title, o.description, o.station_id, s.name, s.timezone, o.status, o.priority,
 	COALESCE(o.alarm_id, 0), COALESCE(a.status, 0), a.recovered_at, COALESCE(o.submitter_id, 0),
 	COALESCE(NULLIF(su.name, ''), su.username, ''), COALESCE(o.assignee_user_id, 0), COALESCE(NULLIF(au.name, ''), au.username, ''),
 	COALESCE(o.assignee_dept_id, 0), COALESCE(d.name, ''), o.created_at, o.updated_at, o.planned_start, o.planned_end,
-	o.actual_start, o.actual_end`
+	o.actual_start, o.actual_end, COALESCE(o.device_id, 0), o.device_name, o.device_sn, o.title_key, o.title_args`
 
 const orderFrom = ` FROM work_orders o JOIN stations s ON s.id = o.station_id LEFT JOIN alarms a ON a.id = o.alarm_id
 	LEFT JOIN users su ON su.id = o.submitter_id LEFT JOIN users au ON au.id = o.assignee_user_id
@@ -76,7 +83,8 @@ func scanOrder(row interface{ Scan(...any) error }, now time.Time) (Order, error
 	var created, updated, pStart, pEnd int64
 	err := row.Scan(&o.ID, &o.Number, &o.Title, &o.Description, &o.StationID, &o.StationName, &o.Timezone, &o.Status,
 		&o.Priority, &o.AlarmID, &o.AlarmStatus, &recovered, &o.SubmitterID, &o.Submitter, &o.AssigneeUserID, &o.Processor,
-		&o.AssigneeDeptID, &o.AssigneeDept, &created, &updated, &pStart, &pEnd, &aStart, &aEnd)
+		&o.AssigneeDeptID, &o.AssigneeDept, &created, &updated, &pStart, &pEnd, &aStart, &aEnd,
+		&o.DeviceID, &o.DeviceName, &o.DeviceSN, &o.titleKey, &o.titleArgs)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, store.ErrNotFound
 	}

@@ -169,12 +169,32 @@ func checkCC(ctx context.Context, db *store.DB, p *httpapi.Principal, ids []int6
 	return out, nil
 }
 
-// alarmOf reads the station and description of a visible alarm.
-func alarmOf(ctx context.Context, db *store.DB, p *httpapi.Principal, id int64) (stationID int64, desc string, err error) {
+// fromAlarm is what an order opened from an alarm takes from it.
+type fromAlarm struct {
+	stationID, deviceID        int64
+	desc, deviceName, deviceSN string
+	msgKey, msgArgs            string
+}
+
+// alarmOf reads a visible alarm.
+func alarmOf(ctx context.Context, db *store.DB, p *httpapi.Principal, id int64) (fromAlarm, error) {
+	var a fromAlarm
 	scope, args := station.Scope(p)
-	err = db.QueryRow(ctx, "SELECT a.station_id, a.description FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.id = ? AND "+scope,
-		append([]any{id}, args...)...).Scan(&stationID, &desc)
-	return stationID, desc, err
+	err := db.QueryRow(ctx, `SELECT a.station_id, COALESCE(a.device_id, 0), a.description, a.device_name, a.device_sn, a.msg_key,
+		a.msg_args FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.id = ? AND `+scope,
+		append([]any{id}, args...)...).Scan(&a.stationID, &a.deviceID, &a.desc, &a.deviceName, &a.deviceSN, &a.msgKey, &a.msgArgs)
+	return a, err
+}
+
+// OpenOrderOf names the open order of an alarm ("" when it has none).
+func OpenOrderOf(ctx context.Context, db *store.DB, alarmID int64) (int64, string, error) {
+	var id int64
+	var number string
+	err := db.QueryRow(ctx, "SELECT id, number FROM work_orders WHERE open_alarm_id = ?", alarmID).Scan(&id, &number)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	return id, number, err
 }
 
 // Create opens an order and records its first event; it returns the new id.
@@ -182,27 +202,32 @@ func Create(ctx context.Context, db *store.DB, p *httpapi.Principal, in Input, n
 	if err := in.Validate(in.AlarmID > 0); err != nil {
 		return 0, err
 	}
+	var src fromAlarm
+	titleKey, titleArgs := "", "[]"
 	if in.AlarmID > 0 {
-		sid, desc, err := alarmOf(ctx, db, p, in.AlarmID)
+		var err error
+		src, err = alarmOf(ctx, db, p, in.AlarmID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, httpapi.NotFound()
 		}
 		if err != nil {
 			return 0, httpapi.Internal(err)
 		}
-		if in.StationID != 0 && in.StationID != sid {
+		if in.StationID != 0 && in.StationID != src.stationID {
 			return 0, httpapi.InvalidField("stationId", "wo_alarm_station")
 		}
-		in.StationID = sid
+		in.StationID = src.stationID
 		if in.Title == "" {
-			in.Title = truncate(strings.NewReplacer("<", "", ">", "").Replace(desc), MaxTitleLen)
+			// the alarm's description, kept as its message key to be shown in the reader's language
+			in.Title = truncate(strings.NewReplacer("<", "", ">", "").Replace(src.desc), MaxTitleLen)
+			if src.msgKey != "" && httpapi.HasMessage(src.msgKey) {
+				titleKey, titleArgs = src.msgKey, src.msgArgs
+			}
 		}
-		var open string
-		err = db.QueryRow(ctx, "SELECT number FROM work_orders WHERE open_alarm_id = ?", in.AlarmID).Scan(&open)
-		if err == nil {
-			return 0, httpapi.Conflict("wo_alarm_has_order", open)
-		} else if !errors.Is(err, sql.ErrNoRows) {
+		if _, open, err := OpenOrderOf(ctx, db, in.AlarmID); err != nil {
 			return 0, httpapi.Internal(err)
+		} else if open != "" {
+			return 0, httpapi.Conflict("wo_alarm_has_order", open)
 		}
 	} else if _, err := station.Get(ctx, db, p, in.StationID); errors.Is(err, store.ErrNotFound) {
 		return 0, httpapi.NotFound()
@@ -221,10 +246,12 @@ func Create(ctx context.Context, db *store.DB, p *httpapi.Principal, in Input, n
 	err = db.InTx(ctx, func(tx *store.Tx) error {
 		var e error
 		id, e = tx.Insert(ctx, `INSERT INTO work_orders (org_id, station_id, number, title, description, status, priority,
-			alarm_id, open_alarm_id, submitter_id, assignee_user_id, assignee_dept_id, planned_start, planned_end, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			alarm_id, open_alarm_id, submitter_id, assignee_user_id, assignee_dept_id, planned_start, planned_end, created_at, updated_at,
+			device_id, device_name, device_sn, title_key, title_args)
+			VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.OrgID, in.StationID, "pending-"+blob.NewID(), in.Title, in.Description, in.Priority, nullID(in.AlarmID), nullID(in.AlarmID),
-			p.UserID, nullID(in.AssigneeUserID), nullID(in.AssigneeDeptID), in.start.UnixMilli(), in.end.UnixMilli(), at, at)
+			p.UserID, nullID(in.AssigneeUserID), nullID(in.AssigneeDeptID), in.start.UnixMilli(), in.end.UnixMilli(), at, at,
+			nullID(src.deviceID), src.deviceName, src.deviceSN, titleKey, titleArgs)
 		if e != nil {
 			return e
 		}

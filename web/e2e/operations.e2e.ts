@@ -21,6 +21,9 @@ const TEXT = {
     workOrders: 'Work order',
     alarmDrawer: (id: number) => `Alarm ${id}`,
     fromAlarm: 'Open a work order',
+    viewOrder: 'View work order',
+    orderLink: (number: string) => `Work order ${number}`,
+    alarmLink: (id: number) => `Alarm ${id}`,
     form: (id: number) => `Work order for alarm ${id}`,
     processor: 'Processor',
     create: 'Open order',
@@ -49,6 +52,9 @@ const TEXT = {
     workOrders: '工单管理',
     alarmDrawer: (id: number) => `告警 ${id}`,
     fromAlarm: '创建工单',
+    viewOrder: '查看工单',
+    orderLink: (number: string) => `工单 ${number}`,
+    alarmLink: (id: number) => `告警 ${id}`,
     form: (id: number) => `为告警 ${id} 创建工单`,
     processor: '处理人',
     create: '创建工单',
@@ -79,10 +85,10 @@ interface Envelope<T> {
   data: T;
 }
 
-async function call<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+async function call<T>(path: string, token: string, init: { method?: string; body?: unknown; lang?: string } = {}): Promise<T> {
   const response = await fetch(`${baseUrl()}${path}`, {
     method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Accept-Language': init.lang ?? 'en-US' },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const body = (await response.json()) as Envelope<T>;
@@ -157,7 +163,7 @@ async function act(page: Page, drawer: Locator, name: string, comment?: { label:
 
 async function workOrderJourney(context: TestContext, locale: Locale) {
   const text = TEXT[locale];
-  const { page } = await openPage(browser, context, locale);
+  const { page, browserContext } = await openPage(browser, context, locale);
   await page.goto(`${baseUrl()}/#/login?redirect=workOrder`);
   await page.getByLabel(text.username).fill('operator');
   await page.getByLabel(text.password).fill(DEMO_PASSWORD);
@@ -186,6 +192,28 @@ async function workOrderJourney(context: TestContext, locale: Locale) {
   const drawer = page.getByRole('dialog', { name: /^(Work order|工单) WO-/ });
   await drawer.waitFor();
   await expect.poll(() => tile(page, 's1'), { timeout: 10_000 }).toBe(pendingBefore + 1);
+  const number = /WO-[\d-]+/.exec((await drawer.getAttribute('aria-label')) ?? '')![0];
+
+  // The order knows its alarm: the device, its serial number, a link back, and the alarm's
+  // description as its title in the reader's language.
+  const alarm = await call<{ deviceName: string; deviceSn: string; description: string }>(`/v2/warn/detail/${alarmId}`, token, {
+    lang: locale,
+  });
+  await expect.poll(() => drawer.getByRole('heading', { level: 2 }).textContent()).toBe(alarm.description);
+  await drawer.getByText(alarm.deviceSn, { exact: true }).waitFor();
+  await drawer.getByRole('link', { name: text.alarmLink(alarmId) }).waitFor();
+
+  // The alarm knows its order, in another tab: "View work order" instead of opening another.
+  const watcher = await browserContext.newPage();
+  watcher.setDefaultTimeout(20_000);
+  await watcher.goto(`${baseUrl()}/#/alarm?detail=${alarmId}`);
+  const watched = watcher.getByRole('dialog', { name: text.alarmDrawer(alarmId) });
+  await watched.getByRole('button', { name: text.viewOrder }).waitFor();
+  expect(await watched.getByRole('button', { name: text.fromAlarm }).count()).toBe(0);
+  const entry = watched.getByRole('listitem').filter({ has: watcher.getByRole('link', { name: text.orderLink(number) }) });
+  await entry.getByText(alarm.description).waitFor();
+  await screenshot(watcher, `alarm-order-open-${locale}`);
+
   await act(page, drawer, text.accept);
   await act(page, drawer, text.start);
   await act(page, drawer, text.finish, { label: text.comment, required: text.commentRequired });
@@ -193,6 +221,15 @@ async function workOrderJourney(context: TestContext, locale: Locale) {
   await drawer.getByRole('list', { name: text.history }).getByText('Replaced the fan and reset the inverter').waitFor();
   await expect.poll(() => tile(page, 's4'), { timeout: 10_000 }).toBe(finishedBefore + 1);
   await expect.poll(() => tile(page, 's1'), { timeout: 10_000 }).toBe(pendingBefore);
+
+  // The other tab shows the order finished without a reload (pushed), and offers a new order.
+  await entry.getByText(text.finished, { exact: true }).waitFor({ timeout: 10_000 });
+  await watched.getByRole('button', { name: text.fromAlarm }).waitFor();
+  await screenshot(watcher, `alarm-with-order-${locale}`);
+  // and the link leads to the order
+  await entry.getByRole('link', { name: text.orderLink(number) }).click();
+  await watcher.getByRole('dialog', { name: new RegExp(number) }).getByRole('link', { name: text.alarmLink(alarmId) }).waitFor();
+  await watcher.close();
   await screenshot(page, `workorder-detail-${locale}`);
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'hidden' });

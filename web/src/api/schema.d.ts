@@ -2694,6 +2694,8 @@ export interface components {
              * @description when the alarm was raised
              */
             occurTime?: string;
+            openOrder?: components["schemas"]["Order"];
+            orders?: components["schemas"]["Order"][];
             /** @description the top-level station of a sub-station's alarm (0 otherwise) */
             parentStationId?: number;
             /** @description of the latest deal */
@@ -3632,55 +3634,21 @@ export interface components {
             timezone?: string;
         };
         Order: {
-            /** Format: date-time */
-            actualEnd?: string;
-            actualHours?: number;
-            /** Format: date-time */
-            actualStart?: string;
-            /** @description the alarm it was opened from (0 when by hand) */
-            alarmId?: number;
-            /** Format: date-time */
-            alarmRecoveredAt?: string;
-            /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
-            alarmStatus?: number;
-            assigneeDept?: string;
-            assigneeDeptId?: number;
-            /** @description the processor (0 while only a department is assigned) */
-            assigneeUserId?: number;
-            description?: string;
-            /** @description (actual − planned hours) ÷ planned × 100 */
-            deviationPercent?: number;
             id?: number;
             /** @description WO-yyyyMMdd-id */
             number?: string;
-            overtimeHours?: number;
-            /**
-             * Format: date-time
-             * @description the timeout is measured from it
-             */
-            plannedEnd?: string;
-            plannedHours?: number;
-            /** Format: date-time */
-            plannedStart?: string;
-            /** @description 1 low, 2 normal, 3 urgent, 4 very urgent */
-            priority?: number;
-            processor?: string;
-            /** @description the message-centre status: pending_accept, pending, processing, finished, rejected */
-            processStatus?: string;
-            stationId?: number;
-            stationName?: string;
-            /** @description 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
+            /** @description statuses 1-3: the alarm may not get another order meanwhile */
+            open?: boolean;
+            /** @description now: 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
             status?: number;
-            submitter?: string;
-            submitterId?: number;
             /** Format: date-time */
             submitTime?: string;
-            /** @description 0 not timed out, 1 timed out */
-            timeoutStatus?: number;
-            /** @description the station's IANA zone */
-            timezone?: string;
+            /** @description in the caller's language when it was made from the alarm's description */
             title?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the last move (finished or rejected at, once done)
+             */
             updateTime?: string;
         };
         Overview: {
@@ -3747,7 +3715,7 @@ export interface components {
             totalCapped?: boolean;
         };
         PageOfOrder: {
-            list?: components["schemas"]["Order"][];
+            list?: components["schemas"]["WorkorderOrder"][];
             page?: number;
             pageSize?: number;
             total?: number;
@@ -4773,6 +4741,12 @@ export interface components {
             description?: string;
             /** @description (actual − planned hours) ÷ planned × 100 */
             deviationPercent?: number;
+            /** @description the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
+            deviceId?: number;
+            /** @description that device's name when the order was opened */
+            deviceName?: string;
+            /** @description that device's serial number when the order was opened */
+            deviceSn?: string;
             events?: components["schemas"]["Event"][];
             id?: number;
             /** @description WO-yyyyMMdd-id */
@@ -4828,6 +4802,64 @@ export interface components {
             stationId?: number;
             /** @description at most 100 characters; from an alarm, its description when empty */
             title: string;
+        };
+        WorkorderOrder: {
+            /** Format: date-time */
+            actualEnd?: string;
+            actualHours?: number;
+            /** Format: date-time */
+            actualStart?: string;
+            /** @description the alarm it was opened from (0 when by hand) */
+            alarmId?: number;
+            /** Format: date-time */
+            alarmRecoveredAt?: string;
+            /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
+            alarmStatus?: number;
+            assigneeDept?: string;
+            assigneeDeptId?: number;
+            /** @description the processor (0 while only a department is assigned) */
+            assigneeUserId?: number;
+            description?: string;
+            /** @description (actual − planned hours) ÷ planned × 100 */
+            deviationPercent?: number;
+            /** @description the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
+            deviceId?: number;
+            /** @description that device's name when the order was opened */
+            deviceName?: string;
+            /** @description that device's serial number when the order was opened */
+            deviceSn?: string;
+            id?: number;
+            /** @description WO-yyyyMMdd-id */
+            number?: string;
+            overtimeHours?: number;
+            /**
+             * Format: date-time
+             * @description the timeout is measured from it
+             */
+            plannedEnd?: string;
+            plannedHours?: number;
+            /** Format: date-time */
+            plannedStart?: string;
+            /** @description 1 low, 2 normal, 3 urgent, 4 very urgent */
+            priority?: number;
+            processor?: string;
+            /** @description the message-centre status: pending_accept, pending, processing, finished, rejected */
+            processStatus?: string;
+            stationId?: number;
+            stationName?: string;
+            /** @description 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
+            status?: number;
+            submitter?: string;
+            submitterId?: number;
+            /** Format: date-time */
+            submitTime?: string;
+            /** @description 0 not timed out, 1 timed out */
+            timeoutStatus?: number;
+            /** @description the station's IANA zone */
+            timezone?: string;
+            title?: string;
+            /** Format: date-time */
+            updateTime?: string;
         };
         WorkorderSummary: {
             /** @description keys 1-5 */

@@ -96,6 +96,10 @@ describe('parseFrame', () => {
       counts: { unread: 4, unprocessedAlarm: 3 },
     });
     expect(parseFrame('{"type":"message","data":{"id":9}}', false)).toMatchObject({ counts: undefined });
+    expect(parseFrame('{"type":"orders","data":{"at":"2026-01-01T00:00:00Z"}}', false)).toEqual({
+      type: 'orders',
+      at: '2026-01-01T00:00:00Z',
+    });
   });
 
   it('ignores what it does not understand', () => {

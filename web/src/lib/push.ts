@@ -50,6 +50,8 @@ export type PushEvent =
   | { type: 'message'; message: PushMessage; counts?: MessageCounts }
   /** Samples of the organisation's devices were committed: live figures changed. */
   | { type: 'live'; at: string }
+  /** A work order of the organisation was opened, moved or assigned: orders and their alarms changed. */
+  | { type: 'orders'; at: string }
   | { type: 'status'; status: PushStatus };
 
 export type PushListener = (event: PushEvent) => void;
@@ -127,6 +129,8 @@ export function parseFrame(data: unknown, reconnected: boolean): PushEvent | nul
       };
     case 'live':
       return { type: 'live', at: String(body.at ?? '') };
+    case 'orders':
+      return { type: 'orders', at: String(body.at ?? '') };
     default:
       return null;
   }

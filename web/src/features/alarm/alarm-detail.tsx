@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { Facts } from '@/components/facts';
+import { AlarmOrders, workOrderHref } from './alarm-orders';
 import { AlarmLevelTag, AlarmStatusTag, DealStatusText } from './alarm-tags';
 import styles from './alarm.module.css';
 import { type AlarmDetail, useAlarmDetail } from './api/alarms';
@@ -34,6 +35,7 @@ function DetailBody({ alarm, onDeal }: { alarm: AlarmDetail; onDeal: () => void 
   const duration = useDurationText();
   const navigate = useNavigate();
   const time = (value: string | null) => formatInZone(value, alarm.timezone);
+  const openOrder = alarm.openOrder;
   return (
     <>
       <div className={styles.detailHead}>
@@ -64,12 +66,19 @@ function DetailBody({ alarm, onDeal }: { alarm: AlarmDetail; onDeal: () => void 
           [t('alarm.field.rule'), alarm.ruleName || alarm.rule],
         ]}
       />
+      <AlarmOrders alarm={alarm} />
       <div className={styles.historyHead}>
         <h3 className={styles.subTitle}>{t('alarm.detail.history')}</h3>
         <span className={styles.actions}>
-          <Button size="small" onClick={() => navigate(`/operations/workorder?new=1&alarmId=${alarm.id}`)}>
-            {t('alarm.action.workOrder')}
-          </Button>
+          {openOrder ? (
+            <Button size="small" onClick={() => navigate(workOrderHref(openOrder.id))}>
+              {t('alarm.action.viewWorkOrder')}
+            </Button>
+          ) : (
+            <Button size="small" onClick={() => navigate(`/operations/workorder?new=1&alarmId=${alarm.id}`)}>
+              {t('alarm.action.workOrder')}
+            </Button>
+          )}
           <Button type={alarm.dealStatus === 0 ? 'primary' : 'secondary'} size="small" onClick={onDeal}>
             {alarm.dealStatus === 0 ? t('alarm.action.deal') : t('alarm.action.dealAgain')}
           </Button>

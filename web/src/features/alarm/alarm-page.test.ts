@@ -16,7 +16,7 @@ describe('alarm page', () => {
     expect(tabOf(new URLSearchParams('tab=nonsense'), true)).toBe('list');
   });
 
-  it('refreshes the alarms on a pushed alarm, a changed unprocessed count or a reconnection', () => {
+  it('refreshes the alarms on a pushed alarm, a changed unprocessed count, a work-order change or a reconnection', () => {
     expect(alarmsChanged(message('alarm'), null)).toBe(true);
     expect(alarmsChanged(message('workorder'), null)).toBe(false);
     const counts = (unprocessedAlarm: number) => ({ type: 'counts', counts: { unread: 0, unprocessedAlarm } }) as const;
@@ -26,5 +26,6 @@ describe('alarm page', () => {
     expect(alarmsChanged({ type: 'hello', userId: 1, since: '', reconnected: false }, null)).toBe(false);
     expect(alarmsChanged({ type: 'hello', userId: 1, since: '', reconnected: true }, null)).toBe(true);
     expect(alarmsChanged({ type: 'status', status: 'open' }, null)).toBe(false);
+    expect(alarmsChanged({ type: 'orders', at: '' }, null)).toBe(true);
   });
 });

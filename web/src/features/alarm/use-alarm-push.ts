@@ -8,7 +8,8 @@ const REFRESH_DELAY_MS = 300;
 
 /**
  * Whether a push event means the alarm figures changed: a new alarm message, another count of
- * unprocessed alarms (someone dealt one), or a connection back after a gap.
+ * unprocessed alarms (someone dealt one), a work order opened or moved (an alarm shows its
+ * orders' status), or a connection back after a gap.
  */
 export function alarmsChanged(event: PushEvent, lastUnprocessed: number | null): boolean {
   switch (event.type) {
@@ -16,6 +17,8 @@ export function alarmsChanged(event: PushEvent, lastUnprocessed: number | null):
       return event.message.messageType === 'alarm';
     case 'counts':
       return lastUnprocessed !== null && event.counts.unprocessedAlarm !== lastUnprocessed;
+    case 'orders':
+      return true;
     case 'hello':
       return event.reconnected;
     default:

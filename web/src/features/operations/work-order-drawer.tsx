@@ -4,8 +4,9 @@ import Drawer from '@arco-design/web-react/es/Drawer';
 import '@arco-design/web-react/es/Alert/style/css.js';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Drawer/style/css.js';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { Facts } from '@/components/facts';
 import { formatDateTime, formatNumber } from '@/lib/format';
@@ -61,6 +62,18 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
       <Facts
         items={[
           [t('ops.wo.field.station'), order.stationName],
+          ...(order.alarmId > 0
+            ? ([
+                [
+                  t('ops.wo.field.alarm'),
+                  <Link key="alarm" to={`/alarm?detail=${order.alarmId}`}>
+                    {t('ops.wo.alarmOf', { id: order.alarmId })}
+                  </Link>,
+                ],
+                [t('ops.wo.field.device'), order.deviceName],
+                [t('ops.wo.field.deviceSn'), order.deviceSn],
+              ] as [string, ReactNode][])
+            : []),
           [t('ops.wo.field.submitter'), order.submitter],
           [t('ops.wo.field.processor'), order.processor || order.assigneeDept],
           [t('ops.wo.field.submitTime'), formatDateTime(order.submitTime)],

@@ -60,8 +60,26 @@ export interface Deal {
   time: string;
 }
 
+/** A work order opened from the alarm, with its status now. */
+export interface AlarmOrder {
+  id: number;
+  number: string;
+  /** in the reader's language when it was made from the alarm's description */
+  title: string;
+  /** 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
+  status: number;
+  /** statuses 1-3: the alarm gets no other order meanwhile */
+  open: boolean;
+  submitTime: string;
+  updateTime: string;
+}
+
 export interface AlarmDetail extends Alarm {
   deals: Deal[];
+  /** newest first */
+  orders: AlarmOrder[];
+  /** the one still open, null when none */
+  openOrder: AlarmOrder | null;
 }
 
 export interface Page<T> {

@@ -31,6 +31,11 @@ export interface WorkOrder {
   /** 0 without an alarm, 1 occurring, 2 recovered */
   alarmStatus: number;
   alarmRecoveredAt: string | null;
+  /** the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
+  deviceId: number;
+  /** that device's name and serial number when the order was opened */
+  deviceName: string;
+  deviceSn: string;
   submitterId: number;
   submitter: string;
   assigneeUserId: number;
