@@ -6,12 +6,12 @@ import (
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
-// States a device can be in, judged from its latest sample.
+// States a device can be in (StateOf).
 const (
 	StateRunning = "running"
 	StateStandby = "standby"
 	StateFault   = "fault"
-	StateOffline = "offline" // no sample for OfflineAfter
+	StateOffline = "offline" // no sample for OfflineAfter, or the field poller cannot read it
 )
 
 // The field poller's communication states StateOf reads (internal/scada).
@@ -22,12 +22,6 @@ const (
 
 // OfflineAfter is how long a device may be silent before it counts as offline.
 const OfflineAfter = 15 * time.Minute
-
-// State judges a device from its latest sample alone (nil when it never reported): for a
-// device no field poller reads. StateOf is the rule every screen uses.
-func State(latest *telemetry.Sample, now time.Time) string {
-	return StateOf(latest, "", now)
-}
 
 // StateOf judges a device from its latest sample (nil when it never reported) and the
 // field poller's communication state (comm: "" when no poller reads it). It is the one
