@@ -158,16 +158,20 @@ func (f *SQLFleet) Devices(ctx context.Context, p *httpapi.Principal, name strin
 		return nil, err
 	}
 	now := f.now()
+	var comms map[int64]string // the device screens' rule: the poller's states too
+	if c, ok := f.Telemetry.(device.Comms); ok {
+		comms = c.CommStates()
+	}
 	out := make([]DeviceFact, 0, len(list))
 	for _, d := range list {
 		fact := DeviceFact{ID: d.ID, Name: d.Name, SN: d.SN, Type: d.Type, StationID: d.StationID, StationName: d.StationName}
 		if s, ok := latest[d.ID]; ok {
-			fact.State = device.State(&s, now)
+			fact.State = device.StateOf(&s, comms[d.ID], now)
 			fact.PowerKW = s.PowerKW
 			t := s.Time
 			fact.LastSeen = &t
 		} else {
-			fact.State = device.State(nil, now)
+			fact.State = device.StateOf(nil, comms[d.ID], now)
 		}
 		out = append(out, fact)
 	}

@@ -20,31 +20,6 @@ import (
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
-// States a device can be in, judged from its latest sample.
-const (
-	StateRunning = "running"
-	StateStandby = "standby"
-	StateFault   = "fault"
-	StateOffline = "offline" // no sample for OfflineAfter
-)
-
-// OfflineAfter is how long a device may be silent before it counts as offline.
-const OfflineAfter = 15 * time.Minute
-
-// State judges a device from its latest sample (nil when it never reported).
-func State(latest *telemetry.Sample, now time.Time) string {
-	switch {
-	case latest == nil || now.Sub(latest.Time) > OfflineAfter:
-		return StateOffline
-	case latest.Status == telemetry.StatusFault || latest.Status == telemetry.StatusOverTemp || latest.Status == telemetry.StatusGridFault:
-		return StateFault
-	case latest.Status == telemetry.StatusRunning:
-		return StateRunning
-	default:
-		return StateStandby
-	}
-}
-
 // Energy is a device's energy today (station-local day) and in all.
 type Energy struct {
 	TodayKWh float64 `json:"todayKwh"`
@@ -232,19 +207,20 @@ func (s *Service) itemsOf(ctx context.Context, devs []*Device, withEnergy bool) 
 		}
 	}
 	now := s.now()
+	comms := s.comms()
 	out := make([]Item, len(devs))
 	for i, d := range devs {
 		it := Item{Device: *d, TodayKWh: energy[d.ID].TodayKWh, TotalKWh: energy[d.ID].TotalKWh}
 		if l, ok := latest[d.ID]; ok {
 			t := l.Time
 			it.LastSeen = &t
-			it.State = State(&l, now)
+			it.State = StateOf(&l, comms[d.ID], now)
 			if it.State != StateOffline {
 				it.CurrentPowerKW = l.PowerKW
 			}
 			it.SOC = l.SOC
 		} else {
-			it.State = State(nil, now)
+			it.State = StateOf(nil, comms[d.ID], now)
 		}
 		out[i] = it
 	}

@@ -14,13 +14,14 @@ import (
 type Tally struct {
 	Total int
 	// Reported and Online count as the station lists do: a device that has reported and
-	// whose poller is not still connecting; online when its sample is recent enough and
-	// its poller does not say offline. PowerKW is the online inverters' power.
+	// whose poller is not still connecting; online when its state (device.StateOf) is not
+	// offline. PowerKW is the online inverters' power.
 	Reported, Online int
 	PowerKW          float64
 	LastSeen         time.Time // newest sample (zero: none)
-	// States counts by device.State (device.States' order), from the samples alone;
-	// ByType the same per type (device.Types' order; other types are not counted there).
+	// States counts by device.StateOf (device.States' order), from the samples and the
+	// poller's communication states, as the device list shows them; ByType the same per
+	// type (device.Types' order; other types are not counted there).
 	States [4]int
 	ByType [4][4]int
 	// Until is the first instant (unix ns) the tally changes with time alone: a
@@ -84,7 +85,11 @@ func (st *stationInfo) tallyAt(ns int64, now time.Time, comms Comms) *Tally {
 		if f := d.fig; f != nil && f.hasLatest {
 			l = &f.latest
 		}
-		state := device.State(l, now)
+		comm := ""
+		if len(comms.States) > 0 {
+			comm = comms.States[d.id]
+		}
+		state := device.StateOf(l, comm, now)
 		si := device.StateIndex(state)
 		k.States[si]++
 		for ti, t := range device.Types {
@@ -97,18 +102,14 @@ func (st *stationInfo) tallyAt(ns int64, now time.Time, comms Comms) *Tally {
 			k.until = min(k.until, l.Time.Add(device.OfflineAfter).UnixNano())
 		}
 		k.Total++
-		comm := ""
-		if len(comms.States) > 0 {
-			comm = comms.States[d.id]
-		}
-		if l == nil || comm == "connecting" {
+		if l == nil || comm == device.CommConnecting {
 			continue
 		}
 		k.Reported++
 		if l.Time.After(k.LastSeen) {
 			k.LastSeen = l.Time
 		}
-		if state != device.StateOffline && comm != "offline" {
+		if state != device.StateOffline {
 			k.Online++
 			if d.typ == "inverter" {
 				k.PowerKW += l.PowerKW

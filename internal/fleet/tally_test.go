@@ -18,7 +18,9 @@ func freshTally(t *testing.T, s *State, id int64, now time.Time, comms Comms) Ta
 	t.Helper()
 	out := Tally{Until: math.MaxInt64}
 	err := s.EachOf(context.Background(), []int64{id}, func(m *Member, l *telemetry.Sample) {
-		state := device.State(l, now)
+		// the device screens' rule: the samples and the poller's states
+		comm := comms.States[m.ID]
+		state := device.StateOf(l, comm, now)
 		if l != nil && state != device.StateOffline { // offline from this instant on
 			out.Until = min(out.Until, l.Time.Add(device.OfflineAfter).UnixNano())
 		}
@@ -30,7 +32,6 @@ func freshTally(t *testing.T, s *State, id int64, now time.Time, comms Comms) Ta
 			}
 		}
 		out.Total++
-		comm := comms.States[m.ID]
 		if l == nil || comm == "connecting" {
 			return
 		}
@@ -38,7 +39,7 @@ func freshTally(t *testing.T, s *State, id int64, now time.Time, comms Comms) Ta
 		if l.Time.After(out.LastSeen) {
 			out.LastSeen = l.Time
 		}
-		if state != device.StateOffline && comm != "offline" {
+		if state != device.StateOffline {
 			out.Online++
 			if m.Type == "inverter" {
 				out.PowerKW += l.PowerKW

@@ -27,14 +27,14 @@ func count(a *devCount, id int64, typ string, l *telemetry.Sample, now time.Time
 	if len(comms) > 0 {
 		comm = comms[id]
 	}
-	if l == nil || comm == "connecting" {
+	if l == nil || comm == device.CommConnecting {
 		return
 	}
 	a.reported++
 	if l.Time.After(a.lastSeen) {
 		a.lastSeen = l.Time
 	}
-	if device.State(l, now) != device.StateOffline && comm != "offline" {
+	if device.StateOf(l, comm, now) != device.StateOffline {
 		a.online++
 		if typ == "inverter" {
 			a.powerKW += l.PowerKW

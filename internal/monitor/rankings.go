@@ -169,13 +169,13 @@ func (s *Summary) topDevices(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	now := f.now()
+	now, comms := f.now(), f.comms().States
 	out := make([]TopDevice, 0, len(devs))
 	for _, d := range devs {
 		e := energy[d.ID]
 		t := TopDevice{ID: d.ID, Name: d.Name, SN: d.SN, StationID: d.StationID, StationName: d.StationName, Type: d.Type,
 			TodayKWh: e.TodayKWh, EquivalentHours: r3(EquivalentHours(e.TodayKWh, d.ComponentCapacityKWp))}
-		if l, ok := latest[d.ID]; ok && device.State(&l, now) != device.StateOffline {
+		if l, ok := latest[d.ID]; ok && device.StateOf(&l, comms[d.ID], now) != device.StateOffline {
 			t.CurrentPowerKW = r3(l.PowerKW)
 		}
 		out = append(out, t)
@@ -218,13 +218,13 @@ func (s *Summary) keptTopDevices(r *http.Request, limit int) (any, error) {
 			return nil, httpapi.Internal(err)
 		}
 	}
-	now := f.now()
+	now, comms := f.now(), f.comms().States
 	out := make([]TopDevice, len(top))
 	for i, d := range top {
 		today := r3(d.TodayKWh)
 		out[i] = TopDevice{Rank: i + 1, ID: d.ID, Name: d.Name, SN: d.SN, StationID: d.StationID, StationName: d.StationName,
 			Type: "inverter", TodayKWh: today, EquivalentHours: r3(EquivalentHours(today, d.KWp))}
-		if d.HasLatest && device.State(&d.Latest, now) != device.StateOffline {
+		if d.HasLatest && device.StateOf(&d.Latest, comms[d.ID], now) != device.StateOffline {
 			out[i].CurrentPowerKW = r3(d.Latest.PowerKW)
 		}
 	}

@@ -121,11 +121,12 @@ func (f *Figures) stateCounts(ctx context.Context, r *http.Request, list []*stat
 	if err != nil {
 		return out, err
 	}
+	comms := f.comms().States
 	for _, id := range ids {
 		if l, ok := latest[id]; ok {
-			out[device.StateIndex(device.State(&l, now))]++
+			out[device.StateIndex(device.StateOf(&l, comms[id], now))]++
 		} else {
-			out[device.StateIndex(device.State(nil, now))]++
+			out[device.StateIndex(device.StateOf(nil, comms[id], now))]++
 		}
 	}
 	return out, nil
@@ -256,6 +257,10 @@ func (f *Figures) fillStateCounts(ctx context.Context, list []*station.Station, 
 		until[i] = min(until[i], t.Until)
 	})
 }
+
+// CommStates implements device.Comms: the device screens judge states by the same
+// communication states as the counts.
+func (f *Figures) CommStates() map[int64]string { return f.comms().States }
 
 // comms is the field poller's communication states now (none without a poller).
 func (f *Figures) comms() fleet.Comms {

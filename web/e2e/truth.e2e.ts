@@ -297,3 +297,73 @@ describe('tools', () => {
     }, 120_000);
   }
 });
+
+interface DeviceRow {
+  id: number;
+  name: string;
+  sn: string;
+  stationName: string;
+  totalKwh: number;
+  latest?: { energyKwh: number } | null;
+}
+
+/** The text of a table row's cell under the column headed `title` (the first row shown). */
+async function cellUnder(page: Page, title: string): Promise<string> {
+  const header = page.getByRole('columnheader', { name: title, exact: true });
+  await header.waitFor();
+  return page.evaluate((name) => {
+    const ths = Array.from(document.querySelectorAll('thead th'));
+    const at = ths.findIndex((th) => th.textContent?.trim() === name);
+    const row = document.querySelector('tbody tr');
+    return at < 0 || !row ? '' : (row.querySelectorAll('td')[at]?.textContent?.trim() ?? '');
+  }, title);
+}
+
+/** A figure's value on the device page: the <dd> beside the <dt> named `label`. */
+async function valueBeside(page: Page, label: string): Promise<string> {
+  const dd = page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+  await dd.first().waitFor();
+  return ((await dd.first().textContent()) ?? '').trim();
+}
+
+/** kWh from a scaled figure ("1.46 GWh", "392.1 MWh", "1,234 kWh"). */
+function kwhOf(text: string): number {
+  const m = /([\d.,]+)\s*([kMG])Wh/.exec(text);
+  if (!m) {
+    return NaN;
+  }
+  return parseFloat(m[1]!.replace(/,/g, '')) * { k: 1, M: 1e3, G: 1e6 }[m[2] as 'k' | 'M' | 'G'];
+}
+
+const LIFETIME = {
+  // a replaced inverter (its own counter restarted) and one whose counter is daily
+  'en-US': { total: 'Total', device: ['Kern Valley', 'Block North', 'INV-04'] },
+  'zh-CN': { total: '累计电量', device: ['Mérida', 'Field 3', 'INV-01'] },
+} as const;
+
+describe('one lifetime per device', () => {
+  for (const [locale, theme] of RUNS) {
+    it(`shows the same lifetime in the device list and on the device's page (${locale}, ${theme})`, async (context) => {
+      const token = await apiLogin('admin');
+      const [site, sub, name] = LIFETIME[locale].device;
+      const found = await call<{ list: DeviceRow[] }>(`/v2/dev/listbytype?name=${name}&pageSize=100`, token);
+      const row = found.list.find((d) => d.stationName.includes(site) && d.stationName.includes(sub));
+      expect(row).toBeDefined();
+      const detail = await call<DeviceRow>(`/v2/dev/detail/${row!.id}`, token);
+      expect(detail.totalKwh).toBe(row!.totalKwh);
+      // the device's own counter is not its lifetime (replaced, or reset every night)
+      expect(Math.abs((detail.latest?.energyKwh ?? 0) - row!.totalKwh)).toBeGreaterThan(0.05 * row!.totalKwh);
+
+      const label = LIFETIME[locale].total;
+      const list = await signedIn(context, 'admin', locale, theme, `/device?name=${encodeURIComponent(row!.sn)}`);
+      const inList = await cellUnder(list, label);
+      const page = await signedIn(context, 'admin', locale, theme, `/device/detail/${row!.id}`);
+      const onPage = await valueBeside(page, label);
+      expect(inList).not.toBe('');
+      expect(onPage).toBe(inList);
+      // and both are the API's lifetime, to the shown precision
+      expect(Math.abs(kwhOf(onPage) - row!.totalKwh)).toBeLessThan(0.01 * row!.totalKwh);
+      await screenshot(page, `truth-device-lifetime-${locale}-${theme}`);
+    }, 120_000);
+  }
+});

@@ -39,7 +39,8 @@ function RealTime({ device }: { device: DeviceDetail }) {
           <dl className={styles.values}>
             <Value label={t('device.metric.power')} value={formatQuantity(sample.powerKw, 'kW')} />
             {device.type !== 'meter' && <Value label={t('device.live.today')} value={formatQuantity(device.todayKwh, 'kWh')} />}
-            <Value label={t(`device.metric.energy.${device.type}`)} value={formatQuantity(sample.energyKwh, 'kWh', { scale: true })} />
+            {/* lifetime: opening counter + recorded roll-ups, the list's figure (not the device's own counter) */}
+            <Value label={t('device.live.total')} value={formatQuantity(device.totalKwh, 'kWh', { scale: true })} />
             {(storage || device.type === 'meter') && (
               <Value label={t(`device.metric.energy2.${device.type}`)} value={formatQuantity(sample.energy2Kwh, 'kWh', { scale: true })} />
             )}
