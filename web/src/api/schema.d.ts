@@ -3008,6 +3008,8 @@ export interface components {
             /** @description serial number, unique in the organisation */
             sn?: string;
             soc?: number;
+            /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
+            specificYield?: number;
             /** @description running, standby, fault or offline */
             state?: string;
             stationId?: number;
@@ -3272,6 +3274,8 @@ export interface components {
             /** @description serial number, unique in the organisation */
             sn?: string;
             soc?: number;
+            /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
+            specificYield?: number;
             /** @description running, standby, fault or offline */
             state?: string;
             stationId?: number;
@@ -6269,8 +6273,12 @@ export interface operations {
             query?: {
                 /** @description part of the name or serial number */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id */
+                sort?: string;
                 /** @description running, standby, fault or offline */
                 state?: string;
                 /** @description only this station (and its sub-stations) */
@@ -6449,8 +6457,12 @@ export interface operations {
             query?: {
                 /** @description part of the name or serial number */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id */
+                sort?: string;
                 /** @description running, standby, fault or offline */
                 state?: string;
                 /** @description only this station (and its sub-stations) */
