@@ -2,11 +2,13 @@ package device_test
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 
 type sortedRow struct {
 	ID             int64    `json:"id"`
+	SN             string   `json:"sn"`
 	Type           string   `json:"type"`
 	State          string   `json:"state"`
 	CurrentPowerKW float64  `json:"currentPowerKw"`
@@ -158,6 +161,20 @@ func TestDeviceListSortsLikeBruteForce(t *testing.T) {
 			for i := range want {
 				if got[i].ID != want[i].ID {
 					t.Fatalf("%s as %s: row %d is device %d, the brute force ranks %d there (%d rows)", q.Encode(), as, i, got[i].ID, want[i].ID, len(want))
+				}
+			}
+			// the export of the sorted list comes in the same order
+			q.Del("page")
+			q.Del("pageSize")
+			q.Set("format", "csv")
+			r := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/dev/export?" + q.Encode(), As: as})
+			recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(r.Body, "\ufeff"))).ReadAll()
+			if r.Status != 200 || err != nil || len(recs) != len(want)+1 {
+				t.Fatalf("export %s: %d, %v, %d records for %d rows", q.Encode(), r.Status, err, len(recs), len(want))
+			}
+			for i, rec := range recs[1:] {
+				if rec[1] != want[i].SN {
+					t.Fatalf("export %s: row %d is %s, the list has %s", q.Encode(), i, rec[1], want[i].SN)
 				}
 			}
 		}
