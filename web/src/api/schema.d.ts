@@ -9026,10 +9026,14 @@ export interface operations {
                 communicationStatus?: number;
                 /** @description part of the name, case-insensitive */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description absent: top-level stations; n: sub-stations of n; -1: every level */
                 parentId?: number;
+                /** @description rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id */
+                sort?: string;
                 stationType?: string;
                 systemType?: string;
                 /** @description comma-separated tag ids: stations with any of them */
@@ -9079,10 +9083,14 @@ export interface operations {
                 communicationStatus?: number;
                 /** @description part of the name, case-insensitive */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description absent: top-level stations; n: sub-stations of n; -1: every level */
                 parentId?: number;
+                /** @description rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id */
+                sort?: string;
                 stationType?: string;
                 systemType?: string;
                 /** @description comma-separated tag ids: stations with any of them */
