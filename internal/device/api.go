@@ -215,6 +215,28 @@ func (s *Service) get(r *http.Request, param string) (*Device, error) {
 	return d, nil
 }
 
+// specificYield is today's kWh ÷ d's array kWp, as shown (nil without an array).
+func specificYield(todayKWh float64, d *Device) *float64 {
+	if d.ComponentCapacityKWp <= 0 {
+		return nil
+	}
+	y := math.Round(todayKWh/d.ComponentCapacityKWp*1000) / 1000
+	return &y
+}
+
+// stateAndPower is a device's state and the power it counts with (none when offline),
+// from its latest sample l (ok false: it never reported).
+func stateAndPower(l telemetry.Sample, ok bool, now time.Time) (string, float64) {
+	if !ok {
+		return State(nil, now), 0
+	}
+	st := State(&l, now)
+	if st == StateOffline {
+		return st, 0
+	}
+	return st, l.PowerKW
+}
+
 func (s *Service) items(ctx context.Context, devs []*Device) ([]Item, map[int64]telemetry.Sample, error) {
 	return s.itemsOf(ctx, devs, true)
 }
@@ -239,21 +261,16 @@ func (s *Service) itemsOf(ctx context.Context, devs []*Device, withEnergy bool) 
 	out := make([]Item, len(devs))
 	for i, d := range devs {
 		it := Item{Device: *d, TodayKWh: energy[d.ID].TodayKWh, TotalKWh: energy[d.ID].TotalKWh}
-		if withEnergy && d.ComponentCapacityKWp > 0 {
-			y := math.Round(it.TodayKWh/d.ComponentCapacityKWp*1000) / 1000
-			it.SpecificYield = &y
+		if withEnergy {
+			it.SpecificYield = specificYield(it.TodayKWh, d)
 		}
-		if l, ok := latest[d.ID]; ok {
+		l, ok := latest[d.ID]
+		if ok {
 			t := l.Time
 			it.LastSeen = &t
-			it.State = State(&l, now)
-			if it.State != StateOffline {
-				it.CurrentPowerKW = l.PowerKW
-			}
 			it.SOC = l.SOC
-		} else {
-			it.State = State(nil, now)
 		}
+		it.State, it.CurrentPowerKW = stateAndPower(l, ok, now)
 		out[i] = it
 	}
 	return out, latest, nil

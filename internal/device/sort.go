@@ -7,6 +7,7 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // Sorts are the columns the device list ranks by. Their figures live in the telemetry
@@ -14,27 +15,10 @@ import (
 // judges and sorts it in memory and cuts the page.
 var Sorts = []string{"todayKwh", "equivalentHours", "specificYield", "currentPowerKw", "totalKwh"}
 
-// sortValue is the figure an item ranks by under key, as the list shows it.
-func sortValue(key string) func(*Item) (float64, bool) {
-	switch key {
-	case "equivalentHours", "specificYield":
-		// the same quotient (docs/kpi.md): today's kWh ÷ the array's kWp
-		return func(it *Item) (float64, bool) {
-			if it.SpecificYield == nil {
-				return 0, false
-			}
-			return *it.SpecificYield, true
-		}
-	case "currentPowerKw":
-		return func(it *Item) (float64, bool) { return it.CurrentPowerKW, true }
-	case "totalKwh":
-		return func(it *Item) (float64, bool) { return it.TotalKWh, true }
-	}
-	return func(it *Item) (float64, bool) { return it.TodayKWh, true }
-}
-
 // filtered lists the visible devices matching the filters in the order asked for; size 0
-// returns every match.
+// returns every match. A state filter or a sort judges every match by the one figure it
+// needs (the latest samples, or the energy), ranks the devices by it and builds the items
+// of the page only.
 func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, state string, sort listing.Sort, page, size int) ([]Item, int64, error) {
 	if state == "" && sort.Key == "" {
 		// the usual order pages in SQL
@@ -50,23 +34,75 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 	if err != nil {
 		return nil, 0, err
 	}
-	items, _, err := s.items(ctx, devs)
-	if err != nil {
-		return nil, 0, err
+	now := s.now()
+	var latest map[int64]telemetry.Sample
+	if state != "" || sort.Key == "currentPowerKw" {
+		if latest, err = s.Telemetry.Latest(ctx, ids(devs)); err != nil {
+			return nil, 0, err
+		}
 	}
 	if state != "" {
-		kept := items[:0]
-		for _, it := range items {
-			if it.State == state {
-				kept = append(kept, it)
+		kept := make([]*Device, 0, len(devs))
+		for _, d := range devs {
+			l, ok := latest[d.ID]
+			if st, _ := stateAndPower(l, ok, now); st == state {
+				kept = append(kept, d)
 			}
 		}
-		items = kept
+		devs = kept
 	}
 	if sort.Key != "" {
-		listing.SortBy(items, sort, sortValue(sort.Key), func(it *Item) int64 { return it.ID })
+		ranked := make([]rankedDevice, len(devs))
+		if sort.Key == "currentPowerKw" {
+			for i, d := range devs {
+				l, ok := latest[d.ID]
+				_, kw := stateAndPower(l, ok, now)
+				ranked[i] = rankedDevice{d, kw, true}
+			}
+		} else {
+			energy, err := s.Telemetry.Energy(ctx, devs)
+			if err != nil {
+				return nil, 0, err
+			}
+			for i, d := range devs {
+				ranked[i] = rankedDevice{d: d, ok: true}
+				switch e := energy[d.ID]; sort.Key {
+				case "todayKwh":
+					ranked[i].v = e.TodayKWh
+				case "totalKwh":
+					ranked[i].v = e.TotalKWh
+				default: // specificYield, equivalentHours: the same quotient (docs/kpi.md)
+					if y := specificYield(e.TodayKWh, d); y != nil {
+						ranked[i].v = *y
+					} else {
+						ranked[i].ok = false
+					}
+				}
+			}
+		}
+		listing.SortBy(ranked, sort, func(r *rankedDevice) (float64, bool) { return r.v, r.ok }, func(r *rankedDevice) int64 { return r.d.ID })
+		devs = make([]*Device, len(ranked)) // the kept list is shared: never reordered in place
+		for i, r := range ranked {
+			devs[i] = r.d
+		}
 	}
-	return listing.Slice(items, page, size), int64(len(items)), nil
+	items, _, err := s.items(ctx, listing.Slice(devs, page, size))
+	return items, int64(len(devs)), err
+}
+
+// rankedDevice is a device with the figure it ranks by (ok false: it has none).
+type rankedDevice struct {
+	d  *Device
+	v  float64
+	ok bool
+}
+
+func ids(devs []*Device) []int64 {
+	out := make([]int64, len(devs))
+	for i, d := range devs {
+		out[i] = d.ID
+	}
+	return out
 }
 
 // matching returns every visible device matching f (unpaged) in List's order: from the
