@@ -98,7 +98,8 @@ export function DevicePage() {
       {
         title: t('device.live.power'),
         dataIndex: 'currentPowerKw',
-        width: 130,
+        // the header and its sort arrows on one line
+        width: 160,
         align: 'right',
         render: (value: number) => formatQuantity(value, 'kW'),
       },
