@@ -20,6 +20,9 @@ describe('list sort', () => {
     const column = { title: 'Today', dataIndex: 'todayKwh' };
     expect(sortable(column, 'todayKwh', { sort: 'todayKwh', order: 'asc' })).toMatchObject({ key: 'todayKwh', sorter: true, sortOrder: 'ascend' });
     expect(sortable(column, 'todayKwh', { sort: 'totalKwh', order: 'asc' }).sortOrder).toBeUndefined();
+    const optional = { ...column, optional: 3 };
+    expect(sortable(optional, 'todayKwh', { sort: 'todayKwh' }).optional).toBeUndefined();
+    expect(sortable(optional, 'todayKwh', {}).optional).toBe(3);
   });
 
   it('turns a header click into the address change', () => {

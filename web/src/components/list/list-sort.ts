@@ -26,12 +26,15 @@ export function sortQuery({ sort, order }: ListSort): ListSort {
 
 /**
  * Makes a column sortable on the server under key: a click ranks the largest first, a
- * second the smallest first, a third returns to the list's usual order.
+ * second the smallest first, a third returns to the list's usual order. The active column stays
+ * in the table however narrow it is.
  */
 export function sortable<T>(column: FitColumn<T>, key: string, current: ListSort): FitColumn<T> {
   const active = current.sort === key;
   return {
     ...column,
+    // the column a list is ranked by never steps aside for want of width
+    optional: active ? undefined : column.optional,
     key,
     sorter: true,
     sortDirections: ['descend', 'ascend'],
