@@ -14,6 +14,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/jsonnum"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -64,6 +65,7 @@ type Item struct {
 	CurrentPowerKW float64    `json:"currentPowerKw"`
 	TodayKWh       float64    `json:"todayKwh"`
 	TotalKWh       float64    `json:"totalKwh"`
+	SpecificYield  *float64   `json:"specificYield" doc:"today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array"`
 	SOC            float64    `json:"soc"`
 	LastSeen       *time.Time `json:"lastSeen"`
 }
@@ -103,6 +105,8 @@ type ListQuery struct {
 	Type      string `query:"type" doc:"inverter, battery, storage or meter"`
 	State     string `query:"state" doc:"running, standby, fault or offline"`
 	Name      string `query:"name" doc:"part of the name or serial number"`
+	Sort      string `query:"sort" doc:"rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id"`
+	Order     string `query:"order" doc:"asc or desc (default) with sort"`
 	Page      int    `query:"page"`
 	PageSize  int    `query:"pageSize"`
 }
@@ -186,6 +190,28 @@ func (s *Service) get(r *http.Request, param string) (*Device, error) {
 	return d, nil
 }
 
+// specificYield is today's kWh ÷ d's array kWp, as shown (nil without an array).
+func specificYield(todayKWh float64, d *Device) *float64 {
+	if d.ComponentCapacityKWp <= 0 {
+		return nil
+	}
+	y := math.Round(todayKWh/d.ComponentCapacityKWp*1000) / 1000
+	return &y
+}
+
+// stateAndPower is a device's state and the power it counts with (none when offline),
+// from its latest sample l (ok false: it never reported).
+func stateAndPower(l telemetry.Sample, ok bool, comm string, now time.Time) (string, float64) {
+	if !ok {
+		return StateOf(nil, comm, now), 0
+	}
+	st := StateOf(&l, comm, now)
+	if st == StateOffline {
+		return st, 0
+	}
+	return st, l.PowerKW
+}
+
 func (s *Service) items(ctx context.Context, devs []*Device) ([]Item, map[int64]telemetry.Sample, error) {
 	return s.itemsOf(ctx, devs, true)
 }
@@ -211,17 +237,16 @@ func (s *Service) itemsOf(ctx context.Context, devs []*Device, withEnergy bool) 
 	out := make([]Item, len(devs))
 	for i, d := range devs {
 		it := Item{Device: *d, TodayKWh: energy[d.ID].TodayKWh, TotalKWh: energy[d.ID].TotalKWh}
-		if l, ok := latest[d.ID]; ok {
+		if withEnergy {
+			it.SpecificYield = specificYield(it.TodayKWh, d)
+		}
+		l, ok := latest[d.ID]
+		if ok {
 			t := l.Time
 			it.LastSeen = &t
-			it.State = StateOf(&l, comms[d.ID], now)
-			if it.State != StateOffline {
-				it.CurrentPowerKW = l.PowerKW
-			}
 			it.SOC = l.SOC
-		} else {
-			it.State = StateOf(nil, comms[d.ID], now)
 		}
+		it.State, it.CurrentPowerKW = stateAndPower(l, ok, comms[d.ID], now)
 		out[i] = it
 	}
 	return out, latest, nil
@@ -289,21 +314,24 @@ func (s *Service) list(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, state, err := s.parseListFilters(r)
+	f, state, sort, err := s.parseListFilters(r)
 	if err != nil {
 		return nil, err
 	}
-	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, state, page, size)
+	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, state, sort, page, size)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	return httpapi.Page[Item]{List: items, Total: total, Page: page, PageSize: size}, nil
 }
 
-// parseListFilters reads the list filters (an unknown or invisible station is a 404).
-func (s *Service) parseListFilters(r *http.Request) (Filter, string, error) {
+// parseListFilters reads the list filters and order (an unknown or invisible station is a
+// 404).
+func (s *Service) parseListFilters(r *http.Request) (Filter, string, listing.Sort, error) {
 	q := r.URL.Query()
-	var v httpapi.Validator
+	lp := &listing.Params{Q: q}
+	sort := lp.Sort(Sorts...)
+	v := &lp.V
 	f := Filter{Type: q.Get("type"), Name: strings.TrimSpace(q.Get("name"))}
 	if f.Type != "" {
 		v.OneOf("type", f.Type, Types...)
@@ -322,46 +350,16 @@ func (s *Service) parseListFilters(r *http.Request) (Filter, string, error) {
 		stationID = n
 	}
 	if err := v.Err(); err != nil {
-		return f, "", err
+		return f, "", sort, err
 	}
 	if stationID != 0 {
 		ids, err := s.stationAndChildren(r, stationID)
 		if err != nil {
-			return f, "", err
+			return f, "", sort, err
 		}
 		f.StationIDs = ids
 	}
-	return f, state, nil
-}
-
-// filtered lists the visible devices matching the filters; size 0 returns every match.
-func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, state string, page, size int) ([]Item, int64, error) {
-	if state == "" {
-		f.Page, f.PerPage = page, size
-	}
-	devs, total, err := List(ctx, s.DB, p, f)
-	if err != nil {
-		return nil, 0, err
-	}
-	items, _, err := s.items(ctx, devs)
-	if err != nil {
-		return nil, 0, err
-	}
-	if state == "" {
-		return items, total, nil
-	}
-	kept := []Item{}
-	for _, it := range items {
-		if it.State == state {
-			kept = append(kept, it)
-		}
-	}
-	total = int64(len(kept))
-	if size == 0 {
-		return kept, total, nil
-	}
-	from := min((page-1)*size, len(kept))
-	return kept[from:min(from+size, len(kept))], total, nil
+	return f, state, sort, nil
 }
 
 func (s *Service) detail(r *http.Request) (any, error) {

@@ -279,10 +279,21 @@ func (s *State) Devices(ctx context.Context, stationIDs []int64) ([]*device.Devi
 	}
 	s.mu.RLock()
 	var devs []*deviceInfo
+	// a station named twice counts once (a map for the whole fleet's list: the sorted
+	// device list passes every visible station)
+	var seen map[int64]bool
+	if len(stationIDs) > 16 {
+		seen = make(map[int64]bool, len(stationIDs))
+	}
 	for i, id := range stationIDs {
-		if st := s.stations[id]; st != nil && !slices.Contains(stationIDs[:i], id) {
-			devs = append(devs, st.devs...)
+		st := s.stations[id]
+		if st == nil || (seen == nil && slices.Contains(stationIDs[:i], id)) || seen[id] {
+			continue
 		}
+		if seen != nil {
+			seen[id] = true
+		}
+		devs = append(devs, st.devs...)
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(devs, func(a, b *deviceInfo) int { return cmp.Compare(a.place, b.place) })

@@ -94,6 +94,9 @@ var messages = map[string]map[string]string{
 		"en-US": "Unknown ids: %v", "zh-CN": "未知的 id：%v", "zh-TW": "未知的 id：%v", "ko-KR": "알 수 없는 id: %v", "ja-JP": "不明な id: %v"},
 	"at_least_one": {
 		"en-US": "Choose at least one", "zh-CN": "请至少选择一项", "zh-TW": "請至少選擇一項", "ko-KR": "하나 이상 선택하세요", "ja-JP": "1 つ以上選択してください"},
+	"needs_sort": {
+		"en-US": "Give a sort column with the order", "zh-CN": "指定排序方向时须同时指定排序列", "zh-TW": "指定排序方向時須同時指定排序欄",
+		"ko-KR": "정렬 방향과 함께 정렬할 열을 지정하세요", "ja-JP": "並べ替えの向きには並べ替える列も指定してください"},
 	"range_reversed": {
 		"en-US": "Must not be before the start of the range", "zh-CN": "不能早于起始时间", "zh-TW": "不能早於起始時間",
 		"ko-KR": "시작보다 앞설 수 없습니다", "ja-JP": "開始より前にはできません"},

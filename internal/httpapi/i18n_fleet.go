@@ -40,6 +40,7 @@ var fleetMessages = map[string]map[string]string{
 	"col.alarm":               m5("Alarm", "告警", "告警", "경보", "アラーム"),
 	"col.powerKw":             m5("Current power (kW)", "当前功率 (kW)", "目前功率 (kW)", "현재 출력 (kW)", "現在の出力 (kW)"),
 	"col.todayKwh":            m5("Today (kWh)", "今日发电量 (kWh)", "今日發電量 (kWh)", "오늘 발전량 (kWh)", "本日の発電量 (kWh)"),
+	"col.specificYield":       m5("Specific yield today (kWh/kWp)", "今日单位千瓦发电量 (kWh/kWp)", "今日單位千瓦發電量 (kWh/kWp)", "오늘 비발전량 (kWh/kWp)", "本日の発電量/kWp (kWh/kWp)"),
 	"col.eqHours":             m5("Equivalent hours (h)", "等效小时 (h)", "等效小時 (h)", "등가 시간 (h)", "等価時間 (h)"),
 	"col.totalKwh":            m5("Total (kWh)", "累计发电量 (kWh)", "累計發電量 (kWh)", "누적 발전량 (kWh)", "累計発電量 (kWh)"),
 	"col.buildDate":           m5("Build date", "建站日期", "建站日期", "준공일", "建設日"),

@@ -128,6 +128,8 @@ type ListQuery struct {
 	SystemType          string `query:"systemType"`
 	TagIDs              string `query:"tagIds" doc:"comma-separated tag ids: stations with any of them"`
 	ParentID            int64  `query:"parentId" doc:"absent: top-level stations; n: sub-stations of n; -1: every level"`
+	Sort                string `query:"sort" doc:"rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id"`
+	Order               string `query:"order" doc:"asc or desc (default) with sort"`
 	Page                int    `query:"page"`
 	PageSize            int    `query:"pageSize"`
 }

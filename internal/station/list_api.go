@@ -111,6 +111,7 @@ func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 	}
 	lp := &listing.Params{Q: q}
 	f.TagIDs = uniqueIDs(lp.IDs("tagIds", MaxFilterTags))
+	f.Sort = lp.Sort(Sorts...)
 	if err := lp.V.Err(); err != nil {
 		for k, m := range httpapi.AsError(err).Fields {
 			v.Add(k, m.Key, m.Args...)
@@ -122,7 +123,7 @@ func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
 // filtered lists the visible stations matching the filters with their live figures;
 // size 0 returns every match.
 func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, comm, alarm int64, page, size int) ([]ListItem, int64, error) {
-	if comm == 0 && alarm == -1 {
+	if comm == 0 && alarm == -1 && f.Sort.Key == "" {
 		f.Page, f.PerPage = page, size
 		list, total, sub, err := s.listed(ctx, p, f)
 		if err != nil {
@@ -131,24 +132,30 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 		items, err := s.items(ctx, list, sub)
 		return items, total, err
 	}
-	// Live filters: judge every matching station by its live flags, then build the page.
+	// Live filters and sorts: judge every matching station by its live flags, rank them,
+	// then build the page.
 	list, _, sub, err := s.listed(ctx, p, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	kept := []*Station{}
+	value := sortValue(f.Sort.Key)
+	matched := []ranked{}
 	err = s.eachFlags(ctx, p, list, func(i int, l *Live) {
 		if (comm == 0 || l.CommunicationStatus == int(comm)) && (alarm == -1 || l.AlarmExist == int(alarm)) {
-			kept = append(kept, list[i])
+			matched = append(matched, ranked{list[i], value(l)})
 		}
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	total := int64(len(kept))
-	if size > 0 {
-		from := min((page-1)*size, len(kept))
-		kept = kept[from:min(from+size, len(kept))]
+	if f.Sort.Key != "" {
+		listing.SortBy(matched, f.Sort, func(r *ranked) (float64, bool) { return r.v, true }, func(r *ranked) int64 { return r.st.ID })
+	}
+	total := int64(len(matched))
+	matched = listing.Slice(matched, page, size)
+	kept := make([]*Station, len(matched))
+	for i, r := range matched {
+		kept[i] = r.st
 	}
 	items, err := s.items(ctx, kept, sub)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -135,6 +136,7 @@ type Filter struct {
 	ParentID      int64 // -1: any level; 0: top-level only; n: children of n
 	IDs           []int64
 	Page, PerPage int
+	Sort          listing.Sort // the list's order (Sorts; ranked on live figures, not in SQL)
 }
 
 // List returns the visible stations matching f and the total before paging.

@@ -41,6 +41,12 @@ func Calls(stations, devices []int64, to time.Time) []Call {
 		}},
 		{"GET /v2/dev/summary", func(int, int) string { return "/v2/dev/summary" }},
 		{"GET /v2/dev/list/{id}", func(c, i int) string { return fmt.Sprintf("/v2/dev/list/%d", st(c, i)) }},
+		{"GET /v2/dev/listbytype (sorted)", func(c, i int) string {
+			// the whole fleet ranked by one of the list's columns, a page of 20 among the first
+			sorts := []string{"todayKwh", "specificYield", "currentPowerKw", "totalKwh"}
+			return fmt.Sprintf("/v2/dev/listbytype?sort=%s&order=%s&page=%d&pageSize=20", sorts[(c+i)%len(sorts)],
+				[]string{"desc", "asc"}[i%2], 1+(c*3+i)%5)
+		}},
 		{"GET /v2/dev/detail/{id}", func(c, i int) string { return fmt.Sprintf("/v2/dev/detail/%d", dev(c, i)) }},
 		{"GET /v2/dev/history/{id} (a day of power)", func(c, i int) string {
 			from := to.AddDate(0, 0, -1-i%7).Truncate(time.Hour)

@@ -3010,6 +3010,8 @@ export interface components {
             /** @description serial number, unique in the organisation */
             sn?: string;
             soc?: number;
+            /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
+            specificYield?: number;
             /** @description running, standby, fault or offline */
             state?: string;
             stationId?: number;
@@ -3274,6 +3276,8 @@ export interface components {
             /** @description serial number, unique in the organisation */
             sn?: string;
             soc?: number;
+            /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
+            specificYield?: number;
             /** @description running, standby, fault or offline */
             state?: string;
             stationId?: number;
@@ -6325,8 +6329,12 @@ export interface operations {
             query?: {
                 /** @description part of the name or serial number */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id */
+                sort?: string;
                 /** @description running, standby, fault or offline */
                 state?: string;
                 /** @description only this station (and its sub-stations) */
@@ -6505,8 +6513,12 @@ export interface operations {
             query?: {
                 /** @description part of the name or serial number */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id */
+                sort?: string;
                 /** @description running, standby, fault or offline */
                 state?: string;
                 /** @description only this station (and its sub-stations) */
@@ -9070,10 +9082,14 @@ export interface operations {
                 communicationStatus?: number;
                 /** @description part of the name, case-insensitive */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description absent: top-level stations; n: sub-stations of n; -1: every level */
                 parentId?: number;
+                /** @description rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id */
+                sort?: string;
                 stationType?: string;
                 systemType?: string;
                 /** @description comma-separated tag ids: stations with any of them */
@@ -9123,10 +9139,14 @@ export interface operations {
                 communicationStatus?: number;
                 /** @description part of the name, case-insensitive */
                 name?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description absent: top-level stations; n: sub-stations of n; -1: every level */
                 parentId?: number;
+                /** @description rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id */
+                sort?: string;
                 stationType?: string;
                 systemType?: string;
                 /** @description comma-separated tag ids: stations with any of them */

@@ -1,6 +1,7 @@
 import Pagination from '@arco-design/web-react/es/Pagination';
 import '@arco-design/web-react/es/Pagination/style/css.js';
 import Table from '@arco-design/web-react/es/Table';
+import type { SorterInfo } from '@arco-design/web-react/es/Table/interface';
 import '@arco-design/web-react/es/Table/style/css.js';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, type TableHTMLAttributes, useMemo } from 'react';
@@ -33,7 +34,12 @@ export interface ListTableProps<T> {
   rowKey?: string;
   /** Details shown under a row the user opens. */
   expandedRowRender?: (row: T) => ReactNode;
+  /** Called when a sortable column's header is clicked (see sortable and sortChange in list-sort). */
+  onSort?: (sorter: SorterInfo | SorterInfo[]) => void;
 }
+
+/** What Arco's table passes to onChange: pagination, sorter, filters, what happened. */
+export type TableChange = [unknown, SorterInfo | SorterInfo[], unknown, { action: string }];
 
 /** A server-paged list: loading, error and empty states, the table and its pagination. */
 export function ListTable<T>({
@@ -47,6 +53,7 @@ export function ListTable<T>({
   sizeOptions = [10, 20, 50, 100],
   rowKey = 'id',
   expandedRowRender,
+  onSort,
 }: ListTableProps<T>) {
   const { t } = useTranslation();
   const rows = query.data?.list ?? [];
@@ -77,6 +84,7 @@ export function ListTable<T>({
           components={components}
           expandedRowRender={fit.expandedRowRender}
           expandProps={fit.expandProps}
+          onChange={onSort && ((...args: TableChange) => args[3].action === 'sort' && onSort(args[1]))}
         />
       </DataState>
       {query.data && query.data.total > 0 && (

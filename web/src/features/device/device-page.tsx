@@ -11,12 +11,14 @@ import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
 import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
+import { parseListSort, sortChange, sortable } from '@/components/list/list-sort';
+import type { TableChange } from '@/components/list/list-table';
 import { PageHeader } from '@/components/panel';
 import { StatusTag } from '@/components/status-tag';
 import { formatDateTime, formatQuantity } from '@/lib/format';
 import { useStationOptions } from '@/lib/stations';
 import { useQueryParams } from '@/lib/use-query-params';
-import { type DeviceFilters, type DeviceItem, exportDevices, useDeviceList } from './api/devices';
+import { DEVICE_SORTS, type DeviceFilters, type DeviceItem, exportDevices, useDeviceList } from './api/devices';
 import { DeviceFilterBar, type DeviceFilterValues } from './device-filters';
 import { DeviceSummaryCards, InverterOverview } from './device-summary';
 import styles from './device.module.css';
@@ -32,6 +34,7 @@ export function parseDeviceFilters(params: URLSearchParams): DeviceFilters {
     type: params.get('type') || undefined,
     state: params.get('state') || undefined,
     name: params.get('name') || undefined,
+    ...parseListSort(params, DEVICE_SORTS),
     page: number('page') ?? 1,
     pageSize: number('pageSize') ?? 10,
   };
@@ -45,7 +48,8 @@ export function DevicePage() {
   const filters = useMemo(() => parseDeviceFilters(params), [params]);
   const list = useDeviceList(filters);
   const stations = useStationOptions();
-  const { page: _page, pageSize: _size, ...values } = filters;
+  const { page: _page, pageSize: _size, sort, order, ...values } = filters;
+  const current = { sort, order };
 
   const update = useCallback(
     (change: Partial<DeviceFilters>) => {
@@ -90,27 +94,54 @@ export function DevicePage() {
       width: 110,
       render: (state: string) => <StatusTag category="deviceState" value={state} appearance="filled" />,
     },
-    {
-      title: t('device.live.power'),
-      dataIndex: 'currentPowerKw',
-      width: 120,
-      align: 'right',
-      render: (value: number) => formatQuantity(value, 'kW'),
-    },
-    {
-      title: t('device.live.today'),
-      dataIndex: 'todayKwh',
-      width: 120,
-      align: 'right',
-      render: (value: number) => formatQuantity(value, 'kWh'),
-    },
-    {
-      title: t('device.live.total'),
-      dataIndex: 'totalKwh',
-      width: 150, optional: 4,
-      align: 'right',
-      render: (value: number) => formatQuantity(value, 'kWh', { scale: true }),
-    },
+    sortable(
+      {
+        title: t('device.live.power'),
+        dataIndex: 'currentPowerKw',
+        // the header and its sort arrows on one line
+        width: 160,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, 'kW'),
+      },
+      'currentPowerKw',
+      current,
+    ),
+    sortable(
+      {
+        title: t('device.live.today'),
+        dataIndex: 'todayKwh',
+        width: 130,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, 'kWh'),
+      },
+      'todayKwh',
+      current,
+    ),
+    sortable(
+      {
+        title: <span title={t('device.live.specificYieldHint')}>{t('device.live.specificYield')}</span>,
+        dataIndex: 'specificYield',
+        width: 140,
+        optional: 5,
+        align: 'right',
+        render: (value: number | null) => (value === null ? '-' : formatQuantity(value, 'kWh/kWp', { digits: 2 })),
+      },
+      'specificYield',
+      // equivalentHours is the same quotient: either key lights this column
+      current.sort === 'equivalentHours' ? { ...current, sort: 'specificYield' } : current,
+    ),
+    sortable(
+      {
+        title: t('device.live.total'),
+        dataIndex: 'totalKwh',
+        width: 150,
+        optional: 4,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, 'kWh', { scale: true }),
+      },
+      'totalKwh',
+      current,
+    ),
     {
       title: t('device.live.soc'),
       dataIndex: 'soc',
@@ -145,7 +176,7 @@ export function DevicePage() {
         title={t('menu.device')}
         extra={
           <>
-            <ExportButtons onExport={(format) => exportDevices(format, values)} />
+            <ExportButtons onExport={(format) => exportDevices(format, { ...values, ...current })} />
             <Button
               type="primary"
               icon={<IconPlus />}
@@ -177,6 +208,7 @@ export function DevicePage() {
           expandedRowRender={fit.expandedRowRender}
           expandProps={fit.expandProps}
           border={false}
+          onChange={(...args: TableChange) => args[3].action === 'sort' && update(sortChange(args[1]))}
           loading={list.isFetching && list.isPlaceholderData}
           aria-label={t('device.list')}
         />

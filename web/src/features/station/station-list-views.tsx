@@ -5,6 +5,8 @@ import '@arco-design/web-react/es/Tag/style/css.js';
 import { IconImage } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
 import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
+import { type ListSort, sortChange, sortable } from '@/components/list/list-sort';
+import type { TableChange } from '@/components/list/list-table';
 import { StatusTag } from '@/components/status-tag';
 import { API_BASE } from '@/lib/env';
 import { formatDateTime, formatQuantity } from '@/lib/format';
@@ -89,7 +91,7 @@ export function StationCards({ list, onOpen }: ViewProps) {
 }
 
 /** Stations as a table with every live figure. */
-export function StationTable({ list, loading, onOpen }: ViewProps) {
+export function StationTable({ list, loading, onOpen, sort, onSort }: ViewProps & { sort: ListSort; onSort: (change: ReturnType<typeof sortChange>) => void }) {
   const { t } = useTranslation();
   const columns: FitColumn<StationItem>[] = [
     {
@@ -109,12 +111,16 @@ export function StationTable({ list, loading, onOpen }: ViewProps) {
       width: 130,
       render: (value: number) => <StatusTag category="communicationStatus" value={value} appearance="filled" />,
     },
-    {
-      title: t('station.field.alarmStatus'),
-      dataIndex: 'alarmExist',
-      width: 110,
-      render: (value: number) => <StatusTag category="alarmExist" value={value} appearance="filled" />,
-    },
+    sortable(
+      {
+        title: t('station.field.alarmStatus'),
+        dataIndex: 'alarmExist',
+        width: 130,
+        render: (value: number) => <StatusTag category="alarmExist" value={value} appearance="filled" />,
+      },
+      'alarmExist',
+      sort,
+    ),
     {
       title: t('station.field.capacityKwp'),
       dataIndex: 'capacityKwp',
@@ -122,13 +128,17 @@ export function StationTable({ list, loading, onOpen }: ViewProps) {
       align: 'right',
       render: (value: number) => formatQuantity(value, 'kWp'),
     },
-    {
-      title: t('station.live.currentPower'),
-      dataIndex: 'currentPowerKw',
-      width: 120,
-      align: 'right',
-      render: (value: number) => formatQuantity(value, 'kW'),
-    },
+    sortable(
+      {
+        title: t('station.live.currentPower'),
+        dataIndex: 'currentPowerKw',
+        width: 150,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, 'kW'),
+      },
+      'currentPowerKw',
+      sort,
+    ),
     {
       title: t('station.live.normalization'),
       dataIndex: 'powerNormalization',
@@ -136,20 +146,28 @@ export function StationTable({ list, loading, onOpen }: ViewProps) {
       align: 'right',
       render: (value: number) => formatQuantity(value, '%', { digits: 1 }),
     },
-    {
-      title: t('station.live.dailyEnergy'),
-      dataIndex: 'dailyEnergyKwh',
-      width: 130,
-      align: 'right',
-      render: (value: number) => formatQuantity(value, 'kWh'),
-    },
-    {
-      title: t('station.live.equivalentHours'),
-      dataIndex: 'dailyEquivalentHours',
-      width: 120, optional: 4,
-      align: 'right',
-      render: (value: number) => formatQuantity(value, 'h'),
-    },
+    sortable(
+      {
+        title: t('station.live.dailyEnergy'),
+        dataIndex: 'dailyEnergyKwh',
+        width: 150,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, 'kWh'),
+      },
+      'dailyEnergyKwh',
+      sort,
+    ),
+    sortable(
+      {
+        title: t('station.live.equivalentHours'),
+        dataIndex: 'dailyEquivalentHours',
+        width: 150, optional: 4,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, 'h'),
+      },
+      'dailyEquivalentHours',
+      sort,
+    ),
     {
       title: t('station.field.stationType'),
       dataIndex: 'stationType',
@@ -184,6 +202,7 @@ export function StationTable({ list, loading, onOpen }: ViewProps) {
         expandedRowRender={fit.expandedRowRender}
         expandProps={fit.expandProps}
         border={false}
+        onChange={(...args: TableChange) => args[3].action === 'sort' && onSort(sortChange(args[1]))}
         aria-label={t('station.list')}
       />
     </div>

@@ -26,7 +26,7 @@ export function StationPage() {
   const { view, ...query } = filters;
   const list = useStationList(query);
   const tags = useTags();
-  const { page: _page, pageSize: _size, ...filterValues } = query;
+  const { page: _page, pageSize: _size, sort, order, ...filterValues } = query;
   const open = (id: number) => navigate(`/station/detail/${id}`);
   const rows = list.data?.list ?? [];
 
@@ -36,7 +36,7 @@ export function StationPage() {
         title={t('menu.station')}
         extra={
           <>
-            <ExportButtons onExport={(format) => exportStations(format, filterValues)} />
+            <ExportButtons onExport={(format) => exportStations(format, { ...filterValues, sort, order })} />
             <Permission roles={['admin']}>
               <Button type="primary" icon={<IconPlus />} onClick={() => navigate('/station/add')}>
                 {t('station.add')}
@@ -70,7 +70,13 @@ export function StationPage() {
         minHeight={320}
       >
         {view === 'table' ? (
-          <StationTable list={rows} loading={list.isFetching && list.isPlaceholderData} onOpen={(station) => open(station.id)} />
+          <StationTable
+            list={rows}
+            loading={list.isFetching && list.isPlaceholderData}
+            onOpen={(station) => open(station.id)}
+            sort={{ sort, order }}
+            onSort={update}
+          />
         ) : (
           <StationCards list={rows} onOpen={(station) => open(station.id)} />
         )}

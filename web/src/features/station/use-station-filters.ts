@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
+import { parseListSort } from '@/components/list/list-sort';
 import { useQueryParams } from '@/lib/use-query-params';
-import type { StationFilters } from './api/stations';
+import { STATION_SORTS, type StationFilters } from './api/stations';
 
 export const DEFAULT_PAGE_SIZE = 10;
 export type StationView = 'card' | 'table';
@@ -27,6 +28,7 @@ export function parseStationFilters(params: URLSearchParams): StationFilters & {
     stationType: params.get('stationType') ?? undefined,
     systemType: params.get('systemType') ?? undefined,
     tagIds,
+    ...parseListSort(params, STATION_SORTS),
     page: Math.max(1, numberParam(params, 'page') ?? 1),
     pageSize: numberParam(params, 'pageSize') ?? DEFAULT_PAGE_SIZE,
     view: params.get('view') === 'table' ? 'table' : 'card',

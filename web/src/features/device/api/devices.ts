@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { type ListSort, sortQuery } from '@/components/list/list-sort';
 import { api } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
@@ -36,6 +37,8 @@ export interface DeviceItem extends Device {
   currentPowerKw: number;
   todayKwh: number;
   totalKwh: number;
+  /** Today's kWh ÷ the array's kWp (kWh/kWp, the equivalent hours); null without an array. */
+  specificYield: number | null;
   soc: number;
   lastSeen: string | null;
 }
@@ -125,7 +128,10 @@ export interface Page<T> {
   pageSize: number;
 }
 
-export interface DeviceFilters {
+/** The columns the device list sorts by on the server (internal/device/sort.go). */
+export const DEVICE_SORTS = ['todayKwh', 'equivalentHours', 'specificYield', 'currentPowerKw', 'totalKwh'] as const;
+
+export interface DeviceFilters extends ListSort {
   stationId?: number;
   type?: string;
   state?: string;
@@ -140,6 +146,7 @@ export function deviceFilterQuery(filters: Omit<DeviceFilters, 'page' | 'pageSiz
     type: filters.type || undefined,
     state: filters.state || undefined,
     name: filters.name || undefined,
+    ...sortQuery(filters),
   };
 }
 

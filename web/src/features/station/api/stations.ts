@@ -1,11 +1,15 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { type ListSort, sortQuery } from '@/components/list/list-sort';
 import { api } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
 import type { AlarmItem, DeviceItem, Page, Series, Station, StationDetail, StationInput, StationItem } from './types';
 
 /** The station list's filters, as the URL and GET /v2/site/list name them. */
-export interface StationFilters {
+/** The columns the station list sorts by on the server (internal/station/sort.go). */
+export const STATION_SORTS = ['dailyEnergyKwh', 'dailyEquivalentHours', 'currentPowerKw', 'alarmExist'] as const;
+
+export interface StationFilters extends ListSort {
   name?: string;
   communicationStatus?: number;
   alarmStatus?: number;
@@ -25,6 +29,7 @@ export function filterQuery(filters: Omit<StationFilters, 'page' | 'pageSize'>) 
     stationType: filters.stationType || undefined,
     systemType: filters.systemType || undefined,
     tagIds: filters.tagIds?.length ? filters.tagIds.join(',') : undefined,
+    ...sortQuery(filters),
   };
 }
 

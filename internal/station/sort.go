@@ -1,0 +1,25 @@
+package station
+
+// Sorts are the columns the station list ranks by: live figures of the fleet state (or
+// of the roll-ups without it), so a sorted list judges every match, ranks it in memory and
+// cuts the page.
+var Sorts = []string{"dailyEnergyKwh", "dailyEquivalentHours", "currentPowerKw", "alarmExist"}
+
+// ranked is a station with the figure it ranks by.
+type ranked struct {
+	st *Station
+	v  float64
+}
+
+// sortValue reads the figure a station ranks by under key from its live flags.
+func sortValue(key string) func(*Live) float64 {
+	switch key {
+	case "dailyEquivalentHours":
+		return func(l *Live) float64 { return l.DailyEquivalentHours }
+	case "currentPowerKw":
+		return func(l *Live) float64 { return l.CurrentPowerKW }
+	case "alarmExist":
+		return func(l *Live) float64 { return float64(l.AlarmExist) }
+	}
+	return func(l *Live) float64 { return l.DailyEnergyKWh }
+}
