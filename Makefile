@@ -66,7 +66,7 @@ api: deps
 	cd web && $(NPM) run gen:api
 
 test-go: fonts
-	$(GO) test -count=1 $(GOPKGS)
+	$(GO) test -count=1 -timeout 20m $(GOPKGS)
 
 test-web: deps chromium
 	cd web && $(NPM) run test

@@ -29,7 +29,7 @@ const number = (text: string) => parseFloat(text.replace(/[^\d.-]/g, ''));
 async function monitorFigures(page: Page, locale: Locale): Promise<{ tile: number; chart: number }> {
   const text = TEXT[locale];
   const generation = page.getByRole('region', { name: text.generation });
-  const big = generation.getByTestId('generation').locator('p[title]');
+  const big = generation.getByTestId('generation').locator('p[title$=" kWh"]');
   await big.waitFor();
   const tile = number((await big.getAttribute('title')) ?? '');
   const profit = page.getByRole('region', { name: text.profit });

@@ -1,41 +1,9 @@
-const pad = (value: number) => String(value).padStart(2, '0');
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 
-/**
- * yyyy-MM-dd HH:mm:ss of an instant in an IANA time zone (a station's), or in the browser's
- * zone when the zone is unknown; "" for nothing usable.
- */
+/** An instant in the station's zone with the zone named (2026-11-27 09:35:00 PST), as every screen writes it. */
 export function formatInZone(value: string | null | undefined, timeZone?: string): string {
-  if (!value) {
-    return '';
-  }
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) {
-    return '';
-  }
-  if (timeZone) {
-    try {
-      const parts = Object.fromEntries(
-        new Intl.DateTimeFormat('en-US', {
-          timeZone,
-          hourCycle: 'h23',
-          year: 'numeric',
-          month: '2-digit',
-          day: '2-digit',
-          hour: '2-digit',
-          minute: '2-digit',
-          second: '2-digit',
-        })
-          .formatToParts(date)
-          .map((part) => [part.type, part.value]),
-      );
-      return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-    } catch {
-      // an unknown zone: the browser's below
-    }
-  }
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(
-    date.getMinutes(),
-  )}:${pad(date.getSeconds())}`;
+  return zonedTime(value, timeZone, currentLocale()).text;
 }
 
 /** Whole minutes split into days, hours and minutes. */

@@ -9,7 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { Facts } from '@/components/facts';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { ZonedTime } from '@/components/zoned-time';
+import { formatNumber, zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { ActionDialog } from './action-dialog';
 import { liveTimeout, useWorkOrderDetail, type WorkOrderAction, type WorkOrderDetail } from './api/work-orders';
 import styles from './operations.module.css';
@@ -34,7 +36,7 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
         <Alert
           className={styles.notice}
           type="success"
-          content={t('ops.wo.alarmRecovered', { time: formatDateTime(order.alarmRecoveredAt) })}
+          content={t('ops.wo.alarmRecovered', { time: zonedTime(order.alarmRecoveredAt, order.timezone, currentLocale()).text })}
           action={
             order.actions.includes('close') ? (
               <Button size="mini" type="primary" onClick={() => onAction('close')}>
@@ -76,12 +78,12 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
             : []),
           [t('ops.wo.field.submitter'), order.submitter],
           [t('ops.wo.field.processor'), order.processor || order.assigneeDept],
-          [t('ops.wo.field.submitTime'), formatDateTime(order.submitTime)],
-          [t('ops.wo.field.plannedStart'), formatDateTime(order.plannedStart)],
-          [t('ops.wo.field.plannedEnd'), formatDateTime(order.plannedEnd)],
+          [t('ops.wo.field.submitTime'), <ZonedTime key="submitTime" value={order.submitTime} timeZone={order.timezone} />],
+          [t('ops.wo.field.plannedStart'), <ZonedTime key="plannedStart" value={order.plannedStart} timeZone={order.timezone} />],
+          [t('ops.wo.field.plannedEnd'), <ZonedTime key="plannedEnd" value={order.plannedEnd} timeZone={order.timezone} />],
           [t('ops.wo.field.plannedHours'), hours(order.plannedHours)],
-          [t('ops.wo.field.actualStart'), formatDateTime(order.actualStart)],
-          [t('ops.wo.field.actualEnd'), formatDateTime(order.actualEnd)],
+          [t('ops.wo.field.actualStart'), <ZonedTime key="actualStart" value={order.actualStart} timeZone={order.timezone} />],
+          [t('ops.wo.field.actualEnd'), <ZonedTime key="actualEnd" value={order.actualEnd} timeZone={order.timezone} />],
           [t('ops.wo.field.actualHours'), order.actualStart ? hours(order.actualHours) : ''],
           [t('ops.wo.field.deviation'), order.actualStart ? `${formatNumber(order.deviationPercent, 1)}%` : ''],
           [t('ops.wo.field.overtime'), live.overtimeHours > 0 ? hours(live.overtimeHours) : ''],
@@ -95,7 +97,7 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
           .map((e) => (
             <li key={e.id}>
               <div className={styles.meta}>
-                <span>{formatDateTime(e.time)}</span>
+                <ZonedTime value={e.time} timeZone={order.timezone} />
                 <span>{e.userName}</span>
                 <strong>{t(`ops.wo.event.${e.action}`)}</strong>
                 {e.toStatus > 0 && <span>→ {t(`status.workOrderStatus.${e.toStatus}`)}</span>}

@@ -9,7 +9,8 @@ import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable, ListToolbar } from '@/components/list/list-table';
 import { useListFilters } from '@/components/list/use-list-filters';
 import { PageHeader } from '@/components/panel';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { ZonedTime } from '@/components/zoned-time';
+import { formatNumber } from '@/lib/format';
 import {
   exportWorkOrders,
   FILTER_KEYS,
@@ -98,7 +99,7 @@ export function WorkOrderPage() {
       },
     },
     { title: t('ops.wo.field.station'), dataIndex: 'stationName', width: 160, ellipsis: true, tooltip: true },
-    { title: t('ops.wo.field.submitTime'), dataIndex: 'submitTime', width: 160, optional: 6, render: (v: string) => formatDateTime(v) },
+    { title: t('ops.wo.field.submitTime'), dataIndex: 'submitTime', width: 200, optional: 6, render: (v: string, order) => <ZonedTime value={v} timeZone={order.timezone} /> },
     { title: t('ops.wo.field.submitter'), dataIndex: 'submitter', width: 120, optional: 5 },
     {
       title: t('ops.wo.field.processor'),
@@ -106,7 +107,7 @@ export function WorkOrderPage() {
       width: 140, optional: 7,
       render: (_: string, order) => order.processor || order.assigneeDept || '-',
     },
-    { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 160, render: (v: string) => formatDateTime(v) },
+    { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 200, render: (v: string, order) => <ZonedTime value={v} timeZone={order.timezone} /> },
     {
       title: t('ops.wo.field.hours'),
       dataIndex: 'plannedHours',
