@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot } from './support';
+import { apiToken, baseUrl, launch, screenshot, signedInPage } from './support';
 
 // The monitor's comparisons, the real-time wall, the workplace and the tools, in zh-CN and
 // en-US, light and dark.
@@ -24,15 +24,6 @@ interface Envelope<T> {
   data: T;
 }
 
-async function apiLogin(username: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v2/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-  });
-  return ((await response.json()) as Envelope<{ token: string }>).data.token;
-}
-
 async function call<T>(path: string, token: string, body?: unknown): Promise<T> {
   const response = await fetch(`${baseUrl()}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
@@ -48,17 +39,7 @@ async function call<T>(path: string, token: string, body?: unknown): Promise<T> 
 
 /** A signed-in page (the token of an API sign-in) in a locale and theme, at a console path. */
 async function signedIn(context: TestContext, user: string, locale: Locale, theme: Theme, path: string): Promise<Page> {
-  const token = await apiLogin(user);
-  const { page, browserContext } = await openPage(browser, context, locale);
-  await browserContext.addInitScript(
-    ({ token, theme }) => {
-      if (!window.localStorage.getItem('helio-token')) {
-        window.localStorage.setItem('helio-token', token);
-        window.localStorage.setItem('helio-settings', JSON.stringify({ state: { theme }, version: 1 }));
-      }
-    },
-    { token, theme },
-  );
+  const page = await signedInPage(browser, context, { user, locale, theme });
   await page.goto(`${baseUrl()}/#${path}`);
   return page;
 }
@@ -105,7 +86,7 @@ const RUNS: [Locale, Theme][] = [
 describe('monitor comparisons', () => {
   for (const [locale, theme] of RUNS) {
     it(`compares like with like: changes within the weather's range, the tooltip says what (${locale}, ${theme})`, async (context) => {
-      const token = await apiLogin('admin');
+      const token = await apiToken('admin');
       const all = await call<{ energyKwh: Record<'day' | 'month' | 'year', { value: number; previous: number; change: number; compare: string }> }>(
         '/v2/summary/all',
         token,
@@ -205,7 +186,7 @@ describe('workplace', () => {
   for (const [locale, theme] of RUNS) {
     it(`keeps a shortcut added on the server across a reload (${locale}, ${theme})`, async (context) => {
       const user = locale === 'en-US' ? 'operator' : 'admin';
-      await call('/v2/user/shortcuts', await apiLogin(user), { shortcuts: ['alarm'] });
+      await call('/v2/user/shortcuts', await apiToken(user), { shortcuts: ['alarm'] });
       const page = await signedIn(context, user, locale, theme, '/dashboard/workplace');
       const text = TEXT[locale];
       await page.getByRole('heading', { name: text.workplace, level: 1 }).waitFor();
@@ -237,7 +218,7 @@ interface StationDetail {
 
 describe('tools', () => {
   it('estimates a reference site within 5 % of what the simulator produced there over its back-filled year', async () => {
-    const token = await apiLogin('admin');
+    const token = await apiToken('admin');
     const list = await call<{ list: { id: number; name: string }[] }>('/v2/site/list?pageSize=50', token);
     const spread: string[] = [];
     let reference: { name: string; estimate: number; actual: number } | undefined;
@@ -344,7 +325,7 @@ const LIFETIME = {
 describe('one lifetime per device', () => {
   for (const [locale, theme] of RUNS) {
     it(`shows the same lifetime in the device list and on the device's page (${locale}, ${theme})`, async (context) => {
-      const token = await apiLogin('admin');
+      const token = await apiToken('admin');
       const [site, sub, name] = LIFETIME[locale].device;
       const found = await call<{ list: DeviceRow[] }>(`/v2/dev/listbytype?name=${name}&pageSize=100`, token);
       const row = found.list.find((d) => d.stationName.includes(site) && d.stationName.includes(sub));
