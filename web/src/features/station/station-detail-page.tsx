@@ -10,7 +10,7 @@ import { PageHeader, Panel } from '@/components/panel';
 import { Permission } from '@/components/permission';
 import table from '@/components/plain-table.module.css';
 import { StatusTag } from '@/components/status-tag';
-import { formatDate, formatDateTime, formatMoney, formatQuantity, NO_VALUE } from '@/lib/format';
+import { formatDate, formatMoney, formatQuantity, NO_VALUE, zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { useStationDetail } from './api/stations';
 import type { StationDetail } from './api/types';
@@ -47,7 +47,7 @@ function Overview({ station }: { station: StationDetail }) {
         <Figure label={t('station.kpi.performanceRatio')} value={formatQuantity(kpis.performanceRatio, '%', { digits: 1 })} />
         <Figure label={t('station.kpi.co2')} value={formatQuantity(kpis.co2ReductionKg, 'kg', { scale: true })} />
         <Figure label={t('station.live.devices')} value={`${station.devicesOnline} / ${station.devicesTotal}`} />
-        <Figure label={t('station.live.lastSeen')} value={formatDateTime(station.lastSeen) || NO_VALUE} />
+        <Figure label={t('station.live.lastSeen')} value={zonedTime(station.lastSeen, station.timezone, currentLocale()).text || NO_VALUE} />
       </dl>
     </Panel>
   );
@@ -100,7 +100,7 @@ function Information({ station }: { station: StationDetail }) {
     ['station.field.gridStatus', `${yesNo(station.gridStatus)} ${station.gridDate}`],
     ['station.field.owner', [station.ownerName, station.ownerCompany, station.ownerPhone].filter(Boolean).join(' · ')],
     ['station.field.manager', [station.managerName, station.managerPhone].filter(Boolean).join(' · ')],
-    ['station.field.updateTime', formatDateTime(station.updateTime)],
+    ['station.field.updateTime', zonedTime(station.updateTime, station.timezone, currentLocale()).text],
   ];
   return (
     <Panel title={t('station.information')}>

@@ -8,8 +8,9 @@ import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
 import { type ListSort, sortChange, sortable } from '@/components/list/list-sort';
 import type { TableChange } from '@/components/list/list-table';
 import { StatusTag } from '@/components/status-tag';
+import { ZonedTime } from '@/components/zoned-time';
 import { API_BASE } from '@/lib/env';
-import { formatDateTime, formatQuantity } from '@/lib/format';
+import { formatQuantity } from '@/lib/format';
 import type { StationItem, Tag as StationTag } from './api/types';
 import styles from './station.module.css';
 
@@ -185,8 +186,8 @@ export function StationTable({ list, loading, onOpen, sort, onSort }: ViewProps 
     {
       title: t('station.live.lastSeen'),
       dataIndex: 'lastSeen',
-      width: 170, optional: 6,
-      render: (value: string | null) => formatDateTime(value) || '-',
+      width: 200, optional: 6,
+      render: (value: string | null, station) => <ZonedTime value={value} timeZone={station.timezone} />,
     },
   ];
   const fit = useFitColumns(columns);
