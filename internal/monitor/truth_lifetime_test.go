@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,10 +97,15 @@ func checkLifetimes(t *testing.T, e *apitest.Env, openings map[int64]float64, fr
 	if err != nil || len(recs) != len(list)+1 {
 		t.Fatalf("export: %d rows for %d devices (%v)", len(recs), len(list), err)
 	}
+	// the lifetime column found by its header, whatever columns come before it
+	col := slices.IndexFunc(recs[0], func(h string) bool { return h == "Total (kWh)" })
+	if col < 0 {
+		t.Fatalf("export: no lifetime column in %q", recs[0])
+	}
 	for _, r := range recs[1:] {
-		v, err := strconv.ParseFloat(r[8], 64)
+		v, err := strconv.ParseFloat(r[col], 64)
 		if err != nil {
-			t.Fatalf("export's lifetime %q: %v", r[8], err)
+			t.Fatalf("export's lifetime %q: %v", r[col], err)
 		}
 		exported[r[1]] = v
 	}
