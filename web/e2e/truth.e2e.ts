@@ -336,7 +336,8 @@ describe('one lifetime per device', () => {
       expect(Math.abs((detail.latest?.energyKwh ?? 0) - row!.totalKwh)).toBeGreaterThan(0.05 * row!.totalKwh);
 
       const label = LIFETIME[locale].total;
-      const list = await signedIn(context, 'admin', locale, theme, `/device?name=${encodeURIComponent(row!.sn)}`);
+      // sorted by the lifetime, so that its column stays in the table whatever the width
+      const list = await signedIn(context, 'admin', locale, theme, `/device?name=${encodeURIComponent(row!.sn)}&sort=totalKwh`);
       const inList = await cellUnder(list, label);
       const page = await signedIn(context, 'admin', locale, theme, `/device/detail/${row!.id}`);
       const onPage = await valueBeside(page, label);
