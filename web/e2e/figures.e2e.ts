@@ -54,7 +54,7 @@ async function monitorFigures(page: Page, locale: Locale): Promise<{ tile: numbe
 /** Each listed station's generation today, by name, off the station list. */
 async function stationRows(page: Page, locale: Locale): Promise<Map<string, number>> {
   const text = TEXT[locale];
-  await page.goto(`${baseUrl()}/#/station?pageSize=100`);
+  await page.goto(`${baseUrl()}/#/station?view=table&pageSize=100`);
   const table = page.locator('table').filter({ has: page.getByRole('columnheader', { name: text.today }) }).first();
   await table.locator('tbody tr').first().waitFor();
   const rows = await table.evaluate(
