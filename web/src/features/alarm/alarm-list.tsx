@@ -48,7 +48,7 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     {
       title: t('alarm.field.occurTime'),
       dataIndex: 'occurTime',
-      width: 200,
+      width: 176,
       fixed: 'left',
       render: (value: string, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
     },
@@ -108,7 +108,7 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     {
       title: t('alarm.field.recoveryTime'),
       dataIndex: 'recoveryTime',
-      width: 200,
+      width: 176,
       optional: 3,
       render: (value: string | null, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
     },
