@@ -3,7 +3,6 @@ package device_test
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -43,34 +42,6 @@ func rowValue(r sortedRow, key string) (float64, bool) {
 		return 0, false
 	}
 	return *r.SpecificYield, true
-}
-
-// pages reads every page of a device list of the given query, pageSize rows at a time.
-func pages(t *testing.T, e *apitest.Env, as string, q url.Values, size int) []sortedRow {
-	t.Helper()
-	var out []sortedRow
-	for page := 1; ; page++ {
-		q.Set("page", fmt.Sprint(page))
-		q.Set("pageSize", fmt.Sprint(size))
-		r := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/dev/listbytype?" + q.Encode(), As: as})
-		if r.Status != 200 {
-			t.Fatalf("%s: %d %s", q.Encode(), r.Status, r.Body)
-		}
-		var p struct {
-			List  []sortedRow
-			Total int
-		}
-		if err := json.Unmarshal(r.Env.Data, &p); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p.List...)
-		if len(p.List) < size || len(out) >= p.Total {
-			if len(out) != p.Total {
-				t.Fatalf("%s: %d rows over the pages, total %d", q.Encode(), len(out), p.Total)
-			}
-			return out
-		}
-	}
 }
 
 // The property: on random fleets (the demo's, with devices added at random array sizes,
@@ -131,14 +102,14 @@ func TestDeviceListSortsLikeBruteForce(t *testing.T) {
 			if as == "admin" && rng.IntN(4) == 0 {
 				q.Set("stationId", fmt.Sprint(stations[rng.IntN(len(stations))]))
 			}
-			filtered := pages(t, e, as, q, 200)
+			filtered := apitest.Pages[sortedRow](t, e, "/v2/dev/listbytype", as, q, 200)
 			key := []string{"todayKwh", "equivalentHours", "specificYield", "currentPowerKw", "totalKwh"}[rng.IntN(5)]
 			desc := rng.IntN(2) == 0
 			q.Set("sort", key)
 			if !desc || rng.IntN(2) == 0 {
 				q.Set("order", map[bool]string{true: "desc", false: "asc"}[desc])
 			}
-			got := pages(t, e, as, q, 1+rng.IntN(30))
+			got := apitest.Pages[sortedRow](t, e, "/v2/dev/listbytype", as, q, 1+rng.IntN(30))
 			want := slices.Clone(filtered)
 			slices.SortFunc(want, func(a, b sortedRow) int {
 				va, oka := rowValue(a, key)

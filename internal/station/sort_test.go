@@ -3,7 +3,6 @@ package station_test
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -39,33 +38,6 @@ func (r stationRow) value(key string) float64 {
 	return r.DailyEnergyKWh
 }
 
-func stationPages(t *testing.T, e *apitest.Env, as string, q url.Values, size int) []stationRow {
-	t.Helper()
-	var out []stationRow
-	for page := 1; ; page++ {
-		q.Set("page", fmt.Sprint(page))
-		q.Set("pageSize", fmt.Sprint(size))
-		r := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/site/list?" + q.Encode(), As: as})
-		if r.Status != 200 {
-			t.Fatalf("%s: %d %s", q.Encode(), r.Status, r.Body)
-		}
-		var p struct {
-			List  []stationRow
-			Total int
-		}
-		if err := json.Unmarshal(r.Env.Data, &p); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p.List...)
-		if len(p.List) < size || len(out) >= p.Total {
-			if len(out) != p.Total {
-				t.Fatalf("%s: %d rows over the pages, total %d", q.Encode(), len(out), p.Total)
-			}
-			return out
-		}
-	}
-}
-
 // The property: for random filters on the demo fleet with a random stretch of history,
 // the pages of a sorted station list, put together, are the filtered rows sorted by
 // brute force (the figure, ties by id, both in the asked direction), and the export of the
@@ -97,12 +69,12 @@ func TestStationListSortsLikeBruteForce(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				q.Set("name", []string{"a", "solar", "·", "farm"}[rng.IntN(4)])
 			}
-			filtered := stationPages(t, e, as, q, 200)
+			filtered := apitest.Pages[stationRow](t, e, "/v2/site/list", as, q, 200)
 			key := []string{"dailyEnergyKwh", "dailyEquivalentHours", "currentPowerKw", "alarmExist"}[rng.IntN(4)]
 			desc := rng.IntN(2) == 0
 			q.Set("sort", key)
 			q.Set("order", map[bool]string{true: "desc", false: "asc"}[desc])
-			got := stationPages(t, e, as, q, 1+rng.IntN(6))
+			got := apitest.Pages[stationRow](t, e, "/v2/site/list", as, q, 1+rng.IntN(6))
 			want := slices.Clone(filtered)
 			slices.SortFunc(want, func(a, b stationRow) int {
 				va, vb := a.value(key), b.value(key)
