@@ -35,6 +35,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	s.selfRoutes(api)
 	s.certRoutes(api)
 	s.orgSettingsRoutes(api)
+	s.moneyRoutes(api)
 }
 
 func (s *Service) revoked(ctx context.Context, userID int64) {

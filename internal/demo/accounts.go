@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/money"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -37,6 +38,7 @@ func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
 		func() error {
 			return org.SaveSettings(ctx, db, a.OrgID, org.Settings{Name: "Helio Demo Energy", Timezone: "Asia/Shanghai"})
 		},
+		func() error { return money.Save(ctx, db, a.OrgID, DemoRates()) },
 		func() (err error) { a.HQDeptID, err = org.CreateDept(ctx, db, a.OrgID, 0, "Headquarters"); return },
 		func() (err error) {
 			a.OpsDeptID, err = org.CreateDept(ctx, db, a.OrgID, a.HQDeptID, "O&M Team East")
@@ -129,4 +131,20 @@ func LoadAccounts(ctx context.Context, db *store.DB) (*Accounts, error) {
 		}
 	}
 	return a, nil
+}
+
+// DemoRates is the demo organisation's book: totals in CNY, a rate for each currency its
+// stations earn in, and one dated change (USD from July 2026) that shows a past month
+// keeping its rate.
+func DemoRates() *money.Book {
+	return &money.Book{Base: "CNY", Rates: []money.Rate{
+		{Currency: "AUD", Month: "2024-01", Rate: 4.68},
+		{Currency: "EUR", Month: "2024-01", Rate: 7.74},
+		{Currency: "JPY", Month: "2024-01", Rate: 0.0478},
+		{Currency: "KRW", Month: "2024-01", Rate: 0.00523},
+		{Currency: "TWD", Month: "2024-01", Rate: 0.221},
+		{Currency: "USD", Month: "2024-01", Rate: 7.12},
+		{Currency: "USD", Month: "2026-07", Rate: 7.05},
+		{Currency: "ZAR", Month: "2024-01", Rate: 0.387},
+	}}
 }

@@ -80,6 +80,9 @@ func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 				out.Opening = &pp
 			}
 		}
+		if err := f.basePower(ctx, httpapi.Caller(r).OrgID, rs, period, loc, &out); err != nil {
+			return nil, httpapi.Internal(err)
+		}
 		return out, nil
 	}
 }

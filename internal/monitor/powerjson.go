@@ -33,6 +33,20 @@ func (d PowerData) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	b = jsonnum.AppendString(append(b, `,"baseCurrency":`...), d.BaseCurrency)
+	b = append(b, `,"unconverted":`...)
+	if d.Unconverted == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, c := range d.Unconverted {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonnum.AppendString(b, c)
+		}
+		b = append(b, ']')
+	}
 	if d.Opening != nil {
 		if b, err = d.Opening.appendJSON(append(b, `,"opening":`...), &keys); err != nil {
 			return b, err
@@ -49,7 +63,8 @@ func (p *PowerPoint) appendJSON(b []byte, keys *[]string) ([]byte, error) {
 	}
 	b = append(b, `,"profit":`...)
 	if p.Profit == nil {
-		return append(b, "null}"...), nil
+		b = append(b, "null"...)
+		return p.appendBase(b)
 	}
 	ks := (*keys)[:0]
 	for k := range p.Profit {
@@ -67,7 +82,20 @@ func (p *PowerPoint) appendJSON(b []byte, keys *[]string) ([]byte, error) {
 			return b, httpapi.ErrUnsupportedFloat
 		}
 	}
-	return append(b, "}}"...), nil
+	return p.appendBase(append(b, '}'))
+}
+
+// appendBase writes the point's profitBase and closes it.
+func (p *PowerPoint) appendBase(b []byte) ([]byte, error) {
+	b = append(b, `,"profitBase":`...)
+	if p.ProfitBase == nil {
+		return append(b, "null}"...), nil
+	}
+	b, ok := jsonnum.AppendFloat(b, *p.ProfitBase)
+	if !ok {
+		return b, httpapi.ErrUnsupportedFloat
+	}
+	return append(b, '}'), nil
 }
 
 // appendFlows writes the fields of f (no braces) as encoding/json does; false on a NaN

@@ -42,19 +42,20 @@ type Money struct {
 
 // All is the fleet summary of the monitoring centre.
 type All struct {
-	Stations         int     `json:"stations"`
-	CapacityKWp      float64 `json:"capacityKwp"`
-	Devices          int     `json:"devices"`
-	DevicesOnline    int     `json:"devicesOnline"`
-	DevicesFault     int     `json:"devicesFault"`
-	OnlineRatio      float64 `json:"onlineRatio" doc:"devices online ÷ devices, %"`
-	FaultRatio       float64 `json:"faultRatio" doc:"devices in fault ÷ devices, %"`
-	CurrentPowerKW   float64 `json:"currentPowerKw"`
-	Normalization    float64 `json:"powerNormalization" doc:"current kW ÷ installed kWp, %"`
-	EnergyKWh        Periods `json:"energyKwh" doc:"PV energy, kWh, by each station's calendar"`
-	CO2ReductionKg   Periods `json:"co2ReductionKg"`
-	Profit           []Money `json:"profit" doc:"per currency"`
-	EmissionFactorKg float64 `json:"emissionFactorKgPerKwh" doc:"CO₂ ÷ energy in all: the stations' country factors weighted by their lifetime energy (the deployment's factor when there is none)"`
+	Stations         int        `json:"stations"`
+	CapacityKWp      float64    `json:"capacityKwp"`
+	Devices          int        `json:"devices"`
+	DevicesOnline    int        `json:"devicesOnline"`
+	DevicesFault     int        `json:"devicesFault"`
+	OnlineRatio      float64    `json:"onlineRatio" doc:"devices online ÷ devices, %"`
+	FaultRatio       float64    `json:"faultRatio" doc:"devices in fault ÷ devices, %"`
+	CurrentPowerKW   float64    `json:"currentPowerKw"`
+	Normalization    float64    `json:"powerNormalization" doc:"current kW ÷ installed kWp, %"`
+	EnergyKWh        Periods    `json:"energyKwh" doc:"PV energy, kWh, by each station's calendar"`
+	CO2ReductionKg   Periods    `json:"co2ReductionKg"`
+	Profit           []Money    `json:"profit" doc:"per currency"`
+	ProfitBase       *BaseMoney `json:"profitBase" doc:"the profit in the organisation's base currency (docs/kpi.md, Money)"`
+	EmissionFactorKg float64    `json:"emissionFactorKgPerKwh" doc:"CO₂ ÷ energy in all: the stations' country factors weighted by their lifetime energy (the deployment's factor when there is none)"`
 }
 
 // PowerPoint is one bucket of the fleet's energy flows.
@@ -63,6 +64,9 @@ type PowerPoint struct {
 	telemetry.Flows
 	// Profit is the PV energy's value per currency (kWh × (price + subsidy)).
 	Profit map[string]float64 `json:"profit"`
+	// ProfitBase is the bucket's profit in the organisation's base currency, the
+	// currencies without a rate left out (docs/kpi.md, Money).
+	ProfitBase *float64 `json:"profitBase"`
 }
 
 // PowerData is the fleet's energy flows over a day (hours), month (days) or year (months).
@@ -73,7 +77,11 @@ type PowerData struct {
 	Points   []PowerPoint `json:"points"`
 	// Opening is, for the total period, the energy before the recorded history (the
 	// devices' opening counters, docs/kpi.md): in no point, part of the lifetime total.
-	Opening *PowerPoint `json:"opening,omitempty" doc:"total period only: energy before the recorded history (opening counters), in no point; time is the first point's"`
+	// BaseCurrency is the organisation's base currency; Unconverted its stations'
+	// currencies without a rate, left out of every profitBase.
+	BaseCurrency string      `json:"baseCurrency"`
+	Unconverted  []string    `json:"unconverted"`
+	Opening      *PowerPoint `json:"opening,omitempty" doc:"total period only: energy before the recorded history (opening counters), in no point; time is the first point's"`
 }
 
 // PowerQuery names the calendar the fleet series is drawn in.
@@ -116,17 +124,24 @@ func (s *Summary) all(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	if p := httpapi.Caller(r); f.keepsParts(p) {
+	p := httpapi.Caller(r)
+	var out All
+	ok := false
+	if f.keepsParts(p) {
 		// the whole organisation: its roots' parts are kept (allkept.go)
-		out, ok, err := f.keptAll(ctx, p.OrgID, list, rs)
-		if err != nil {
+		if out, ok, err = f.keptAll(ctx, p.OrgID, list, rs); err != nil {
 			return nil, httpapi.Internal(err)
 		}
-		if ok {
-			return out, nil
+	}
+	if !ok {
+		if out, err = f.computeAll(ctx, r, list, rs); err != nil {
+			return nil, err
 		}
 	}
-	return f.computeAll(ctx, r, list, rs)
+	if out.ProfitBase, err = f.baseProfit(ctx, p.OrgID, rs, out.Profit); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	return out, nil
 }
 
 // computeAll is the fleet summary of the stations list (roots rs) computed afresh.

@@ -25,6 +25,7 @@ func orgBodies(station, dept int64) map[string]string {
 		"POST /v2/org/user/changepwd/{uid}":         `{"oldPassword":"helio-demo","password":"Matrix123","confirmPassword":"Matrix123"}`,
 		"POST /v2/org/account/cancel":               `{"password":"helio-demo"}`,
 		"POST /v2/org/settings":                     `{"name":"Matrix Energy","timezone":"Asia/Tokyo"}`,
+		"POST /v2/org/money":                        `{"base":"CNY","rates":[{"currency":"USD","month":"2026-01","rate":7.1}]}`,
 		"POST /v2/user/profile":                     `{"name":"Ada","email":"ada@example.com","country":"CN","area":"Shanghai","address":"1 Road","introduction":"hi","personalWebsite":"https://example.com","phone":"123456"}`,
 		"POST /v2/user/security":                    `{"securityQuestion":"First plant?","securityAnswer":"Golmud","phone":"123456","email":"ada@example.com"}`,
 		"POST /v2/user/settings":                    `{"settings":{"theme":"dark","locale":"en-US"}}`,

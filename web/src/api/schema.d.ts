@@ -939,6 +939,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/org/money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's base currency and dated rates */
+        get: operations["getV2OrgMoney"];
+        put?: never;
+        /** Set the base currency and replace the dated rates (every total is shown in the base currency) */
+        post: operations["postV2OrgMoney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/org/role/list": {
         parameters: {
             query?: never;
@@ -2753,6 +2771,8 @@ export interface components {
             powerNormalization?: number;
             /** @description per currency */
             profit?: components["schemas"]["MonitorMoney"][];
+            /** @description the profit in the organisation's base currency (docs/kpi.md, Money) */
+            profitBase?: components["schemas"]["BaseMoney"];
             stations?: number;
         };
         AssignInput: {
@@ -2788,6 +2808,24 @@ export interface components {
         };
         AvatarURL: {
             url?: string;
+        };
+        BaseMoney: {
+            /** @description the organisation's base currency (ISO 4217) */
+            currency?: string;
+            day?: number;
+            month?: number;
+            /** @description each converted currency's rate in force this month */
+            rates?: components["schemas"]["RateNow"][];
+            total?: number;
+            /** @description currencies without a rate: left out of the totals, shown on their own */
+            unconverted?: string[];
+            year?: number;
+        };
+        Book: {
+            /** @description ISO 4217 */
+            base: string;
+            /** @description oldest first within each currency */
+            rates?: components["schemas"]["Rate"][];
         };
         BuildList: {
             months: components["schemas"]["MonthPlan"][];
@@ -3865,11 +3903,13 @@ export interface components {
             time?: string;
         };
         PowerData: {
+            baseCurrency?: string;
             /** @description total period only: energy before the recorded history (opening counters), in no point; time is the first point's */
             opening?: components["schemas"]["PowerPoint"];
             period?: string;
             points?: components["schemas"]["PowerPoint"][];
             timezone?: string;
+            unconverted?: string[];
             unit?: string;
         };
         PowerPoint: {
@@ -3881,6 +3921,7 @@ export interface components {
             profit?: {
                 [key: string]: number;
             };
+            profitBase?: number;
             pvKwh?: number;
             /** @description bucket start, unix ms */
             time?: number;
@@ -3946,6 +3987,21 @@ export interface components {
             history?: components["schemas"]["ChatMessage"][];
             /** @description up to 2,000 characters */
             question?: string;
+        };
+        Rate: {
+            /** @description ISO 4217, not the base currency */
+            currency: string;
+            /** @description YYYY-MM: the first month the rate holds */
+            month: string;
+            /** @description units of the base currency one unit is worth, > 0 */
+            rate?: number;
+        };
+        RateNow: {
+            currency?: string;
+            /** @description YYYY-MM */
+            month?: string;
+            /** @description units of the base currency one unit is worth */
+            rate?: number;
         };
         ReadInput: {
             /** @description mark every unread message since the session began */
@@ -7454,6 +7510,90 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Dept"][];
+                    };
+                };
+            };
+        };
+    };
+    getV2OrgMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Book"];
+                    };
+                };
+            };
+        };
+    };
+    postV2OrgMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Book"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Book"];
                     };
                 };
             };
