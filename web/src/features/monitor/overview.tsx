@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { Panel } from '@/components/panel';
-import { formatChange, formatMoney, formatNumber, formatQuantity, scaleQuantity } from '@/lib/format';
-import { currentLocale } from '@/lib/i18n';
+import { formatChange, formatNumber, formatQuantity, scaleQuantity } from '@/lib/format';
 import { useDailyAlarms } from './api/alarms';
 import { type PeriodFigure, type PeriodKey, useFleetSummary } from './api/summary';
 import styles from './monitor.module.css';
 import { PeriodSwitch } from './period-switch';
+import { ProfitTile } from './profit-tile';
 import { monitorTexts } from './texts';
 
 const PERIODS: readonly PeriodKey[] = ['day', 'month', 'year', 'total'];
@@ -196,15 +196,7 @@ export function Generation() {
             </div>
             <div style={{ gridColumn: '1 / -1' }}>
               <p className={styles.caption}>{t(`monitor.profit.${period}`)}</p>
-              {data.profit.length === 0 ? (
-                <p className={styles.muted}>{t('state.empty')}</p>
-              ) : (
-                <ul className={styles.money} aria-label={t(`monitor.profit.${period}`)}>
-                  {data.profit.map((money) => (
-                    <li key={money.currency}>{formatMoney(money[period], money.currency, currentLocale())}</li>
-                  ))}
-                </ul>
-              )}
+              <ProfitTile summary={data} period={period} />
             </div>
           </div>
         )}

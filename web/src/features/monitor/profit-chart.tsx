@@ -13,6 +13,9 @@ import { monitorTexts } from './texts';
 
 const PERIODS: readonly PowerPeriod[] = ['day', 'month', 'year', 'total'];
 
+/** The currency choice of the line that shows every currency in the base one. */
+const BASE = '@base';
+
 /** The currency of each console location (the navbar's location switch). */
 const LOCATION_CURRENCY: Record<string, string> = { CN: 'CNY', US: 'USD', JP: 'JPY', KR: 'KRW', TW: 'TWD' };
 
@@ -63,7 +66,10 @@ export function ProfitChart() {
     return period === 'day' ? twoHourPoints(raw) : raw;
   }, [power.data, period]);
   const currencies = useMemo(() => currenciesOf(points), [points]);
-  const currency = chosenCurrency && currencies.includes(chosenCurrency) ? chosenCurrency : preferredCurrency(currencies);
+  const base = power.data?.baseCurrency;
+  // the line: every currency in the base one (the default), or one currency on its own
+  const currency = chosenCurrency && currencies.includes(chosenCurrency) ? chosenCurrency : base ? BASE : preferredCurrency(currencies);
+  const lineCurrency = currency === BASE ? base : currency;
   const unit = power.data?.unit ?? 'kWh';
   const opening = period === 'total' ? power.data?.opening : undefined;
 
@@ -75,7 +81,7 @@ export function ProfitChart() {
         categories: points.map((point) => bucketLabel(period, point.time)),
         legend: true,
         format: (value) => formatNumber(value, 2),
-        axes: currency ? [{ name: unit }, { name: currency }] : [{ name: unit }],
+        axes: lineCurrency ? [{ name: unit }, { name: lineCurrency }] : [{ name: unit }],
         series: [
           ...shown.map((series, index) => ({
             name: t(series.label),
@@ -84,23 +90,25 @@ export function ProfitChart() {
             unit,
             data: points.map((point) => sinceStarted(point, point[series.key], now)),
           })),
-          ...(currency
+          ...(lineCurrency
             ? [
                 {
-                  name: t('monitor.flow.profit', { currency }),
+                  name: t('monitor.flow.profit', { currency: lineCurrency }),
                   kind: 'line' as const,
                   axis: 1 as const,
                   smooth: true,
                   dots: true,
                   color: theme.color('gold'),
-                  data: points.map((point) => sinceStarted(point, point.profit?.[currency] ?? 0, now)),
+                  data: points.map((point) =>
+                    sinceStarted(point, currency === BASE ? (point.profitBase ?? 0) : (point.profit?.[currency ?? ''] ?? 0), now),
+                  ),
                 },
               ]
             : []),
         ],
       };
     },
-    [points, period, currency, unit, t],
+    [points, period, currency, lineCurrency, unit, t],
   );
 
   return (
@@ -108,14 +116,14 @@ export function ProfitChart() {
       title={t('monitor.profit.title')}
       extra={
         <>
-          {currencies.length > 1 && (
+          {(currencies.length > 1 || (base && currencies.some((code) => code !== base))) && (
             <LabelledSelect
               size="small"
-              style={{ width: 100 }}
+              style={{ width: 150 }}
               value={currency}
               onChange={(value: string) => setCurrency(value)}
               label={t('monitor.profit.currency')}
-              options={currencies}
+              options={[...(base ? [{ value: BASE, label: t('monitor.money.all', { currency: base }) }] : []), ...currencies]}
             />
           )}
           <PeriodSwitch value={period} options={PERIODS} onChange={setPeriod} label={t('monitor.profit.period')} />
@@ -133,6 +141,9 @@ export function ProfitChart() {
         />
       </div>
       <p className={styles.caption}>{t(`monitor.chartRule.${period}`)}</p>
+      {currency === BASE && power.data?.unconverted && power.data.unconverted.length > 0 && (
+        <p className={styles.caption}>{t('monitor.money.unconvertedChart', { currencies: power.data.unconverted.join(', ') })}</p>
+      )}
       {opening && opening.pvKwh > 0 && (
         <p className={styles.caption}>
           {t('monitor.profit.opening', { energy: formatNumber(opening.pvKwh, 0), year: bucketLabel('total', opening.time) })}

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/panel';
 import { useQueryParams } from '@/lib/use-query-params';
 import { CertReview } from './cert-review';
 import { DeptTree } from './dept-tree';
+import { MoneyPanel } from './money-panel';
 import styles from './permission.module.css';
 import { RolesPanel } from './roles-panel';
 import { SettingsPanel } from './settings-panel';
@@ -70,6 +71,7 @@ export function PermissionPage() {
             </Tabs.TabPane>
             <Tabs.TabPane key="settings" title={t('org.tab.settings')}>
               <SettingsPanel />
+              <MoneyPanel />
             </Tabs.TabPane>
           </Tabs>
         </div>

@@ -9,14 +9,15 @@ const hour = (index: number): PowerPoint => ({
   exportKwh: 0,
   loadKwh: 2,
   profit: { CNY: 1, ...(index === 5 ? { USD: 3 } : {}) },
+  profitBase: index === 5 ? 1 + 3 * 7 : 1,
 });
 
 describe('fleet power data', () => {
   it('turns a day of hours into 12 two-hour points (profit chart type 1)', () => {
     const points = twoHourPoints(Array.from({ length: 24 }, (_, index) => hour(index)));
     expect(points).toHaveLength(12);
-    expect(points[0]).toMatchObject({ time: Date.UTC(2024, 0, 1, 0), pvKwh: 1, dischargeKwh: 2, loadKwh: 4, profit: { CNY: 2 } });
-    expect(points[2]).toMatchObject({ time: Date.UTC(2024, 0, 1, 4), pvKwh: 9, profit: { CNY: 2, USD: 3 } });
+    expect(points[0]).toMatchObject({ time: Date.UTC(2024, 0, 1, 0), pvKwh: 1, dischargeKwh: 2, loadKwh: 4, profit: { CNY: 2 }, profitBase: 2 });
+    expect(points[2]).toMatchObject({ time: Date.UTC(2024, 0, 1, 4), pvKwh: 9, profit: { CNY: 2, USD: 3 }, profitBase: 23 });
   });
 
   it('lists the currencies the profit is in', () => {

@@ -15,6 +15,8 @@ export interface PowerPoint {
   exportKwh: number;
   loadKwh: number;
   profit?: Record<string, number>;
+  /** The bucket's profit in the organisation's base currency (docs/kpi.md, "Money in one currency"). */
+  profitBase?: number | null;
 }
 
 /** GET /v2/summary/powerdata/{period}: hours of today, days of the month, months of the year, years. */
@@ -23,6 +25,9 @@ export interface PowerData {
   timezone: string;
   unit: string;
   points: PowerPoint[];
+  /** The organisation's base currency, and its stations' currencies without a rate (left out of profitBase). */
+  baseCurrency?: string;
+  unconverted?: string[] | null;
   /** Total period: the energy before the recorded history (opening counters), in no point. */
   opening?: PowerPoint;
 }
@@ -61,6 +66,9 @@ export function twoHourPoints(points: readonly PowerPoint[]): PowerPoint[] {
       }
       for (const [currency, amount] of Object.entries(next.profit ?? {})) {
         point.profit![currency] = (point.profit![currency] ?? 0) + amount;
+      }
+      if (next.profitBase != null) {
+        point.profitBase = (point.profitBase ?? 0) + next.profitBase;
       }
     }
     out.push(point);

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api-client';
 import { LIVE_QUERY } from '@/lib/query-client';
 
@@ -28,6 +29,9 @@ export interface Money {
   total: number;
 }
 
+/** The fleet's profit in the organisation's base currency (docs/kpi.md, "Money in one currency"). */
+export type BaseMoney = components['schemas']['BaseMoney'];
+
 /** GET /v2/summary/all: fleet totals of the visible stations. */
 export interface FleetSummary {
   stations: number;
@@ -42,6 +46,7 @@ export interface FleetSummary {
   energyKwh: Periods;
   co2ReductionKg: Periods;
   profit: Money[];
+  profitBase?: BaseMoney;
   emissionFactorKgPerKwh: number;
 }
 
