@@ -37,6 +37,8 @@ type ListQuery struct {
 	Rule        string `query:"rule" doc:"a rule key"`
 	From        string `query:"from" doc:"start time from (RFC 3339, or yyyy-MM-dd for that UTC day)"`
 	To          string `query:"to" doc:"start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from"`
+	Sort        string `query:"sort" doc:"rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id"`
+	Order       string `query:"order" doc:"asc or desc (default) with sort"`
 	Page        int    `query:"page"`
 	PageSize    int    `query:"pageSize"`
 }
@@ -53,6 +55,8 @@ type DateListQuery struct {
 	Rule        string `query:"rule"`
 	From        string `query:"from"`
 	To          string `query:"to"`
+	Sort        string `query:"sort"`
+	Order       string `query:"order"`
 	Page        int    `query:"page"`
 	PageSize    int    `query:"pageSize"`
 }
@@ -69,6 +73,8 @@ type DevListQuery struct {
 	Rule        string `query:"rule"`
 	From        string `query:"from"`
 	To          string `query:"to"`
+	Sort        string `query:"sort"`
+	Order       string `query:"order"`
 	Page        int    `query:"page"`
 	PageSize    int    `query:"pageSize"`
 }
@@ -85,6 +91,8 @@ type ExportQuery struct {
 	From        string `query:"from"`
 	To          string `query:"to"`
 	Date        string `query:"date" doc:"as listbydate"`
+	Sort        string `query:"sort" doc:"as listbysite: the rows come in the list's order"`
+	Order       string `query:"order"`
 	Format      string `query:"format" doc:"csv (default) or xlsx"`
 	DeviceID    int64  `query:"deviceId" doc:"as listbydev"`
 }
@@ -304,6 +312,7 @@ func (s *Service) parseFilter(p *listing.Params) (Filter, int64) {
 		f.Rule = rule
 	}
 	f.From, f.To = p.Range("from", "to", maxListDays)
+	f.Sort = p.Sort(Sorts...)
 	return f, stationID
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -124,9 +125,20 @@ type Filter struct {
 	Rule        string
 	From, To    time.Time // start time in [From, To); zero: open
 	// LocalDate keeps alarms that started on this station-local date (yyyy-MM-dd).
-	LocalDate  string
+	LocalDate string
+	// Sort is the list's order (Sorts); the usual one is by start time, newest first.
+	Sort       listing.Sort
 	Page, Size int
 }
+
+// Sorts are the columns the alarm list ranks by, each walked in an index of migration 0206
+// (ties by id, in the same direction):
+//   - time: when the alarm occurred (occurTime, the list's first column);
+//   - level: 0 signal change, 1 alarm, 2 fault;
+//   - duration: how long the alarm lasted, its recovery time less its start time, and for
+//     an occurring alarm now less its start time (the figure durationMin shows in minutes,
+//     rounded); an alarm occurring for as long as a recovered one lasted ranks by id.
+var Sorts = []string{"time", "level", "duration"}
 
 // where builds the filter's SQL condition for the caller.
 func (f *Filter) where(ctx context.Context, db *store.DB, p *httpapi.Principal) (*listing.Where, error) {
@@ -213,14 +225,24 @@ func loadLocation(name string) *time.Location {
 	return loc
 }
 
-// List returns the visible alarms matching f, newest first, and the total.
+// List returns the visible alarms matching f in f.Sort's order (newest start first by
+// default), and the total; now is the end of the occurring alarms' duration.
 func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, locale string, now time.Time) ([]Alarm, int64, error) {
 	w, err := f.where(ctx, db, p)
 	if err != nil {
 		return nil, 0, err
 	}
-	q := listing.Query{Columns: alarmColumns, From: alarmFrom, CountFrom: " FROM alarms a JOIN stations s ON s.id = a.station_id ",
-		Order: "a.start_at DESC, a.id DESC"}
+	q := listing.Query{Columns: alarmColumns, From: alarmFrom, CountFrom: alarmCountFrom, Order: "a.start_at DESC, a.id DESC"}
+	switch f.Sort.Key {
+	case "time":
+		q.Order = f.Sort.SQL("a.occurred_at", "a.id")
+	case "level":
+		q.Order = f.Sort.SQL("a.level", "a.id")
+	case "duration":
+		q.PageSQL = func(where string, args []any, page, size int) (string, []any) {
+			return durationPage(where, args, f.Sort, now.UnixMilli(), page, size)
+		}
+	}
 	return listing.Run(ctx, db, q, w, f.Page, f.Size, func(rows *sql.Rows) (Alarm, error) {
 		a, err := scanAlarm(rows, locale, now)
 		if err != nil {
@@ -228,6 +250,32 @@ func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, loc
 		}
 		return *a, nil
 	})
+}
+
+const alarmCountFrom = " FROM alarms a JOIN stations s ON s.id = a.station_id "
+
+// durationPage reads a page of the list ranked by duration. A recovered alarm's duration
+// is fixed and indexed (alarms_org_recovered_duration); an occurring alarm's grows with
+// the clock, but the occurring alarms rank among themselves by start time alone
+// (alarms_org_occurring_start: the oldest start lasts longest). Each walk is read up to
+// the page's end, and the heads are merged, ranked at now and cut.
+func durationPage(where string, args []any, s listing.Sort, now int64, page, size int) (string, []any) {
+	dir, startDir := " DESC", " ASC"
+	if !s.Desc {
+		dir, startDir = " ASC", " DESC"
+	}
+	head, paging := "", ""
+	if size > 0 {
+		head = fmt.Sprintf(" LIMIT %d", page*size)
+		paging = fmt.Sprintf(" LIMIT %d OFFSET %d", size, (page-1)*size)
+	}
+	recovered := "SELECT a.id" + alarmCountFrom + "WHERE " + where + " AND a.recovered_at IS NOT NULL" +
+		" ORDER BY (a.recovered_at - a.start_at)" + dir + ", a.id" + dir + head
+	occurring := "SELECT a.id" + alarmCountFrom + "WHERE " + where + " AND a.recovered_at IS NULL" +
+		" ORDER BY a.start_at" + startDir + ", a.id" + dir + head
+	stmt := "SELECT " + alarmColumns + alarmFrom + "WHERE a.id IN (SELECT id FROM (" + recovered + ") r UNION ALL SELECT id FROM (" +
+		occurring + ") o) ORDER BY COALESCE(a.recovered_at, ?) - a.start_at" + dir + ", a.id" + dir + paging
+	return stmt, append(append(slices.Clip(args), args...), now)
 }
 
 // Get returns one alarm the caller may see (store.ErrNotFound otherwise).

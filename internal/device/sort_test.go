@@ -2,12 +2,9 @@ package device_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -102,52 +99,17 @@ func TestDeviceListSortsLikeBruteForce(t *testing.T) {
 			if as == "admin" && rng.IntN(4) == 0 {
 				q.Set("stationId", fmt.Sprint(stations[rng.IntN(len(stations))]))
 			}
-			filtered := apitest.Pages[sortedRow](t, e, "/v2/dev/listbytype", as, q, 200)
 			key := []string{"todayKwh", "equivalentHours", "specificYield", "currentPowerKw", "totalKwh"}[rng.IntN(5)]
 			desc := rng.IntN(2) == 0
 			q.Set("sort", key)
 			if !desc || rng.IntN(2) == 0 {
 				q.Set("order", map[bool]string{true: "desc", false: "asc"}[desc])
 			}
-			got := apitest.Pages[sortedRow](t, e, "/v2/dev/listbytype", as, q, 1+rng.IntN(30))
-			want := slices.Clone(filtered)
-			slices.SortFunc(want, func(a, b sortedRow) int {
-				va, oka := rowValue(a, key)
-				vb, okb := rowValue(b, key)
-				switch {
-				case oka && !okb:
-					return -1
-				case okb && !oka:
-					return 1
-				}
-				less := va < vb || va == vb && a.ID < b.ID
-				if less != desc {
-					return -1
-				}
-				return 1
-			})
-			if len(got) != len(want) {
-				t.Fatalf("%s as %s: %d rows sorted, %d filtered", q.Encode(), as, len(got), len(want))
-			}
-			for i := range want {
-				if got[i].ID != want[i].ID {
-					t.Fatalf("%s as %s: row %d is device %d, the brute force ranks %d there (%d rows)", q.Encode(), as, i, got[i].ID, want[i].ID, len(want))
-				}
-			}
+			want := apitest.Sorted(t, e, "/v2/dev/listbytype", as, q, 1+rng.IntN(30), apitest.Rank[sortedRow]{
+				Value: func(r sortedRow) (float64, bool) { return rowValue(r, key) },
+				ID:    func(r sortedRow) int64 { return r.ID }, Desc: desc})
 			// the export of the sorted list comes in the same order
-			q.Del("page")
-			q.Del("pageSize")
-			q.Set("format", "csv")
-			r := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/dev/export?" + q.Encode(), As: as})
-			recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(r.Body, "\ufeff"))).ReadAll()
-			if r.Status != 200 || err != nil || len(recs) != len(want)+1 {
-				t.Fatalf("export %s: %d, %v, %d records for %d rows", q.Encode(), r.Status, err, len(recs), len(want))
-			}
-			for i, rec := range recs[1:] {
-				if rec[1] != want[i].SN {
-					t.Fatalf("export %s: row %d is %s, the list has %s", q.Encode(), i, rec[1], want[i].SN)
-				}
-			}
+			apitest.ExportInOrder(t, e, "/v2/dev/export", as, q, want, 1, func(r sortedRow) string { return r.SN })
 		}
 	})
 }

@@ -78,6 +78,10 @@ type Query struct {
 	// CountCap, when set, stops counting after CountCap matches: the total is then
 	// CountCap+1, which Capped turns into "more than CountCap".
 	CountCap int64
+	// PageSQL, when set, builds the statement reading the page and its arguments from the
+	// condition and its arguments (a page merged from the heads of several index walks);
+	// Order, Key and KeyFrom are then unused.
+	PageSQL func(where string, args []any, page, size int) (string, []any)
 }
 
 // Capped is the total to show and whether there are more matches than it (a total that
@@ -101,7 +105,13 @@ func Run[T any](ctx context.Context, db *store.DB, q Query, w *Where, page, size
 	if total == 0 {
 		return out, 0, nil
 	}
-	rows, err := db.Query(ctx, q.page(where, page, size), args...)
+	var stmt string
+	if q.PageSQL != nil {
+		stmt, args = q.PageSQL(where, args, max(page, 1), size)
+	} else {
+		stmt = q.page(where, page, size)
+	}
+	rows, err := db.Query(ctx, stmt, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing: unable to list: %w", err)
 	}

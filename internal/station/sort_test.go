@@ -2,12 +2,9 @@ package station_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -69,42 +66,14 @@ func TestStationListSortsLikeBruteForce(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				q.Set("name", []string{"a", "solar", "·", "farm"}[rng.IntN(4)])
 			}
-			filtered := apitest.Pages[stationRow](t, e, "/v2/site/list", as, q, 200)
 			key := []string{"dailyEnergyKwh", "dailyEquivalentHours", "currentPowerKw", "alarmExist"}[rng.IntN(4)]
 			desc := rng.IntN(2) == 0
 			q.Set("sort", key)
 			q.Set("order", map[bool]string{true: "desc", false: "asc"}[desc])
-			got := apitest.Pages[stationRow](t, e, "/v2/site/list", as, q, 1+rng.IntN(6))
-			want := slices.Clone(filtered)
-			slices.SortFunc(want, func(a, b stationRow) int {
-				va, vb := a.value(key), b.value(key)
-				less := va < vb || va == vb && a.ID < b.ID
-				if less != desc {
-					return -1
-				}
-				return 1
-			})
-			if len(got) != len(want) {
-				t.Fatalf("%s as %s: %d rows sorted, %d filtered", q.Encode(), as, len(got), len(want))
-			}
-			for i := range want {
-				if got[i].ID != want[i].ID {
-					t.Fatalf("%s as %s: row %d is station %d, the brute force ranks %d there", q.Encode(), as, i, got[i].ID, want[i].ID)
-				}
-			}
-			q.Del("page")
-			q.Del("pageSize")
-			q.Set("format", "csv")
-			r := e.Do(t, apitest.Scenario{Method: "GET", URL: "/v2/site/export?" + q.Encode(), As: as})
-			recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(r.Body, "\ufeff"))).ReadAll()
-			if r.Status != 200 || err != nil || len(recs) != len(want)+1 {
-				t.Fatalf("export %s: %d, %v, %d records for %d rows", q.Encode(), r.Status, err, len(recs), len(want))
-			}
-			for i, rec := range recs[1:] {
-				if rec[0] != want[i].Name {
-					t.Fatalf("export %s: row %d is %s, the list has %s", q.Encode(), i, rec[0], want[i].Name)
-				}
-			}
+			want := apitest.Sorted(t, e, "/v2/site/list", as, q, 1+rng.IntN(6), apitest.Rank[stationRow]{
+				Value: func(r stationRow) (float64, bool) { return r.value(key), true },
+				ID:    func(r stationRow) int64 { return r.ID }, Desc: desc})
+			apitest.ExportInOrder(t, e, "/v2/site/export", as, q, want, 0, func(r stationRow) string { return r.Name })
 		}
 	})
 }

@@ -39,6 +39,8 @@ type ListQuery struct {
 	From      string `query:"from" doc:"submitted from (RFC 3339 or yyyy-MM-dd)"`
 	To        string `query:"to" doc:"submitted before (RFC 3339, or yyyy-MM-dd: to the end of that day); at most 366 days after from"`
 	AlarmID   int64  `query:"alarmId" doc:"orders opened from this alarm"`
+	Sort      string `query:"sort" doc:"rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order"`
+	Order     string `query:"order" doc:"asc or desc (default) with sort"`
 	Page      int    `query:"page"`
 	PageSize  int    `query:"pageSize"`
 	Format    string `query:"format" doc:"export only: csv (default) or xlsx"`
@@ -115,6 +117,7 @@ func (s *Service) filter(r *http.Request) (Filter, error) {
 	f.Query = q.Text("q", 100)
 	f.From, f.To = q.Range("from", "to", 366)
 	f.AlarmID = q.ID("alarmId")
+	f.Sort = q.Sort(Sorts...)
 	if err := q.Err(); err != nil {
 		return f, err
 	}

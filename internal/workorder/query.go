@@ -118,8 +118,20 @@ type Filter struct {
 	Query      string    // part of the title or number
 	From, To   time.Time // submit time in [From, To)
 	AlarmID    int64
+	// Sort is the list's order (Sorts); the usual one is newest submitted first.
+	Sort       listing.Sort
 	Page, Size int
 }
+
+// Sorts are the columns the order list ranks by, each walked in an index of migration 0206
+// (ties by id, in the same direction). Priority and status rank by their codes, which are
+// their order: priority by urgency (1 low, 2 normal, 3 urgent, 4 very urgent), status by the
+// workflow (1 pending accept, 2 pending process, 3 executing, 4 finished, then 5 rejected,
+// the other way out); due is the planned end, which every order has (it is required).
+var Sorts = []string{"priority", "due", "status"}
+
+// sortColumns are the columns of Sorts.
+var sortColumns = map[string]string{"priority": "o.priority", "due": "o.planned_end", "status": "o.status"}
 
 // timedOut is the SQL condition of timeout status 1 at now (milliseconds in the argument).
 const timedOut = `((o.status IN (1, 2, 3) AND o.planned_end < ?) OR (o.status = 4 AND o.actual_end > o.planned_end))`
@@ -170,11 +182,14 @@ func escapeLike(s string) string {
 // stops counting; its answer then says "more than CountCap".
 const CountCap = 1_000
 
-// List returns the visible orders matching f, newest first, and the total (CountCap+1 when
-// counting stopped: listing.Capped).
+// List returns the visible orders matching f in f.Sort's order (newest first by default),
+// and the total (CountCap+1 when counting stopped: listing.Capped).
 func List(ctx context.Context, db *store.DB, p *httpapi.Principal, f Filter, now time.Time) ([]Order, int64, error) {
 	q := listing.Query{Columns: orderColumns, From: orderFrom, CountFrom: countFrom, Order: "o.created_at DESC, o.id DESC",
 		Key: "o.id", KeyFrom: " FROM work_orders o "}
+	if col, ok := sortColumns[f.Sort.Key]; ok {
+		q.Order = f.Sort.SQL(col, "o.id")
+	}
 	if f.countable() {
 		q.Count = func(ctx context.Context) (int64, error) {
 			t, err := f.tally(ctx, db, p, now)

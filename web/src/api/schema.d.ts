@@ -11104,7 +11104,10 @@ export interface operations {
                 format?: string;
                 from?: string;
                 level?: number;
+                order?: string;
                 rule?: string;
+                /** @description as listbysite: the rows come in the list's order */
+                sort?: string;
                 stationId?: number;
                 to?: string;
                 type?: number;
@@ -11154,9 +11157,11 @@ export interface operations {
                 deviceType?: string;
                 from?: string;
                 level?: number;
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 rule?: string;
+                sort?: string;
                 stationId?: number;
                 to?: string;
                 type?: number;
@@ -11208,9 +11213,11 @@ export interface operations {
                 deviceType?: string;
                 from?: string;
                 level?: number;
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 rule?: string;
+                sort?: string;
                 stationId?: number;
                 to?: string;
                 type?: number;
@@ -11265,10 +11272,14 @@ export interface operations {
                 from?: string;
                 /** @description -1 or absent all, 0 signal change, 1 alarm, 2 fault */
                 level?: number;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description a rule key */
                 rule?: string;
+                /** @description rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id */
+                sort?: string;
                 /** @description a station (its sub-stations' alarms included); absent for every visible station */
                 stationId?: number;
                 /** @description start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from */
@@ -11900,12 +11911,16 @@ export interface operations {
                 from?: string;
                 /** @description started (mine started), copied (copied to me) or assigned (mine to process) */
                 mine?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description 1-4; absent for all */
                 priority?: number;
                 /** @description part of the title or number (at most 100 characters) */
                 q?: string;
+                /** @description rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order */
+                sort?: string;
                 /** @description a station (its sub-stations' orders included) */
                 stationId?: number;
                 /** @description 1-5; absent for all */
@@ -11961,12 +11976,16 @@ export interface operations {
                 from?: string;
                 /** @description started (mine started), copied (copied to me) or assigned (mine to process) */
                 mine?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description 1-4; absent for all */
                 priority?: number;
                 /** @description part of the title or number (at most 100 characters) */
                 q?: string;
+                /** @description rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order */
+                sort?: string;
                 /** @description a station (its sub-stations' orders included) */
                 stationId?: number;
                 /** @description 1-5; absent for all */
@@ -12064,12 +12083,16 @@ export interface operations {
                 from?: string;
                 /** @description started (mine started), copied (copied to me) or assigned (mine to process) */
                 mine?: string;
+                /** @description asc or desc (default) with sort */
+                order?: string;
                 page?: number;
                 pageSize?: number;
                 /** @description 1-4; absent for all */
                 priority?: number;
                 /** @description part of the title or number (at most 100 characters) */
                 q?: string;
+                /** @description rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order */
+                sort?: string;
                 /** @description a station (its sub-stations' orders included) */
                 stationId?: number;
                 /** @description 1-5; absent for all */

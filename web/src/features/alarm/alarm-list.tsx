@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '@/components/export-buttons';
 import type { FitColumn } from '@/components/list/fit-columns';
+import { sortChange, sortable } from '@/components/list/list-sort';
 import { ListTable, ListToolbar } from '@/components/list/list-table';
 import { ZonedTime } from '@/components/zoned-time';
 import { usePushStatus } from '@/lib/push';
@@ -42,22 +43,31 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
   const stations = useStationOptions();
   const duration = useDurationText();
   const [dealing, setDealing] = useState<Alarm | null>(null);
-  const { page: _page, pageSize: _size, ...values } = filters;
+  const { page: _page, pageSize: _size, sort, order, ...values } = filters;
+  const current = { sort, order };
 
   const columns: FitColumn<Alarm>[] = [
-    {
-      title: t('alarm.field.occurTime'),
-      dataIndex: 'occurTime',
-      width: 176,
-      fixed: 'left',
-      render: (value: string, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
-    },
-    {
-      title: t('alarm.field.level'),
-      dataIndex: 'level',
-      width: 110,
-      render: (level: number) => <AlarmLevelTag level={level} />,
-    },
+    sortable(
+      {
+        title: t('alarm.field.occurTime'),
+        dataIndex: 'occurTime',
+        width: 176,
+        fixed: 'left',
+        render: (value: string, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
+      },
+      'time',
+      current,
+    ),
+    sortable(
+      {
+        title: t('alarm.field.level'),
+        dataIndex: 'level',
+        width: 110,
+        render: (level: number) => <AlarmLevelTag level={level} />,
+      },
+      'level',
+      current,
+    ),
     {
       title: t('alarm.field.alarmStatus'),
       dataIndex: 'alarmStatus',
@@ -112,13 +122,18 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
       optional: 3,
       render: (value: string | null, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
     },
-    {
-      title: t('alarm.field.duration'),
-      dataIndex: 'durationMin',
-      width: 110,
-      optional: 4,
-      render: (value: number) => duration(value),
-    },
+    sortable(
+      {
+        title: t('alarm.field.duration'),
+        dataIndex: 'durationMin',
+        // the header and its sort arrows on one line
+        width: 120,
+        optional: 4,
+        render: (value: number) => duration(value),
+      },
+      'duration',
+      current,
+    ),
     {
       title: t('alarm.field.actions'),
       dataIndex: 'id',
@@ -166,6 +181,7 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
         page={filters.page}
         pageSize={filters.pageSize}
         onPage={(page, pageSize) => onFilters({ page, pageSize })}
+        onSort={(sorter) => onFilters(sortChange(sorter))}
         emptyText={t('alarm.empty')}
       />
       {dealing && <DealDialog alarm={dealing} visible onClose={() => setDealing(null)} />}

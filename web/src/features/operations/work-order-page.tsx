@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
 import type { FitColumn } from '@/components/list/fit-columns';
+import { sortChange, sortable } from '@/components/list/list-sort';
 import { ListTable, ListToolbar } from '@/components/list/list-table';
 import { useListFilters } from '@/components/list/use-list-filters';
 import { PageHeader } from '@/components/panel';
@@ -64,6 +65,7 @@ export function WorkOrderPage() {
     [setParams],
   );
   const open = (id: number) => change((next) => next.set('detail', String(id)));
+  const current = { sort: filters.sort, order: filters.order };
 
   const columns: FitColumn<WorkOrder>[] = [
     {
@@ -80,14 +82,22 @@ export function WorkOrderPage() {
         </span>
       ),
     },
-    { title: t('ops.wo.field.status'), dataIndex: 'status', width: 110, render: (s: number) => <WorkOrderStatusTag status={s} /> },
+    sortable(
+      { title: t('ops.wo.field.status'), dataIndex: 'status', width: 120, render: (s: number) => <WorkOrderStatusTag status={s} /> },
+      'status',
+      current,
+    ),
     {
       title: t('ops.wo.field.timeout'),
       dataIndex: 'timeoutStatus',
       width: 110, optional: 4,
       render: (_: number, order) => <TimeoutTag timeout={liveTimeout(order, now).timeout} />,
     },
-    { title: t('ops.wo.field.priority'), dataIndex: 'priority', width: 100, render: (p: number) => <PriorityTag priority={p} /> },
+    sortable(
+      { title: t('ops.wo.field.priority'), dataIndex: 'priority', width: 110, render: (p: number) => <PriorityTag priority={p} /> },
+      'priority',
+      current,
+    ),
     {
       title: t('ops.wo.field.overtime'),
       dataIndex: 'overtimeHours',
@@ -107,7 +117,11 @@ export function WorkOrderPage() {
       width: 140, optional: 7,
       render: (_: string, order) => order.processor || order.assigneeDept || '-',
     },
-    { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 200, render: (v: string, order) => <ZonedTime value={v} timeZone={order.timezone} /> },
+    sortable(
+      { title: t('ops.wo.field.plannedEnd'), dataIndex: 'plannedEnd', width: 200, render: (v: string, order) => <ZonedTime value={v} timeZone={order.timezone} /> },
+      'due',
+      current,
+    ),
     {
       title: t('ops.wo.field.hours'),
       dataIndex: 'plannedHours',
@@ -172,6 +186,7 @@ export function WorkOrderPage() {
             page={filters.page}
             pageSize={filters.pageSize}
             onPage={(page, pageSize) => update({ page, pageSize })}
+            onSort={(sorter) => update(sortChange(sorter))}
             emptyText={t('ops.wo.empty')}
           />
           <WorkOrderDrawer id={detailId} now={now} onClose={() => change((next) => next.delete('detail'))} />

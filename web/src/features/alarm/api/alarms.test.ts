@@ -33,6 +33,15 @@ describe('alarm filters', () => {
     });
   });
 
+  it('keeps the server-side order of the address in the list and export queries', () => {
+    const sorted = parseFilters(new URLSearchParams('sort=duration&order=asc&level=2'));
+    expect(toListQuery(sorted)).toEqual({ level: 2, sort: 'duration', order: 'asc', page: 1, pageSize: 10 });
+    expect(toListQuery(sorted, false)).toEqual({ level: 2, sort: 'duration', order: 'asc' });
+    expect(toListQuery(parseFilters(new URLSearchParams('sort=time')), false)).toEqual({ sort: 'time', order: 'desc' });
+    // a column the server does not sort by is dropped, and its order with it
+    expect(toListQuery(parseFilters(new URLSearchParams('sort=station&order=asc')), false)).toEqual({});
+  });
+
   it('sends processed, recovered and fault as they are', () => {
     expect(toListQuery({ ...DEFAULT_FILTERS, dealStatus: 1, alarmStatus: 2, level: 2 })).toMatchObject({
       dealStatus: 1,

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ExportFormat } from '@/components/export-buttons';
+import { type ListSort, parseListSort, sortQuery } from '@/components/list/list-sort';
 import { api, type QueryValue } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
@@ -102,10 +103,16 @@ export interface DailyInfo {
 }
 
 /**
+ * The columns the alarm list sorts by on the server (internal/alarm/query.go): when it occurred,
+ * its level, and how long it lasted (until now while occurring).
+ */
+export const ALARM_SORTS = ['time', 'level', 'duration'] as const;
+
+/**
  * The list's filters as the screen holds them (SPEC.md section 4). dealStatus -1, alarmStatus 0
  * and an absent level, type or device type mean "all". from and to are local calendar days.
  */
-export interface AlarmFilters {
+export interface AlarmFilters extends ListSort {
   dealStatus: -1 | 0 | 1;
   alarmStatus: 0 | 1 | 2;
   level?: number;
@@ -157,6 +164,7 @@ export function toListQuery(filters: AlarmFilters, paged = true): Record<string,
     const [year, month, date] = filters.to.split('-').map(Number) as [number, number, number];
     query.to = new Date(year, month - 1, date + 1).toISOString();
   }
+  Object.assign(query, sortQuery(filters));
   if (paged) {
     query.page = filters.page;
     query.pageSize = filters.pageSize;
@@ -193,6 +201,7 @@ export function parseFilters(params: URLSearchParams): AlarmFilters {
     stationId: positive('stationId'),
     from: day('from'),
     to: day('to'),
+    ...parseListSort(params, ALARM_SORTS),
     page: positive('page') ?? 1,
     pageSize: pageSize && pageSize <= 200 ? pageSize : DEFAULT_FILTERS.pageSize,
   };

@@ -13,6 +13,15 @@ describe('work-order filters', () => {
     const q = toWorkOrderQuery(parseWorkOrderFilters(new URLSearchParams('status=2&page=3')), false);
     expect(q).toEqual({ status: 2 });
   });
+
+  it('keeps the server-side order of the address in the list and export queries', () => {
+    const f = parseWorkOrderFilters(new URLSearchParams('sort=due&order=asc&page=2'));
+    expect(toWorkOrderQuery(f)).toMatchObject({ sort: 'due', order: 'asc', page: 2 });
+    expect(toWorkOrderQuery(f, false)).toEqual({ sort: 'due', order: 'asc' });
+    expect(toWorkOrderQuery(parseWorkOrderFilters(new URLSearchParams('sort=priority')), false)).toEqual({ sort: 'priority', order: 'desc' });
+    // a column the server does not sort by is dropped, and its order with it
+    expect(toWorkOrderQuery(parseWorkOrderFilters(new URLSearchParams('sort=title&order=asc')), false)).toEqual({});
+  });
 });
 
 describe('liveTimeout', () => {

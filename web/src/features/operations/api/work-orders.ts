@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ExportFormat } from '@/components/export-buttons';
+import { type ListSort, parseListSort, sortQuery } from '@/components/list/list-sort';
 import type { Page } from '@/components/list/list-table';
 import { api, type QueryValue } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download';
@@ -107,7 +108,13 @@ export interface People {
 }
 
 /** The list's filters as the address holds them; absent means "all". */
-export interface WorkOrderFilters {
+/**
+ * The columns the work-order list sorts by on the server (internal/workorder/query.go): priority
+ * by urgency, due (the planned end), status in the workflow's order.
+ */
+export const WO_SORTS = ['priority', 'due', 'status'] as const;
+
+export interface WorkOrderFilters extends ListSort {
   stationId?: number;
   status?: number;
   priority?: number;
@@ -152,6 +159,7 @@ export function parseWorkOrderFilters(params: URLSearchParams): WorkOrderFilters
     q: params.get('q')?.slice(0, 100) || undefined,
     from: day('from'),
     to: day('to'),
+    ...parseListSort(params, WO_SORTS),
     page: int('page') ?? 1,
     pageSize: pageSize && pageSize <= 200 ? pageSize : 10,
   };
@@ -166,6 +174,7 @@ export function toWorkOrderQuery(filters: WorkOrderFilters, paged = true): Recor
     timeoutStatus: filters.timeoutStatus,
     mine: filters.mine,
     q: filters.q,
+    ...sortQuery(filters),
   };
   if (filters.from) {
     const [y, m, d] = filters.from.split('-').map(Number) as [number, number, number];
@@ -199,7 +208,9 @@ export function useWorkOrderList(filters: WorkOrderFilters) {
 }
 
 export function useWorkOrderSummary(filters: WorkOrderFilters) {
-  const query = toWorkOrderQuery(filters, false);
+  // the totals do not depend on the order
+  const { sort: _sort, order: _order, ...unsorted } = filters;
+  const query = toWorkOrderQuery(unsorted, false);
   return useQuery({
     queryKey: [WORK_ORDER_KEY, 'summary', query],
     queryFn: ({ signal }) => api.get<WorkOrderSummary>('/v2/workorder/summary', { signal, query }),
