@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"github.com/helio-energy/helio/internal/money"
 	"net/http"
 	"strconv"
 
@@ -41,10 +42,12 @@ type Overview struct {
 	Site   Site   `json:"site"`
 	Totals Totals `json:"totals"`
 	KPIs   KPIs   `json:"kpis"`
-	// Revenue per currency (a fleet in several currencies is never summed).
-	Revenue []Money `json:"revenue"`
-	Series  []Point `json:"series"`
-	Model   Model   `json:"model"`
+	// Revenue per currency; RevenueBase all of it in the organisation's base currency
+	// (several stations only), which kpis.revenue then carries.
+	Revenue     []Money      `json:"revenue"`
+	RevenueBase *RevenueBase `json:"revenueBase,omitempty" doc:"fleet and several stations: the revenue in the organisation's base currency, month by month"`
+	Series      []Point      `json:"series"`
+	Model       Model        `json:"model"`
 	// NotApplicable names the KPIs that do not apply to what is measured (a single device
 	// has no site meters); they are null.
 	NotApplicable []string `json:"notApplicable" doc:"KPI keys that do not apply to this scope: yield, specificYield, equivalentHours, pr, prTemp, availability, co2, revenue, expected, actualVsExpected, selfConsumption, autarky"`
@@ -138,7 +141,20 @@ func (s *Service) stationsOverview(r *http.Request, scope string, sts []Station,
 	if scope == ScopeStation && len(sts) == 1 {
 		site, name = sts[0].Site, sts[0].Name
 	}
-	return s.answer(scope, name, per, site, ms, Revenues(sts, got)), nil
+	o := s.answer(scope, name, per, site, ms, Revenues(sts, got))
+	if site.Currency == "" && len(sts) > 0 {
+		book, err := money.Load(r.Context(), s.DB, httpapi.Caller(r).OrgID)
+		if err != nil {
+			return nil, httpapi.Internal(err)
+		}
+		base := BaseRevenue(book, sts, got, per)
+		o.RevenueBase = &base
+		if len(base.Unconverted) == 0 { // else the KPI stays per currency: a partial sum is no total
+			v := base.Amount
+			o.KPIs.Revenue, o.KPIs.Currency = &v, base.Currency
+		}
+	}
+	return o, nil
 }
 
 // Revenues sums each station's revenue per currency.
