@@ -192,21 +192,25 @@ func (s *Service) get(r *http.Request, param string) (*Device, error) {
 
 // specificYield is today's kWh ÷ d's array kWp, as shown (nil without an array).
 func specificYield(todayKWh float64, d *Device) *float64 {
-	if d.ComponentCapacityKWp <= 0 {
-		return nil
+	if y, ok := yieldOf(todayKWh, d); ok {
+		return &y
 	}
-	y := math.Round(todayKWh/d.ComponentCapacityKWp*1000) / 1000
-	return &y
+	return nil
+}
+
+// yieldOf is specificYield as a value (ok false without an array).
+func yieldOf(todayKWh float64, d *Device) (float64, bool) {
+	if d.ComponentCapacityKWp <= 0 {
+		return 0, false
+	}
+	return math.Round(todayKWh/d.ComponentCapacityKWp*1000) / 1000, true
 }
 
 // stateAndPower is a device's state and the power it counts with (none when offline),
-// from its latest sample l (ok false: it never reported).
-func stateAndPower(l telemetry.Sample, ok bool, comm string, now time.Time) (string, float64) {
-	if !ok {
-		return StateOf(nil, comm, now), 0
-	}
-	st := StateOf(&l, comm, now)
-	if st == StateOffline {
+// from its latest sample l (nil: it never reported).
+func stateAndPower(l *telemetry.Sample, comm string, now time.Time) (string, float64) {
+	st := StateOf(l, comm, now)
+	if l == nil || st == StateOffline {
 		return st, 0
 	}
 	return st, l.PowerKW
@@ -240,13 +244,14 @@ func (s *Service) itemsOf(ctx context.Context, devs []*Device, withEnergy bool) 
 		if withEnergy {
 			it.SpecificYield = specificYield(it.TodayKWh, d)
 		}
-		l, ok := latest[d.ID]
-		if ok {
+		var lp *telemetry.Sample
+		if l, ok := latest[d.ID]; ok {
 			t := l.Time
 			it.LastSeen = &t
 			it.SOC = l.SOC
+			lp = &l
 		}
-		it.State, it.CurrentPowerKW = stateAndPower(l, ok, comms[d.ID], now)
+		it.State, it.CurrentPowerKW = stateAndPower(lp, comms[d.ID], now)
 		out[i] = it
 	}
 	return out, latest, nil

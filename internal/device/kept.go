@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // Kept is what a Telemetry that keeps the fleet in memory can also answer without the
@@ -21,6 +22,16 @@ type Kept interface {
 	// KeptDevice is Get: the device id when p may see its station, nil otherwise; shared
 	// (not to be changed); ok false when the rows are not kept.
 	KeptDevice(ctx context.Context, p *httpapi.Principal, id int64) (d *Device, ok bool, err error)
+}
+
+// KeptFigures is what a Telemetry that keeps the fleet in memory can also answer: each
+// device's figures read in place, so that a sorted list ranks a fleet without asking the
+// telemetry for every device.
+type KeptFigures interface {
+	// EachDeviceFigures calls fn for every device whose own station is one of stationIDs
+	// with its latest sample (nil: it never reported) and its energy as Energy gives it;
+	// fn must not keep d or latest, nor call the telemetry. ok false: not kept.
+	EachDeviceFigures(ctx context.Context, stationIDs []int64, fn func(d *Device, latest *telemetry.Sample, e Energy)) (ok bool, err error)
 }
 
 // ofStations returns the devices of visible stations, kept or from SQL.

@@ -10,9 +10,11 @@ import (
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
-// Sorts are the columns the device list ranks by. Their figures live in the telemetry
-// (the fleet state when it is kept), not in an index: a sorted list reads every match,
-// judges and sorts it in memory and cuts the page.
+// Sorts are the columns the device list ranks by. Their figures live in the telemetry,
+// not in an index. With a kept fleet a sorted list reads each visible device's figures in
+// place, keeps the first rows up to the page's end (listing.Top) and builds the page's
+// items only; without one it reads every match, asks the telemetry for their figures,
+// sorts them in memory and cuts the page.
 var Sorts = []string{"todayKwh", "equivalentHours", "specificYield", "currentPowerKw", "totalKwh"}
 
 // filtered lists the visible devices matching the filters in the order asked for; size 0
@@ -30,6 +32,16 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 		items, _, err := s.items(ctx, devs)
 		return items, total, err
 	}
+	if sort.Key != "" {
+		devs, total, ok, err := s.keptRanked(ctx, p, f, state, sort, page, size)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			items, _, err := s.items(ctx, devs)
+			return items, int64(total), err
+		}
+	}
 	devs, err := s.matching(ctx, p, f)
 	if err != nil {
 		return nil, 0, err
@@ -41,44 +53,36 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 			return nil, 0, err
 		}
 	}
+	latestOf := func(id int64) *telemetry.Sample {
+		if l, ok := latest[id]; ok {
+			return &l
+		}
+		return nil
+	}
 	if state != "" {
 		kept := make([]*Device, 0, len(devs))
 		for _, d := range devs {
-			l, ok := latest[d.ID]
-			if st, _ := stateAndPower(l, ok, comms[d.ID], now); st == state {
+			if st, _ := stateAndPower(latestOf(d.ID), comms[d.ID], now); st == state {
 				kept = append(kept, d)
 			}
 		}
 		devs = kept
 	}
 	if sort.Key != "" {
-		ranked := make([]rankedDevice, len(devs))
-		if sort.Key == "currentPowerKw" {
-			for i, d := range devs {
-				l, ok := latest[d.ID]
-				_, kw := stateAndPower(l, ok, comms[d.ID], now)
-				ranked[i] = rankedDevice{d, kw, true}
-			}
-		} else {
-			energy, err := s.Telemetry.Energy(ctx, devs)
-			if err != nil {
+		var energy map[int64]Energy
+		if sort.Key != "currentPowerKw" {
+			if energy, err = s.Telemetry.Energy(ctx, devs); err != nil {
 				return nil, 0, err
 			}
-			for i, d := range devs {
-				ranked[i] = rankedDevice{d: d, ok: true}
-				switch e := energy[d.ID]; sort.Key {
-				case "todayKwh":
-					ranked[i].v = e.TodayKWh
-				case "totalKwh":
-					ranked[i].v = e.TotalKWh
-				default: // specificYield, equivalentHours: the same quotient (docs/kpi.md)
-					if y := specificYield(e.TodayKWh, d); y != nil {
-						ranked[i].v = *y
-					} else {
-						ranked[i].ok = false
-					}
-				}
+		}
+		ranked := make([]rankedDevice, len(devs))
+		for i, d := range devs {
+			var kw float64
+			if sort.Key == "currentPowerKw" {
+				_, kw = stateAndPower(latestOf(d.ID), comms[d.ID], now)
 			}
+			v, ok := rankValue(sort.Key, d, kw, energy[d.ID])
+			ranked[i] = rankedDevice{d, v, ok}
 		}
 		listing.SortBy(ranked, sort, func(r *rankedDevice) (float64, bool) { return r.v, r.ok }, func(r *rankedDevice) int64 { return r.d.ID })
 		devs = make([]*Device, len(ranked)) // the kept list is shared: never reordered in place
@@ -88,6 +92,62 @@ func (s *Service) filtered(ctx context.Context, p *httpapi.Principal, f Filter, 
 	}
 	items, _, err := s.items(ctx, listing.Slice(devs, page, size))
 	return items, int64(len(devs)), err
+}
+
+// rankValue is the figure a device ranks by under key, as the list shows it (ok false:
+// it has none): kw is its power as counted (stateAndPower), e its energy as Energy gives it.
+func rankValue(key string, d *Device, kw float64, e Energy) (float64, bool) {
+	switch key {
+	case "currentPowerKw":
+		return kw, true
+	case "todayKwh":
+		return e.TodayKWh, true
+	case "totalKwh":
+		return e.TotalKWh, true
+	}
+	// specificYield, equivalentHours: the same quotient (docs/kpi.md)
+	return yieldOf(e.TodayKWh, d)
+}
+
+// keptRanked is a sorted page's devices and the matches' total from a kept fleet: one
+// pass over the visible devices' figures read in place (filter, figure, a heap as deep as
+// the page's end), no telemetry query per device and no sort of every match. ok false:
+// the fleet is not kept (rank the SQL list instead).
+func (s *Service) keptRanked(ctx context.Context, p *httpapi.Principal, f Filter, state string, sort listing.Sort, page, size int) ([]*Device, int, bool, error) {
+	kf, isKept := s.Telemetry.(KeptFigures)
+	if !isKept {
+		return nil, 0, false, nil
+	}
+	stationIDs, ok, err := s.keptStationIDs(ctx, p, f)
+	if err != nil || !ok {
+		return nil, 0, false, err
+	}
+	n := 0 // every match (an export)
+	if size > 0 {
+		n = max(page, 1) * size
+	}
+	top := listing.NewTop[*Device](sort, n)
+	now, comms := s.now(), s.comms()
+	name := strings.ToLower(f.Name)
+	power := state != "" || sort.Key == "currentPowerKw"
+	ok, err = kf.EachDeviceFigures(ctx, stationIDs, func(d *Device, l *telemetry.Sample, e Energy) {
+		if !keeps(d, f.Type, name) {
+			return
+		}
+		var kw float64
+		if power {
+			var st string
+			if st, kw = stateAndPower(l, comms[d.ID], now); state != "" && st != state {
+				return
+			}
+		}
+		v, ok := rankValue(sort.Key, d, kw, e)
+		top.Add(d, v, ok, d.ID)
+	})
+	if err != nil || !ok {
+		return nil, 0, false, err
+	}
+	return listing.Slice(top.Sorted(), page, size), top.Added(), true, nil
 }
 
 // rankedDevice is a device with the figure it ranks by (ok false: it has none).
@@ -108,21 +168,10 @@ func ids(devs []*Device) []int64 {
 // matching returns every visible device matching f (unpaged) in List's order: from the
 // kept fleet when there is one, else from SQL.
 func (s *Service) matching(ctx context.Context, p *httpapi.Principal, f Filter) ([]*Device, error) {
-	k, isKept := s.Telemetry.(Kept)
-	sk, stKept := s.Telemetry.(station.Kept)
-	if isKept && stKept {
-		ids := f.StationIDs
-		ok := true
-		if ids == nil {
-			var list []*station.Station
-			var err error
-			if list, _, ok, err = sk.KeptStations(ctx, p); err != nil {
-				return nil, err
-			}
-			ids = make([]int64, len(list))
-			for i, st := range list {
-				ids[i] = st.ID
-			}
+	if k, isKept := s.Telemetry.(Kept); isKept {
+		ids, ok, err := s.keptStationIDs(ctx, p, f)
+		if err != nil {
+			return nil, err
 		}
 		if ok {
 			devs, kept, err := k.KeptDevices(ctx, ids)
@@ -139,6 +188,27 @@ func (s *Service) matching(ctx context.Context, p *httpapi.Principal, f Filter) 
 	return devs, err
 }
 
+// keptStationIDs is the stations whose devices f lists: its own, or every station the
+// caller sees from the kept stations (ok false: the stations are not kept).
+func (s *Service) keptStationIDs(ctx context.Context, p *httpapi.Principal, f Filter) ([]int64, bool, error) {
+	if f.StationIDs != nil {
+		return f.StationIDs, true, nil
+	}
+	sk, ok := s.Telemetry.(station.Kept)
+	if !ok {
+		return nil, false, nil
+	}
+	list, _, ok, err := sk.KeptStations(ctx, p)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	ids := make([]int64, len(list))
+	for i, st := range list {
+		ids[i] = st.ID
+	}
+	return ids, true, nil
+}
+
 // filterKept keeps the kept devices List's type and name conditions keep.
 func filterKept(devs []*Device, f Filter) []*Device {
 	if f.Type == "" && f.Name == "" {
@@ -147,13 +217,17 @@ func filterKept(devs []*Device, f Filter) []*Device {
 	name := strings.ToLower(f.Name)
 	out := make([]*Device, 0, len(devs))
 	for _, d := range devs {
-		if f.Type != "" && d.Type != f.Type {
-			continue
+		if keeps(d, f.Type, name) {
+			out = append(out, d)
 		}
-		if name != "" && !strings.Contains(strings.ToLower(d.Name), name) && !strings.Contains(strings.ToLower(d.SN), name) {
-			continue
-		}
-		out = append(out, d)
 	}
 	return out
+}
+
+// keeps reports whether List's type and name conditions keep d (name in lower case).
+func keeps(d *Device, typ, name string) bool {
+	if typ != "" && d.Type != typ {
+		return false
+	}
+	return name == "" || strings.Contains(strings.ToLower(d.Name), name) || strings.Contains(strings.ToLower(d.SN), name)
 }

@@ -44,7 +44,8 @@ func rowValue(r sortedRow, key string) (float64, bool) {
 // The property: on random fleets (the demo's, with devices added at random array sizes,
 // many without figures, so ties abound) and random filters, every page of a sorted device
 // list, put together, is the filtered rows sorted by brute force (the figure, rows
-// without one last, ties by id, all in the asked direction).
+// without one last, ties by id, all in the asked direction), from the fleet state and
+// without it.
 func TestDeviceListSortsLikeBruteForce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := apitest.NewOn(t, db)
@@ -105,9 +106,20 @@ func TestDeviceListSortsLikeBruteForce(t *testing.T) {
 			if !desc || rng.IntN(2) == 0 {
 				q.Set("order", map[bool]string{true: "desc", false: "asc"}[desc])
 			}
-			want := apitest.Sorted(t, e, "/v2/dev/listbytype", as, q, 1+rng.IntN(30), apitest.Rank[sortedRow]{
+			size := 1 + rng.IntN(30)
+			want := apitest.Sorted(t, e, "/v2/dev/listbytype", as, q, size, apitest.Rank[sortedRow]{
 				Value: func(r sortedRow) (float64, bool) { return rowValue(r, key) },
 				ID:    func(r sortedRow) int64 { return r.ID }, Desc: desc})
+			// and without the fleet state: the list read in SQL, the figures from the roll-ups
+			kept := e.Server.Figures.Fleet
+			e.Server.Figures.Fleet = nil
+			read := apitest.Pages[sortedRow](t, e, "/v2/dev/listbytype", as, q, size)
+			e.Server.Figures.Fleet = kept
+			for i := range want {
+				if i >= len(read) || read[i].ID != want[i].ID {
+					t.Fatalf("%s as %s, without the fleet state: row %d of %d is not device %d", q.Encode(), as, i, len(read), want[i].ID)
+				}
+			}
 			// the export of the sorted list comes in the same order
 			apitest.ExportInOrder(t, e, "/v2/dev/export", as, q, want, 1, func(r sortedRow) string { return r.SN })
 		}

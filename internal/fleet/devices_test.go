@@ -54,6 +54,7 @@ func TestKeptDevicesAnswerAsList(t *testing.T) {
 						t.Fatalf("%s, stations %v, row %d:\nkept   %+v\nlisted %+v", when, set, i, *got[i], *want[i])
 					}
 				}
+				checkEachDevice(t, r.s, set, got)
 			}
 		}
 		check("as built")
@@ -100,4 +101,44 @@ func TestKeptDevicesAnswerAsList(t *testing.T) {
 		r.deleteStation(t, rng)
 		check("after a deletion")
 	})
+}
+
+// checkEachDevice checks that EachDevice visits the devices of the stations set, each
+// once, with their rows as Devices reads them and the figures Latest and DeviceEnergy give.
+func checkEachDevice(t *testing.T, s *State, set []int64, devs []*device.Device) {
+	t.Helper()
+	ctx := context.Background()
+	ids := make([]int64, len(devs))
+	for i, d := range devs {
+		ids[i] = d.ID
+	}
+	latest, err := s.Latest(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	energy, err := s.DeviceEnergy(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[int64]*device.Device{}
+	for _, d := range devs {
+		rows[d.ID] = d
+	}
+	seen := map[int64]bool{}
+	err = s.EachDevice(ctx, append(set, set...), func(x *DeviceFigures) {
+		id := x.Row.ID
+		l, has := latest[id]
+		switch {
+		case seen[id] || rows[id] != x.Row:
+			t.Errorf("stations %v: device %d visited twice or not listed", set, id)
+		case has != (x.Latest != nil) || has && *x.Latest != l:
+			t.Errorf("stations %v: device %d latest %v, Latest %v", set, id, x.Latest, l)
+		case x.TodayKWh != energy[id].TodayKWh || x.TotalKWh != energy[id].TotalKWh:
+			t.Errorf("stations %v: device %d energy %v %v, DeviceEnergy %+v", set, id, x.TodayKWh, x.TotalKWh, energy[id])
+		}
+		seen[id] = true
+	})
+	if err != nil || len(seen) != len(devs) {
+		t.Fatalf("stations %v: %d devices visited of %d (%v)", set, len(seen), len(devs), err)
+	}
 }

@@ -256,6 +256,13 @@ func runProperty(t *testing.T, db *store.DB, seed uint64) {
 		}
 		checkState(t, db, r.s, r.now(), fmt.Sprintf("step %d at %s", i, r.now().Format(time.RFC3339)))
 		checkCutoffs(t, r, fmt.Sprintf("step %d", i))
+		if i%4 == 0 { // the device list's read in place gives what Latest and DeviceEnergy give
+			devs, err := r.s.Devices(ctx, r.stations)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkEachDevice(t, r.s, r.stations, devs)
+		}
 	}
 	// a restart: the state built afresh from the roll-ups answers the same
 	again := New(db, r.w, r.now)

@@ -3,8 +3,10 @@ package fleet
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -275,4 +277,52 @@ func (s *State) CurveCutoff(ctx context.Context, stationID int64, kind string, s
 		each(c)
 	}
 	return telemetry.CutoffOf(ts, newest, end), true, nil
+}
+
+// DeviceFigures is what the device list shows of a device, read in place: its row (with
+// its station's name), its latest sample (nil: it never reported) and its energy today
+// (its station's local day) and in all, unrounded, as Latest and DeviceEnergy give them.
+type DeviceFigures struct {
+	Row                *device.Device
+	Latest             *telemetry.Sample
+	TodayKWh, TotalKWh float64
+}
+
+// EachDevice calls fn for every device whose own station is one of ids (a station named
+// twice counts once) with its figures, read in place: fn runs under the state's read lock
+// and must not call the state, nor keep x or its sample. The sorted device list ranks a
+// fleet on it without a map or a copy per device.
+func (s *State) EachDevice(ctx context.Context, ids []int64, fn func(x *DeviceFigures)) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	now := s.now().UnixMilli()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var seen map[int64]bool
+	if len(ids) > 16 {
+		seen = make(map[int64]bool, len(ids))
+	}
+	var x DeviceFigures
+	for i, id := range ids {
+		st := s.stations[id]
+		if st == nil || (seen == nil && slices.Contains(ids[:i], id)) || seen[id] {
+			continue
+		}
+		if seen != nil {
+			seen[id] = true
+		}
+		today, _ := st.cal.Day(now) // the start of the day roll-up being written
+		for _, d := range st.devs {
+			x = DeviceFigures{Row: d.row, TotalKWh: d.opening}
+			if f := d.fig; f != nil {
+				if f.hasLatest {
+					x.Latest = &f.latest
+				}
+				x.TodayKWh, x.TotalKWh = f.dayKWh(today), f.total+d.opening
+			}
+			fn(&x)
+		}
+	}
+	return nil
 }

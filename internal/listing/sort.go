@@ -51,39 +51,116 @@ func (s Sort) SQL(column, id string) string {
 // SortBy orders items in place by value (ok false: the item has none, and comes last),
 // ties broken by id, both in the sort's direction. The keys are read once per item.
 func SortBy[T any](items []T, s Sort, value func(*T) (float64, bool), id func(*T) int64) {
-	type key struct {
-		v  float64
-		ok bool
-		id int64
-		at int
-	}
-	keys := make([]key, len(items))
+	keys := make([]rankKey, len(items))
 	for i := range items {
 		v, ok := value(&items[i])
-		keys[i] = key{v, ok, id(&items[i]), i}
+		keys[i] = rankKey{v, ok, id(&items[i]), i}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.ok != b.ok {
-			if a.ok {
-				return -1
-			}
-			return 1
-		}
-		c := 0
-		if a.ok {
-			c = cmp.Compare(a.v, b.v)
-		}
-		if c == 0 {
-			c = cmp.Compare(a.id, b.id)
-		}
-		if s.Desc {
-			return -c
-		}
-		return c
-	})
+	slices.SortFunc(keys, s.compare)
 	sorted := make([]T, len(items))
 	for i, k := range keys {
 		sorted[i] = items[k.at]
 	}
 	copy(items, sorted)
+}
+
+// rankKey is what an item is ordered by, and where it is.
+type rankKey struct {
+	v  float64
+	ok bool
+	id int64
+	at int
+}
+
+// compare is the sort's order of two keys: with a value before without, then by value,
+// then by id, both in the sort's direction.
+func (s Sort) compare(a, b rankKey) int {
+	if a.ok != b.ok {
+		if a.ok {
+			return -1
+		}
+		return 1
+	}
+	c := 0
+	if a.ok {
+		c = cmp.Compare(a.v, b.v)
+	}
+	if c == 0 {
+		c = cmp.Compare(a.id, b.id)
+	}
+	if s.Desc {
+		return -c
+	}
+	return c
+}
+
+// Top keeps the first n of the items added in a sort's order (SortBy's): a page of a
+// sorted list costs one pass over the rows and a heap as deep as the page's end, not a
+// sort of every row. Any page is exact, as long as n reaches its end.
+type Top[T any] struct {
+	s     Sort
+	n     int       // 0: keep every item
+	keys  []rankKey // a heap with the last in order at its root, once n are kept
+	items []T
+	added int
+}
+
+// NewTop keeps the first n items in s's order (n <= 0: every item).
+func NewTop[T any](s Sort, n int) *Top[T] {
+	return &Top[T]{s: s, n: max(n, 0)}
+}
+
+// Add offers an item with its value (ok false: none) and id.
+func (t *Top[T]) Add(item T, v float64, ok bool, id int64) {
+	t.added++
+	k := rankKey{v, ok, id, 0}
+	switch {
+	case t.n == 0 || len(t.keys) < t.n:
+		k.at = len(t.items)
+		t.keys = append(t.keys, k)
+		t.items = append(t.items, item)
+		if t.n > 0 && len(t.keys) == t.n {
+			for i := t.n/2 - 1; i >= 0; i-- {
+				t.down(i)
+			}
+		}
+	case t.s.compare(k, t.keys[0]) < 0:
+		// it comes before the last kept: it takes that one's place
+		k.at = t.keys[0].at
+		t.items[k.at] = item
+		t.keys[0] = k
+		t.down(0)
+	}
+}
+
+// down restores the heap below i (the later in order towards the root).
+func (t *Top[T]) down(i int) {
+	for {
+		l, last := 2*i+1, i
+		if l < len(t.keys) && t.s.compare(t.keys[l], t.keys[last]) > 0 {
+			last = l
+		}
+		if r := l + 1; r < len(t.keys) && t.s.compare(t.keys[r], t.keys[last]) > 0 {
+			last = r
+		}
+		if last == i {
+			return
+		}
+		t.keys[i], t.keys[last] = t.keys[last], t.keys[i]
+		i = last
+	}
+}
+
+// Added is how many items were offered.
+func (t *Top[T]) Added() int { return t.added }
+
+// Sorted returns the items kept, in order.
+func (t *Top[T]) Sorted() []T {
+	keys := slices.Clone(t.keys)
+	slices.SortFunc(keys, t.s.compare)
+	out := make([]T, len(keys))
+	for i, k := range keys {
+		out[i] = t.items[k.at]
+	}
+	return out
 }

@@ -318,6 +318,18 @@ func (f *Figures) KeptDevices(ctx context.Context, stationIDs []int64) ([]*devic
 	return devs, err == nil, err
 }
 
+// EachDeviceFigures implements device.KeptFigures from the fleet state: the figures
+// Latest and Energy give, energy rounded as Energy rounds it.
+func (f *Figures) EachDeviceFigures(ctx context.Context, stationIDs []int64, fn func(d *device.Device, latest *telemetry.Sample, e device.Energy)) (bool, error) {
+	if f.Fleet == nil {
+		return false, nil
+	}
+	err := f.Fleet.EachDevice(ctx, stationIDs, func(x *fleet.DeviceFigures) {
+		fn(x.Row, x.Latest, device.Energy{TodayKWh: r3(x.TodayKWh), TotalKWh: r3(x.TotalKWh)})
+	})
+	return err == nil, err
+}
+
 // KeptDevice implements device.Kept from the fleet state.
 func (f *Figures) KeptDevice(ctx context.Context, p *httpapi.Principal, id int64) (*device.Device, bool, error) {
 	if f.Fleet == nil {

@@ -14,6 +14,12 @@ type Call struct {
 	Path func(c, i int) string
 }
 
+// The device list's calls: the sorted one is judged against the unsorted one.
+const (
+	UnsortedList = "GET /v2/dev/listbytype"
+	SortedList   = "GET /v2/dev/listbytype (sorted)"
+)
+
 // Calls returns the calls over the given stations and devices, with dates before to
 // (the end of the history).
 func Calls(stations, devices []int64, to time.Time) []Call {
@@ -41,7 +47,11 @@ func Calls(stations, devices []int64, to time.Time) []Call {
 		}},
 		{"GET /v2/dev/summary", func(int, int) string { return "/v2/dev/summary" }},
 		{"GET /v2/dev/list/{id}", func(c, i int) string { return fmt.Sprintf("/v2/dev/list/%d", st(c, i)) }},
-		{"GET /v2/dev/listbytype (sorted)", func(c, i int) string {
+		{UnsortedList, func(c, i int) string {
+			// the sorted list's floor: the same pages in the list's usual order (paged in SQL)
+			return fmt.Sprintf("/v2/dev/listbytype?page=%d&pageSize=20", 1+(c*3+i)%5)
+		}},
+		{SortedList, func(c, i int) string {
 			// the whole fleet ranked by one of the list's columns, a page of 20 among the first
 			sorts := []string{"todayKwh", "specificYield", "currentPowerKw", "totalKwh"}
 			return fmt.Sprintf("/v2/dev/listbytype?sort=%s&order=%s&page=%d&pageSize=20", sorts[(c+i)%len(sorts)],
