@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/helio-energy/helio/internal/money"
 	"strings"
 	"time"
 
@@ -88,7 +89,17 @@ func (b *Builder) Build(ctx context.Context, p *httpapi.Principal, in Params, pe
 	site := analysis.FleetSite(sts)
 	d.Labels = fleet.Labels
 	d.Total = Row{Name: d.T("rpt.total"), Total: fleet.Total, KPIs: analysis.Compute(fleet.Total, site)}
-	if rev := analysis.Revenues(sts, measuredByID(sts, all)); len(rev) == 1 {
+	// the total's revenue: in the organisation's base currency, each station's buckets at
+	// their months' rates, when every currency has a rate; else one currency's own
+	book, err := money.Load(ctx, b.DB, p.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	byID := measuredByID(sts, all)
+	if base := analysis.BaseRevenue(book, sts, byID, per); len(sts) > 0 && len(base.Unconverted) == 0 {
+		v := base.Amount
+		d.Total.KPIs.Revenue, d.Total.Currency = &v, base.Currency
+	} else if rev := analysis.Revenues(sts, byID); len(rev) == 1 {
 		v := rev[0].Amount
 		d.Total.KPIs.Revenue, d.Total.Currency = &v, rev[0].Currency
 	}

@@ -3702,6 +3702,8 @@ export interface components {
             notApplicable?: string[];
             period?: components["schemas"]["Period"];
             revenue?: components["schemas"]["Money"][];
+            /** @description fleet and several stations: the revenue in the organisation's base currency, month by month */
+            revenueBase?: components["schemas"]["RevenueBase"];
             scope?: string;
             series?: components["schemas"]["Point"][];
             site?: components["schemas"]["Site"];
@@ -4063,6 +4065,12 @@ export interface components {
         };
         ResetPasswordRequest: {
             password: string;
+        };
+        RevenueBase: {
+            amount?: number;
+            /** @description the organisation's base currency */
+            currency?: string;
+            unconverted?: string[];
         };
         Role: {
             /** @description admin or user */

@@ -12,7 +12,13 @@ export function cards(o: Overview): Card[] {
     return flowCards(o);
   }
   const { totals: x, kpis: k, site, model } = o;
-  const revenue = o.revenue.map((r) => `${n(r.amount)} ${r.currency}`).join(' + ');
+  const perCurrency = o.revenue.map((r) => `${n(r.amount)} ${r.currency}`).join(' + ');
+  // several currencies: each on its own, then the total in the base currency (each month at its rate)
+  const base = o.revenueBase;
+  const revenue =
+    base && o.revenue.length > 0 && !(o.revenue.length === 1 && o.revenue[0]!.currency === base.currency)
+      ? `${perCurrency} = ${n(base.amount)} ${base.currency}${(base.unconverted ?? []).length > 0 ? ` (+ ${(base.unconverted ?? []).join(', ')})` : ''}`
+      : perCurrency;
   const list: Card[] = [
     { key: 'yield', value: k.yieldKwh, unit: 'kWh', formula: { pv: n(x.pvKwh) } },
     { key: 'specificYield', value: k.specificYield, unit: 'kWh/kWp', formula: { kwh: n(x.pvKwh), kwp: n(site.capacityKwp) } },

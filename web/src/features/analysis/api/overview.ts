@@ -66,6 +66,8 @@ export interface Overview {
   totals: Totals;
   kpis: Kpis;
   revenue: { currency: string; amount: number }[];
+  /** Several stations: the revenue in the organisation's base currency, each month at its rate (docs/kpi.md). */
+  revenueBase?: { currency: string; amount: number; unconverted: string[] | null };
   series: { label: string; totals: Totals; kpis: Kpis }[];
   model: { emissionFactorKgPerKwh: number; tempCoeffPerC: number; systemLoss: number; inverterEta: number };
   /** KPI keys (as the cards name them) that do not apply: a single device has no site meters. */
