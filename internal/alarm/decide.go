@@ -96,7 +96,7 @@ func (e *Engine) alarmMessage(a pendingAlarm) message.New {
 		OrgID: a.orgID, Kind: message.KindAlarm, Type: message.TypeNotice,
 		Title: message.Text{Key: "alarm_rule_" + a.rule}, SubTitle: message.Plain(sub),
 		Content: message.Text{Key: a.msgKey, Args: a.args}, Priority: priorityOf(a.level),
-		ProcessStatus: "pending", AlarmID: a.id,
+		ProcessStatus: "pending", AlarmID: a.id, EventAt: time.UnixMilli(a.occurred), Zone: a.timezone,
 	}
 }
 

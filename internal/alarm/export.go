@@ -38,6 +38,7 @@ var exportColumns = []export.Column[Alarm]{
 	{Key: "alarm_csv_status", Cell: translated("alarm_status_", func(a *Alarm) int { return a.AlarmStatus })},
 	{Key: "alarm_csv_deal_status", Cell: translated("alarm_deal_status_", func(a *Alarm) int { return a.DealStatus })},
 	{Key: "alarm_csv_description", Cell: text(func(a *Alarm) string { return a.Description })},
+	{Key: "alarm_csv_occurred", Cell: stationTime(func(a *Alarm) *time.Time { return &a.OccurTime })},
 	{Key: "alarm_csv_start", Cell: stationTime(func(a *Alarm) *time.Time { return &a.StartTime })},
 	{Key: "alarm_csv_last", Cell: stationTime(func(a *Alarm) *time.Time { return &a.LastAlarmTime })},
 	{Key: "alarm_csv_recovery", Cell: stationTime(func(a *Alarm) *time.Time { return a.RecoveryTime })},

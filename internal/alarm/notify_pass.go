@@ -21,6 +21,8 @@ type pendingAlarm struct {
 	pending              bool  // its first pass is not written yet
 	rule, devName, devSN string
 	stationName          string
+	occurred             int64  // unix ms: the time every screen shows of the alarm
+	timezone             string // its station's
 	msgKey               string
 	args                 []any
 }
@@ -330,7 +332,7 @@ func (e *Engine) write(ctx context.Context, tx *store.Tx, p *passPlan) error {
 // left undone for longer than notifyGrace.
 func (e *Engine) dueAlarms(ctx context.Context, ids []int64, nowMs int64) ([]pendingAlarm, error) {
 	q := `SELECT a.id, a.org_id, a.station_id, a.level, a.start_at, COALESCE(a.recovered_at, 0), a.notify_pending, a.rule_key,
-		a.device_name, a.device_sn, s.name, a.msg_key, a.msg_args FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.replayed = 0`
+		a.device_name, a.device_sn, s.name, a.occurred_at, s.timezone, a.msg_key, a.msg_args FROM alarms a JOIN stations s ON s.id = a.station_id WHERE a.replayed = 0`
 	var args []any
 	if ids != nil {
 		if len(ids) == 0 {
@@ -356,7 +358,7 @@ func (e *Engine) dueAlarms(ctx context.Context, ids []int64, nowMs int64) ([]pen
 		var rawArgs string
 		var pending int
 		if err := rows.Scan(&a.id, &a.orgID, &a.stationID, &a.level, &a.start, &a.recovered, &pending, &a.rule, &a.devName, &a.devSN,
-			&a.stationName, &a.msgKey, &rawArgs); err != nil {
+			&a.stationName, &a.occurred, &a.timezone, &a.msgKey, &rawArgs); err != nil {
 			return nil, err
 		}
 		a.pending = pending == 1

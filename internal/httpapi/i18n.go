@@ -207,6 +207,7 @@ var messages = map[string]map[string]string{
 	"alarm_csv_status":      {"en-US": "Alarm status", "zh-CN": "告警状态", "zh-TW": "告警狀態", "ko-KR": "경보 상태", "ja-JP": "アラーム状態"},
 	"alarm_csv_deal_status": {"en-US": "Deal status", "zh-CN": "处理状态", "zh-TW": "處理狀態", "ko-KR": "처리 상태", "ja-JP": "処理状態"},
 	"alarm_csv_description": {"en-US": "Description", "zh-CN": "描述", "zh-TW": "描述", "ko-KR": "설명", "ja-JP": "説明"},
+	"alarm_csv_occurred":    {"en-US": "Occurred", "zh-CN": "发生时间", "zh-TW": "發生時間", "ko-KR": "발생 시간", "ja-JP": "発生時刻"},
 	"alarm_csv_start":       {"en-US": "Start time", "zh-CN": "开始时间", "zh-TW": "開始時間", "ko-KR": "시작 시간", "ja-JP": "開始時刻"},
 	"alarm_csv_last":        {"en-US": "Last alarm time", "zh-CN": "最后告警时间", "zh-TW": "最後告警時間", "ko-KR": "마지막 경보 시간", "ja-JP": "最終アラーム時刻"},
 	"alarm_csv_recovery":    {"en-US": "Recovery time", "zh-CN": "恢复时间", "zh-TW": "恢復時間", "ko-KR": "복구 시간", "ja-JP": "復旧時刻"},

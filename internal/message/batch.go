@@ -94,7 +94,7 @@ func NewBatch(n New, users, ids []int64, created time.Time) (*Batch, error) {
 	created = created.UTC().Truncate(time.Millisecond)
 	return &Batch{Message: Record{Kind: n.Kind, Type: n.Type, Title: n.Title, SubTitle: n.SubTitle, Content: n.Content,
 		Avatar: n.Avatar, Priority: n.Priority, ProcessStatus: n.ProcessStatus, TimeoutStatus: n.TimeoutStatus,
-		AlarmID: n.AlarmID, RefID: n.RefID, Created: created, Updated: created}, Users: users, IDs: ids}, nil
+		AlarmID: n.AlarmID, RefID: n.RefID, Created: created, Updated: created, EventAt: eventAt(n.EventAt), Zone: n.Zone}, Users: users, IDs: ids}, nil
 }
 
 // batchRows bounds the rows of one INSERT.
@@ -105,7 +105,7 @@ const batchRows = 1000
 // the rows' ids and users beside the shared fields.
 func (s *Store) InsertBatch(ctx context.Context, tx *store.Tx, orgID int64, b *Batch) error {
 	m := &b.Message
-	a, err := json.Marshal(storedArgs{m.Title.Args, m.SubTitle.Args, m.Content.Args})
+	a, err := json.Marshal(stored(m.Title.Args, m.SubTitle.Args, m.Content.Args, m.EventAt, m.Zone))
 	if err != nil {
 		return fmt.Errorf("message: unable to encode arguments: %w", err)
 	}
@@ -157,4 +157,12 @@ func (s *Store) AnnounceBatch(ctx context.Context, b *Batch) *Delivery {
 	}
 	_ = s.Pub.Publish(ctx, Event{Batch: b})
 	return b.Delivery
+}
+
+// eventAt is an event's instant as stored (to the millisecond, UTC; zero stays zero).
+func eventAt(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC().Truncate(time.Millisecond)
 }

@@ -82,6 +82,10 @@ type New struct {
 	// object) a message is about.
 	AlarmID int64
 	RefID   int64
+	// EventAt is the instant the message is about (an alarm's occurrence; zero: the
+	// message's own time), and Zone the IANA zone its reader sees it in (the station's).
+	EventAt time.Time
+	Zone    string
 }
 
 // Record is a stored message in its language-neutral form. It travels on the event bus
@@ -103,6 +107,10 @@ type Record struct {
 	RefID         int64     `json:"refId"`
 	Created       time.Time `json:"created"`
 	Updated       time.Time `json:"updated"`
+	// EventAt is the instant the message is about (zero: none), Zone the zone it is
+	// shown in ("": the reader's).
+	EventAt time.Time `json:"eventAt"`
+	Zone    string    `json:"zone,omitempty"`
 }
 
 // Message is a message as the console shows it (SPEC.md section 3).
@@ -122,15 +130,25 @@ type Message struct {
 	ProcessStatus string    `json:"processStatus" doc:"pending, pending_accept, processing, pending_verify, pending_evaluate, rejected, finished, revoked, processed, or empty"`
 	AlarmID       int64     `json:"alarmId" doc:"the alarm an alarm message is about (0 otherwise)"`
 	RefID         int64     `json:"refId" doc:"the work order or other object the message is about (0 otherwise)"`
+	// EventTime is when what the message is about happened (an alarm's occurrence), shown
+	// in Timezone (the station's) as every screen shows it; absent: the message's time.
+	EventTime *time.Time `json:"eventTime,omitempty" doc:"when what the message is about happened (an alarm's occurrence)"`
+	Timezone  string     `json:"timezone" doc:"IANA zone of the station the message is about (empty: none)"`
 }
 
 // Render gives the message in a locale.
 func (r *Record) Render(locale string) Message {
-	return Message{
+	m := Message{
 		ID: r.ID, Type: r.Type, Title: r.Title.In(locale), SubTitle: r.SubTitle.In(locale), Avatar: r.Avatar,
 		Content: r.Content.In(locale), Time: r.Created, MessageType: r.Kind, Status: r.Status, Priority: r.Priority,
 		UpdateTime: r.Updated, TimeoutStatus: r.TimeoutStatus, ProcessStatus: r.ProcessStatus, AlarmID: r.AlarmID, RefID: r.RefID,
 	}
+	if !r.EventAt.IsZero() {
+		at := r.EventAt
+		m.EventTime = &at
+	}
+	m.Timezone = r.Zone
+	return m
 }
 
 // Counts are a user's message counters since the session began.
@@ -203,6 +221,18 @@ type storedArgs struct {
 	Title    []any `json:"title,omitempty"`
 	SubTitle []any `json:"subTitle,omitempty"`
 	Content  []any `json:"content,omitempty"`
+	// At (unix ms) and Zone are Record.EventAt and Record.Zone.
+	At   int64  `json:"at,omitempty"`
+	Zone string `json:"zone,omitempty"`
+}
+
+// stored is what of r is kept in the args column.
+func stored(title, subTitle, content []any, at time.Time, zone string) storedArgs {
+	a := storedArgs{Title: title, SubTitle: subTitle, Content: content, Zone: zone}
+	if !at.IsZero() {
+		a.At = at.UnixMilli()
+	}
+	return a
 }
 
 // Insert stores one message inside a transaction and returns it. Call Announce with it
@@ -254,7 +284,7 @@ func (s *Store) InsertMany(ctx context.Context, tx *store.Tx, news []New) ([]Rec
 				break
 			}
 			seen[k] = end
-			a, err := json.Marshal(storedArgs{n.Title.Args, n.SubTitle.Args, n.Content.Args})
+			a, err := json.Marshal(stored(n.Title.Args, n.SubTitle.Args, n.Content.Args, n.EventAt, n.Zone))
 			if err != nil {
 				return nil, fmt.Errorf("message: unable to encode arguments: %w", err)
 			}
@@ -288,7 +318,8 @@ func (s *Store) InsertMany(ctx context.Context, tx *store.Tx, news []New) ([]Rec
 			n := &news[i]
 			out[i] = Record{ID: id, UserID: n.UserID, Kind: n.Kind, Type: n.Type, Title: n.Title, SubTitle: n.SubTitle,
 				Content: n.Content, Avatar: n.Avatar, Priority: n.Priority, ProcessStatus: n.ProcessStatus,
-				TimeoutStatus: n.TimeoutStatus, AlarmID: n.AlarmID, RefID: n.RefID, Created: now, Updated: now}
+				TimeoutStatus: n.TimeoutStatus, AlarmID: n.AlarmID, RefID: n.RefID, Created: now, Updated: now,
+				EventAt: eventAt(n.EventAt), Zone: n.Zone}
 			got++
 		}
 		rows.Close()
@@ -369,6 +400,10 @@ func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 	var a storedArgs
 	if err := json.Unmarshal([]byte(args), &a); err == nil {
 		r.Title.Args, r.SubTitle.Args, r.Content.Args = a.Title, a.SubTitle, a.Content
+		if a.At != 0 {
+			r.EventAt = time.UnixMilli(a.At).UTC()
+		}
+		r.Zone = a.Zone
 	}
 	r.Created = time.UnixMilli(created).UTC()
 	r.Updated = time.UnixMilli(updated).UTC()

@@ -50,7 +50,8 @@ func (p *pushed) ordersOf(org int64) int {
 // linkRig serves the work-order and alarm calls on one database.
 type linkRig struct {
 	*rig
-	pub *pushed
+	pub    *pushed
+	engine *alarm.Engine
 }
 
 func newLinkRig(t *testing.T, db *store.DB) *linkRig {
@@ -66,7 +67,8 @@ func newLinkRig(t *testing.T, db *store.DB) *linkRig {
 	e.Server.Auth.Routes(api)
 	svc := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: msgs, Now: c.Now}
 	svc.Routes(api)
-	(&alarm.Service{Engine: alarm.NewEngine(db, alarm.Options{Now: c.Now, Messages: msgs})}).Routes(api)
+	engine := alarm.NewEngine(db, alarm.Options{Now: c.Now, Messages: msgs})
+	(&alarm.Service{Engine: engine}).Routes(api)
 	(&message.Service{Store: msgs}).Routes(api)
 	*e.Server.API = *api
 	r := &rig{e: e, clock: c, opsDept: e.Accounts.OpsDeptID, service: svc}
@@ -80,7 +82,7 @@ func newLinkRig(t *testing.T, db *store.DB) *linkRig {
 	r.granted = one("SELECT id FROM stations WHERE sim_key = ?", e.Fleet.Stations[0].Key)
 	r.grantedDev = one("SELECT MIN(id) FROM devices WHERE station_id IN (SELECT id FROM stations WHERE id = ? OR parent_id = ?)", r.granted, r.granted)
 	r.alarmSt = one("SELECT station_id FROM devices WHERE id = ?", r.grantedDev)
-	return &linkRig{rig: r, pub: pub}
+	return &linkRig{rig: r, pub: pub, engine: engine}
 }
 
 // keyedAlarm raises an occurring inverter fault as the engine stores it: its description

@@ -28,6 +28,7 @@ type Order struct {
 	Priority         int        `json:"priority" doc:"1 low, 2 normal, 3 urgent, 4 very urgent"`
 	AlarmID          int64      `json:"alarmId" doc:"the alarm it was opened from (0 when by hand)"`
 	AlarmStatus      int        `json:"alarmStatus" doc:"that alarm's status: 1 occurring, 2 recovered (0 without an alarm)"`
+	AlarmOccurred    *time.Time `json:"alarmOccurredAt" doc:"when that alarm was raised (its occurrence time, as the alarm list shows it)"`
 	AlarmRecovered   *time.Time `json:"alarmRecoveredAt"`
 	DeviceID         int64      `json:"deviceId" doc:"the device of the alarm it was opened from (0 when by hand, or the device was deleted)"`
 	DeviceName       string     `json:"deviceName" doc:"that device's name when the order was opened"`
@@ -56,7 +57,7 @@ type Order struct {
 }
 
 const orderColumns = `o.id, o.number, o.title, o.description, o.station_id, s.name, s.timezone, o.status, o.priority,
-	COALESCE(o.alarm_id, 0), COALESCE(a.status, 0), a.recovered_at, COALESCE(o.submitter_id, 0),
+	COALESCE(o.alarm_id, 0), COALESCE(a.status, 0), a.occurred_at, a.recovered_at, COALESCE(o.submitter_id, 0),
 	COALESCE(NULLIF(su.name, ''), su.username, ''), COALESCE(o.assignee_user_id, 0), COALESCE(NULLIF(au.name, ''), au.username, ''),
 	COALESCE(o.assignee_dept_id, 0), COALESCE(d.name, ''), o.created_at, o.updated_at, o.planned_start, o.planned_end,
 	o.actual_start, o.actual_end, COALESCE(o.device_id, 0), o.device_name, o.device_sn, o.title_key, o.title_args`
@@ -79,10 +80,10 @@ func msPtr(v sql.NullInt64) *time.Time {
 
 func scanOrder(row interface{ Scan(...any) error }, now time.Time) (Order, error) {
 	var o Order
-	var recovered, aStart, aEnd sql.NullInt64
+	var occurred, recovered, aStart, aEnd sql.NullInt64
 	var created, updated, pStart, pEnd int64
 	err := row.Scan(&o.ID, &o.Number, &o.Title, &o.Description, &o.StationID, &o.StationName, &o.Timezone, &o.Status,
-		&o.Priority, &o.AlarmID, &o.AlarmStatus, &recovered, &o.SubmitterID, &o.Submitter, &o.AssigneeUserID, &o.Processor,
+		&o.Priority, &o.AlarmID, &o.AlarmStatus, &occurred, &recovered, &o.SubmitterID, &o.Submitter, &o.AssigneeUserID, &o.Processor,
 		&o.AssigneeDeptID, &o.AssigneeDept, &created, &updated, &pStart, &pEnd, &aStart, &aEnd,
 		&o.DeviceID, &o.DeviceName, &o.DeviceSN, &o.titleKey, &o.titleArgs)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -91,7 +92,7 @@ func scanOrder(row interface{ Scan(...any) error }, now time.Time) (Order, error
 	if err != nil {
 		return o, fmt.Errorf("workorder: unable to read: %w", err)
 	}
-	o.AlarmRecovered = msPtr(recovered)
+	o.AlarmOccurred, o.AlarmRecovered = msPtr(occurred), msPtr(recovered)
 	o.SubmitTime, o.UpdateTime, o.PlannedStart, o.PlannedEnd = ms(created), ms(updated), ms(pStart), ms(pEnd)
 	o.ActualStart, o.ActualEnd = msPtr(aStart), msPtr(aEnd)
 	o.ProcessStatus = ProcessStatus(o.Status)

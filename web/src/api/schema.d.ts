@@ -3602,6 +3602,11 @@ export interface components {
             alarmId?: number;
             avatar?: string;
             content?: string;
+            /**
+             * Format: date-time
+             * @description when what the message is about happened (an alarm's occurrence)
+             */
+            eventTime?: string;
             id?: number;
             /** @description alarm, workorder or system */
             messageType?: string;
@@ -3618,6 +3623,8 @@ export interface components {
             time?: string;
             /** @description 0 not timed out, 1 timed out */
             timeoutStatus?: number;
+            /** @description IANA zone of the station the message is about (empty: none) */
+            timezone?: string;
             title?: string;
             /** @description message, notice or todo */
             type?: string;
@@ -4794,6 +4801,11 @@ export interface components {
             actualStart?: string;
             /** @description the alarm it was opened from (0 when by hand) */
             alarmId?: number;
+            /**
+             * Format: date-time
+             * @description when that alarm was raised (its occurrence time, as the alarm list shows it)
+             */
+            alarmOccurredAt?: string;
             /** Format: date-time */
             alarmRecoveredAt?: string;
             /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
@@ -4879,6 +4891,11 @@ export interface components {
             actualStart?: string;
             /** @description the alarm it was opened from (0 when by hand) */
             alarmId?: number;
+            /**
+             * Format: date-time
+             * @description when that alarm was raised (its occurrence time, as the alarm list shows it)
+             */
+            alarmOccurredAt?: string;
             /** Format: date-time */
             alarmRecoveredAt?: string;
             /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
