@@ -8,6 +8,7 @@ import {
   formatQuantity,
   formatTime,
   scaleQuantity,
+  startOfDayIn,
   startOfWeek,
   toDate,
   todayIn,
@@ -86,5 +87,14 @@ describe('format (SPEC.md section 9)', () => {
     expect(formatDateTimeIn(instant, 'Asia/Shanghai')).toBe('2025-01-01 04:00:00');
     expect(formatDateTimeIn(instant, 'America/Los_Angeles')).toBe('2024-12-31 12:00:00');
     expect(todayIn('Asia/Tokyo', new Date(instant))).toBe('2025-01-01');
+  });
+
+  it('finds when a local date begins in a zone, across offset changes', () => {
+    expect(startOfDayIn('2025-01-01', 'Asia/Shanghai').toISOString()).toBe('2024-12-31T16:00:00.000Z');
+    expect(startOfDayIn('2026-03-29', 'Europe/Berlin').toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(startOfDayIn('2026-03-30', 'Europe/Berlin').toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfDayIn('2026-11-01', 'America/Los_Angeles').toISOString()).toBe('2026-11-01T07:00:00.000Z');
+    expect(startOfDayIn('2026-11-02', 'America/Los_Angeles').toISOString()).toBe('2026-11-02T08:00:00.000Z');
+    expect(startOfDayIn('2026-06-15', 'Asia/Kolkata').toISOString()).toBe('2026-06-14T18:30:00.000Z');
   });
 });

@@ -186,6 +186,19 @@ export function formatDateTimeIn(value: string | number | Date | null | undefine
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
 
+/** The instant a local date (yyyy-MM-dd) begins in an IANA time zone (its midnight there). */
+export function startOfDayIn(date: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  const wanted = Date.UTC(y!, m! - 1, d!);
+  let guess = wanted;
+  // the zone's offset at the guess, twice: once more across a change of offset that day
+  for (let i = 0; i < 2; i++) {
+    const p = partsIn(new Date(guess), timeZone);
+    guess -= Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - wanted;
+  }
+  return new Date(guess);
+}
+
 /** Today (yyyy-MM-dd) in an IANA time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   return formatDateTimeIn(now, timeZone).slice(0, 10);

@@ -39,6 +39,9 @@ export interface PushMessage {
   processStatus: string;
   alarmId: number;
   refId: number;
+  /** When what the message is about happened (an alarm's occurrence), shown in timezone (the station's). */
+  eventTime?: string;
+  timezone?: string;
 }
 
 export type PushStatus = 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api } from './api-client';
 
 /** A station or sub-station as pickers list it (GET /v2/site/simplelist). */
@@ -22,6 +23,12 @@ export const stationOptionsQuery = queryOptions({
 /** Every station the user may see, for pickers (several screens share it). */
 export function useStationOptions() {
   return useQuery(stationOptionsQuery);
+}
+
+/** Each visible station's IANA zone by id: the zone its devices' times are shown in. */
+export function useStationZones(): Map<number, string> {
+  const options = useStationOptions();
+  return useMemo(() => new Map((options.data ?? []).map((option) => [option.id, option.timezone])), [options.data]);
 }
 
 /** Top-level stations with their sub-stations beneath; a sub-station whose parent is hidden is a root. */

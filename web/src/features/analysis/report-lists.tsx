@@ -5,7 +5,8 @@ import '@arco-design/web-react/es/Progress/style/css.js';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { downloadFile } from '@/lib/download';
-import { formatDateTime } from '@/lib/format';
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import styles from './analysis.module.css';
 import { useDeleteReportTemplate, useRecords, useReportTemplates, useRunReportTemplate } from './api/reports';
@@ -36,7 +37,7 @@ export function RecordList() {
               </td>
               <td>{r.params.format.toUpperCase()}</td>
               <td>{t(`analysis.language.${r.params.language}`)}</td>
-              <td>{formatDateTime(r.createTime)}</td>
+              <td>{zonedTime(r.createTime, undefined, currentLocale()).text}</td>
               <td style={{ minWidth: 160 }}>
                 {r.status === 'running' || r.status === 'queued' ? (
                   <Progress percent={Math.round(r.progress * 100)} size="small" aria-label={t(`analysis.report.status.${r.status}`)} />

@@ -17,7 +17,8 @@ import { ListTable } from '@/components/list/list-table';
 import { PageHeader, Panel } from '@/components/panel';
 import { Permission } from '@/components/permission';
 import { downloadFile } from '@/lib/download';
-import { formatDateTime, NO_VALUE } from '@/lib/format';
+import { NO_VALUE, zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { useQueryParams } from '@/lib/use-query-params';
 import {
@@ -62,7 +63,7 @@ function Stats() {
         ['chunks', String(s.chunks)],
         ['bytes', formatBytes(s.bytes)],
         ['index', formatBytes(s.indexBytes)],
-        ['lastIndexed', s.lastIndexed ? formatDateTime(s.lastIndexed) : t('assistant.documents.never')],
+        ['lastIndexed', s.lastIndexed ? zonedTime(s.lastIndexed, undefined, currentLocale()).text : t('assistant.documents.never')],
         ['ranking', t(s.embeddings ? 'assistant.documents.ranking.hybrid' : 'assistant.documents.ranking.bm25')],
       ]
     : [];
@@ -207,7 +208,7 @@ export function DocumentsPage() {
       title: t('assistant.documents.col.created'),
       dataIndex: 'createdAt',
       width: 170,
-      render: (v: string) => formatDateTime(v) || NO_VALUE,
+      render: (v: string) => zonedTime(v, undefined, currentLocale()).text || NO_VALUE,
     },
     {
       title: t('assistant.documents.col.actions'),

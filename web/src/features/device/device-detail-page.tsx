@@ -1,7 +1,7 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
 import { IconEdit, IconLeft } from '@arco-design/web-react/icon';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Chart, type ChartSpec } from '@/components/chart/chart';
@@ -11,7 +11,20 @@ import { PageHeader, Panel } from '@/components/panel';
 import table from '@/components/plain-table.module.css';
 import { LabelledSelect, Option } from '@/components/select';
 import { StatusTag } from '@/components/status-tag';
-import { formatDate, formatDateTime, formatNumber, formatQuantity, NO_VALUE, toRfc3339 } from '@/lib/format';
+import {
+  browserTimeZone,
+  formatDateTimeIn,
+  formatNumber,
+  formatQuantity,
+  NO_VALUE,
+  startOfDayIn,
+  todayIn,
+  toRfc3339,
+  zonedTime,
+  zoneName,
+} from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
+import { useStationZones } from '@/lib/stations';
 import { type Attribute, type DeviceDetail, type Metric, metricsFor, useAttributes, useDeviceDetail, useHistory } from './api/devices';
 import styles from './device.module.css';
 
@@ -25,14 +38,14 @@ function Value({ label, value }: { label: string; value: string }) {
 }
 
 /** The latest sample's values that matter for the device's type. */
-function RealTime({ device }: { device: DeviceDetail }) {
+function RealTime({ device, zone }: { device: DeviceDetail; zone?: string }) {
   const { t } = useTranslation();
   const sample = device.latest;
   const storage = device.type === 'battery' || device.type === 'storage';
   return (
     <Panel
       title={t('device.realtime')}
-      extra={sample && <span className={styles.muted}>{t('device.realtime.at', { time: formatDateTime(sample.time) })}</span>}
+      extra={sample && <span className={styles.muted}>{t('device.realtime.at', { time: zonedTime(sample.time, zone, currentLocale()).text })}</span>}
     >
       <DataState empty={!sample} emptyText={t('device.realtime.none')} minHeight={120}>
         {sample && (
@@ -63,43 +76,43 @@ function RealTime({ device }: { device: DeviceDetail }) {
   );
 }
 
-function startOfToday(): Date {
-  const now = new Date();
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
-}
-
-function dayEnd(date: string): Date {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(y!, m! - 1, d! + 1);
-}
-
-function dayStart(date: string): Date {
+/** A local date (yyyy-MM-dd) as the date picker holds it (a Date at the browser's midnight of that date). */
+function pickerDate(date: string): Date {
   const [y, m, d] = date.split('-').map(Number);
   return new Date(y!, m! - 1, d!);
 }
 
-function pointLabel(resolution: string, time: number): string {
+/** The date n days after a local date (yyyy-MM-dd). */
+function addDays(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y!, m! - 1, d! + n)).toISOString().slice(0, 10);
+}
+
+/** A bucket's label on the station's own clock. */
+function pointLabel(resolution: string, time: number, zone: string): string {
+  const local = formatDateTimeIn(time, zone);
   switch (resolution) {
     case 'day':
-      return formatDate(time);
+      return local.slice(0, 10);
     case 'month':
-      return formatDate(time).slice(0, 7);
+      return local.slice(0, 7);
     default:
-      return formatDateTime(time).slice(5, 16);
+      return local.slice(5, 16);
   }
 }
 
 /** A metric's history over a chosen range; the server picks the resolution from the range. */
-function HistoryPanel({ device }: { device: DeviceDetail }) {
+function HistoryPanel({ device, zone: stationZone }: { device: DeviceDetail; zone?: string }) {
   const { t } = useTranslation();
+  const zone = stationZone ?? browserTimeZone();
   const metrics = metricsFor(device.type);
   const [metric, setMetric] = useState<Metric>(metrics[0]!);
-  const [range, setRange] = useState<[string, string]>(() => {
-    const today = formatDate(startOfToday());
-    return [today, today];
-  });
-  const from = useMemo(() => toRfc3339(dayStart(range[0])), [range]);
-  const to = useMemo(() => toRfc3339(dayEnd(range[1])), [range]);
+  const today = todayIn(zone);
+  // the range is of the station's own days, from its midnight to its midnight
+  const [chosen, setRange] = useState<[string, string]>();
+  const range: [string, string] = chosen ?? [today, today];
+  const from = toRfc3339(startOfDayIn(range[0], zone));
+  const to = toRfc3339(startOfDayIn(addDays(range[1], 1), zone));
   const history = useHistory(device.id, metric, from, to);
   const data = history.data;
   const metricLabel = (name: Metric) =>
@@ -110,7 +123,7 @@ function HistoryPanel({ device }: { device: DeviceDetail }) {
       const points = data?.points ?? [];
       const bars = data?.resolution === 'day' || data?.resolution === 'month';
       return {
-        categories: points.map((point) => pointLabel(data?.resolution ?? '', point[0])),
+        categories: points.map((point) => pointLabel(data?.resolution ?? '', point[0], zone)),
         edges: !bars,
         barMaxWidth: 16,
         format: (value) => formatNumber(value, 2),
@@ -129,7 +142,7 @@ function HistoryPanel({ device }: { device: DeviceDetail }) {
     },
     // metricLabel only reads t and the device type
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [data, metric, t, device.type],
+    [data, metric, t, device.type, zone],
   );
 
   return (
@@ -159,14 +172,14 @@ function HistoryPanel({ device }: { device: DeviceDetail }) {
             onChange={(value: string[]) => value?.length === 2 && setRange([value[0]!, value[1]!])}
             aria-label={t('device.history.range')}
             shortcuts={[
-              { text: t('device.history.today'), value: () => [startOfToday(), startOfToday()] as never },
+              { text: t('device.history.today'), value: () => [pickerDate(today), pickerDate(today)] as never },
               {
                 text: t('device.history.week'),
-                value: () => [new Date(startOfToday().getTime() - 6 * 86_400_000), startOfToday()] as never,
+                value: () => [pickerDate(addDays(today, -6)), pickerDate(today)] as never,
               },
               {
                 text: t('device.history.month'),
-                value: () => [new Date(startOfToday().getTime() - 29 * 86_400_000), startOfToday()] as never,
+                value: () => [pickerDate(addDays(today, -29)), pickerDate(today)] as never,
               },
             ]}
           />
@@ -184,13 +197,14 @@ function HistoryPanel({ device }: { device: DeviceDetail }) {
           onRetry={() => void history.refetch()}
         />
       </div>
+      <p className={styles.muted}>{t('device.history.zone', { zone: `${zone} (${zoneName(new Date(), zone, currentLocale())})` })}</p>
     </Panel>
   );
 }
 
-function attributeValue(attribute: Attribute, t: (key: string) => string): string {
+function attributeValue(attribute: Attribute, t: (key: string) => string, zone?: string): string {
   if (attribute.key === 'time') {
-    return formatDateTime(String(attribute.value));
+    return zonedTime(String(attribute.value), zone, currentLocale()).text || NO_VALUE;
   }
   if (attribute.key === 'type') {
     return t(`device.type.${attribute.value}`);
@@ -207,7 +221,7 @@ function attributeValue(attribute: Attribute, t: (key: string) => string): strin
   return attribute.value ? String(attribute.value) : NO_VALUE;
 }
 
-function Attributes({ id }: { id: number }) {
+function Attributes({ id, zone }: { id: number; zone?: string }) {
   const { t } = useTranslation();
   const attributes = useAttributes(id);
   const list = attributes.data ?? [];
@@ -228,7 +242,7 @@ function Attributes({ id }: { id: number }) {
                 <th scope="row" style={{ background: 'none', fontWeight: 400, color: 'var(--color-text-2)' }}>
                   {t(`device.attr.${attribute.key}`, { defaultValue: attribute.key })}
                 </th>
-                <td>{attributeValue(attribute, t)}</td>
+                <td>{attributeValue(attribute, t, zone)}</td>
                 <td className={styles.muted}>{t(`device.attributes.${attribute.group}`)}</td>
               </tr>
             ))}
@@ -246,6 +260,7 @@ export function DeviceDetailPage() {
   const id = Number(useParams().id);
   const detail = useDeviceDetail(id);
   const device = detail.data;
+  const zones = useStationZones();
   return (
     <>
       <PageHeader
@@ -275,13 +290,13 @@ export function DeviceDetailPage() {
               {device.model && ` · ${device.model}`}
             </p>
             <div className={styles.span12}>
-              <RealTime device={device} />
+              <RealTime device={device} zone={zones.get(device.stationId)} />
             </div>
             <div className={styles.span8}>
-              <HistoryPanel device={device} />
+              <HistoryPanel device={device} zone={zones.get(device.stationId)} />
             </div>
             <div className={styles.span4}>
-              <Attributes id={device.id} />
+              <Attributes id={device.id} zone={zones.get(device.stationId)} />
             </div>
           </div>
         )}

@@ -15,8 +15,9 @@ import { parseListSort, sortChange, sortable } from '@/components/list/list-sort
 import type { TableChange } from '@/components/list/list-table';
 import { PageHeader } from '@/components/panel';
 import { StatusTag } from '@/components/status-tag';
-import { formatDateTime, formatQuantity } from '@/lib/format';
-import { useStationOptions } from '@/lib/stations';
+import { ZonedTime } from '@/components/zoned-time';
+import { formatQuantity } from '@/lib/format';
+import { useStationOptions, useStationZones } from '@/lib/stations';
 import { useQueryParams } from '@/lib/use-query-params';
 import { DEVICE_SORTS, type DeviceFilters, type DeviceItem, exportDevices, useDeviceList } from './api/devices';
 import { DeviceFilterBar, type DeviceFilterValues } from './device-filters';
@@ -48,6 +49,7 @@ export function DevicePage() {
   const filters = useMemo(() => parseDeviceFilters(params), [params]);
   const list = useDeviceList(filters);
   const stations = useStationOptions();
+  const zones = useStationZones();
   const { page: _page, pageSize: _size, sort, order, ...values } = filters;
   const current = { sort, order };
 
@@ -153,7 +155,7 @@ export function DevicePage() {
       title: t('device.live.lastSeen'),
       dataIndex: 'lastSeen',
       width: 170, optional: 2,
-      render: (value: string | null) => formatDateTime(value) || '-',
+      render: (value: string | null, device) => <ZonedTime value={value} timeZone={zones.get(device.stationId)} />,
     },
     {
       title: t('common.actions'),

@@ -11,7 +11,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
-import { formatDateTime } from '@/lib/format';
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { type IssuedKey, type KeyInfo, requestOf, useIssueKey, useKeys, useRevokeKey } from './api';
 import styles from './ingest-keys.module.css';
@@ -48,7 +49,7 @@ export function IngestKeysPage() {
       title: t('ingestKeys.col.issued'),
       dataIndex: 'issuedAt',
       width: 180,
-      render: (v?: string) => (v && new Date(v).getTime() > 0 ? formatDateTime(v) : t('ingestKeys.unknownTime')),
+      render: (v?: string) => (v && new Date(v).getTime() > 0 ? zonedTime(v, undefined, currentLocale()).text : t('ingestKeys.unknownTime')),
     },
     {
       title: t('ingestKeys.col.actions'),

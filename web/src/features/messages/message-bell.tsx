@@ -15,7 +15,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { ZonedTime } from '@/components/zoned-time';
+import { formatNumber, zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { usePushStatus } from '@/lib/push';
 import { queryClient } from '@/lib/query-client';
@@ -44,7 +46,7 @@ export function alarmHref(alarmId: number): string {
 /** A scheduled report's file: a download link while it works, a note once it has expired. */
 function ReportDownload({ link, title }: { link: ReportLink; title: string }) {
   const { t } = useTranslation();
-  const when = link.expires ? formatDateTime(link.expires.toISOString()) : '';
+  const when = link.expires ? zonedTime(link.expires.toISOString(), undefined, currentLocale()).text : '';
   if (expired(link, new Date())) {
     return (
       <p className={styles.download} data-expired="">
@@ -90,7 +92,9 @@ function MessageItem({ item, onOpen }: { item: ConsoleMessage; onOpen: (item: Co
           {[item.subTitle, content].filter(Boolean).join(' · ')}
         </span>
         <span className={styles.itemFoot}>
-          <span className={styles.itemTime}>{formatDateTime(item.time)}</span>
+          <span className={styles.itemTime}>
+            <ZonedTime value={item.eventTime ?? item.time} timeZone={item.timezone} />
+          </span>
           {item.processStatus && (
             <span className={styles.process} data-pending={isUnprocessedAlarm(item) || undefined}>
               {t(`messages.process.${item.processStatus}`, { defaultValue: item.processStatus })}

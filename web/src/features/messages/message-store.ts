@@ -22,6 +22,9 @@ export interface ConsoleMessage {
   alarmId: number;
   /** The work order or other object the message is about (0 otherwise). */
   refId: number;
+  /** When what it is about happened (an alarm's occurrence), and the station's zone it is shown in. */
+  eventTime?: string;
+  timezone?: string;
 }
 
 const KIND_OF: Record<string, MessageKind> = { alarm: 'alarm', workorder: 'workOrder', system: 'system' };
@@ -40,6 +43,8 @@ export function fromServer(message: PushMessage): ConsoleMessage {
     processStatus: message.processStatus ?? '',
     alarmId: message.alarmId ?? 0,
     refId: message.refId ?? 0,
+    eventTime: message.eventTime,
+    timezone: message.timezone || undefined,
   };
 }
 

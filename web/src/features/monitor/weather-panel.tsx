@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { Panel } from '@/components/panel';
 import { LabelledSelect, Option } from '@/components/select';
-import { formatDateTime, formatQuantity } from '@/lib/format';
+import { ZonedTime } from '@/components/zoned-time';
+import { formatQuantity } from '@/lib/format';
 import { stationTree, useStationOptions } from '@/lib/stations';
 import { useWeather } from './api/weather';
 import styles from './monitor.module.css';
@@ -90,7 +91,7 @@ export function WeatherPanel() {
               </div>
             </dl>
             <p className={styles.caption}>
-              {t('monitor.weather.updated')} {formatDateTime(data.time)}
+              {t('monitor.weather.updated')} <ZonedTime value={data.time} timeZone={options.find((option) => option.id === stationId)?.timezone} />
             </p>
           </div>
         )}

@@ -7,7 +7,8 @@ import { IconAttachment, IconDownload } from '@arco-design/web-react/icon';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledSelect, Option } from '@/components/select';
-import { formatDateTime } from '@/lib/format';
+import { ZonedTime } from '@/components/zoned-time';
+
 import { notifyError, notifySuccess } from '@/lib/notify';
 import {
   downloadAttachment,
@@ -132,7 +133,7 @@ export function Comments({ order }: { order: WorkOrderDetail }) {
           {order.comments.map((c) => (
             <li key={c.id}>
               <div className={styles.meta}>
-                <span>{formatDateTime(c.time)}</span>
+                <ZonedTime value={c.time} timeZone={order.timezone} />
                 <span>{c.userName}</span>
               </div>
               <p className={styles.body}>{c.body}</p>

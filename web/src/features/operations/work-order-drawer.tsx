@@ -72,6 +72,7 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
                     {t('ops.wo.alarmOf', { id: order.alarmId })}
                   </Link>,
                 ],
+                [t('ops.wo.field.alarmOccurred'), <ZonedTime key="occurred" value={order.alarmOccurredAt} timeZone={order.timezone} />],
                 [t('ops.wo.field.device'), order.deviceName],
                 [t('ops.wo.field.deviceSn'), order.deviceSn],
               ] as [string, ReactNode][])

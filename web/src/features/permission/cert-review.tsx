@@ -12,7 +12,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { LabelledSelect, Option } from '@/components/select';
-import { formatDateTime } from '@/lib/format';
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { type Certification, certCalls, useOrgCerts, useOrgWrite } from './api/org';
 import styles from './permission.module.css';
@@ -35,7 +36,7 @@ export function CertReview() {
   const [reason, setReason] = useState('');
 
   const columns: ColumnProps<Certification>[] = [
-    { title: t('org.cert.time'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+    { title: t('org.cert.time'), dataIndex: 'createdAt', width: 196, render: (v: string) => zonedTime(v, undefined, currentLocale()).text },
     { title: t('org.log.user'), dataIndex: 'username', width: 120 },
     { title: t('org.cert.enterprise'), dataIndex: 'enterpriseName', width: 200, ellipsis: true, tooltip: true },
     { title: t('org.cert.code'), dataIndex: 'organizationCode', width: 190 },

@@ -13,7 +13,8 @@ import { RangePicker } from '@/components/date-pickers';
 import { ExportButtons } from '@/components/export-buttons';
 import type { FitColumn } from '@/components/list/fit-columns';
 import { ListTable } from '@/components/list/list-table';
-import { formatDateTime } from '@/lib/format';
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { exportSysLog, type LogEntry, type LogFilters, useSysLog } from './api/org';
 import styles from './permission.module.css';
 
@@ -61,7 +62,7 @@ export function SysLogPanel() {
     }));
 
   const columns: FitColumn<LogEntry>[] = [
-    { title: t('org.log.time'), dataIndex: 'time', width: 170, render: (v: string) => formatDateTime(v) },
+    { title: t('org.log.time'), dataIndex: 'time', width: 196, render: (v: string) => zonedTime(v, undefined, currentLocale()).text },
     { title: t('org.log.user'), dataIndex: 'username', width: 130 },
     { title: t('org.log.action'), dataIndex: 'action', width: 170 },
     { title: t('org.log.object'), dataIndex: 'object', width: 200, ellipsis: true, tooltip: true },

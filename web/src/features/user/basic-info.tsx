@@ -9,7 +9,8 @@ import '@arco-design/web-react/es/Input/style/css.js';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@/lib/auth';
 import { showFieldErrors } from '@/lib/form-errors';
-import { formatDateTime } from '@/lib/format';
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { type Profile, useSaveProfile } from './api/account';
 import { useAccountRules } from './rules';
@@ -80,7 +81,7 @@ export function BasicInfo({ user }: { user: UserInfo }) {
         data={[
           { label: t('user.field.username'), value: user.username },
           { label: t('user.field.accountId'), value: user.accountId },
-          { label: t('user.field.registrationDate'), value: formatDateTime(user.registrationDate) },
+          { label: t('user.field.registrationDate'), value: zonedTime(user.registrationDate, undefined, currentLocale()).text },
           { label: t('user.field.organization'), value: user.organizationName },
           { label: t('user.field.department'), value: user.departmentName || '—' },
           { label: t('user.field.job'), value: user.jobName || '—' },

@@ -17,7 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { LabelledSelect, Option } from '@/components/select';
 import { showFieldErrors } from '@/lib/form-errors';
-import { formatDateTime } from '@/lib/format';
+import { zonedTime } from '@/lib/format';
+import { currentLocale } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { type CertInput, type CertRecord, useMyCerts, useSubmitCert, useWithdrawCert } from './api/account';
 import styles from './user-settings-page.module.css';
@@ -96,7 +97,7 @@ export function Certification() {
             { title: t('account.cert.type'), dataIndex: 'accountType', width: 120, render: (v: string) => t(`account.cert.accountType.${v}`) },
             { title: t('account.cert.content'), dataIndex: 'enterpriseName', render: (v: string, r) => `${v} · ${r.organizationCode}` },
             { title: t('account.cert.status'), dataIndex: 'status', width: 110, render: (s: CertRecord['status']) => <Tag color={COLORS[s]}>{t(`account.cert.status.${s}`)}</Tag> },
-            { title: t('account.cert.time'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+            { title: t('account.cert.time'), dataIndex: 'createdAt', width: 196, render: (v: string) => zonedTime(v, undefined, currentLocale()).text },
             { title: t('account.cert.reason'), dataIndex: 'reason', width: 160, ellipsis: true, tooltip: true },
             {
               title: t('account.cert.operation'),
@@ -131,7 +132,7 @@ export function Certification() {
               { label: t('account.cert.organizationCode'), value: checking.organizationCode },
               { label: t('account.cert.status'), value: t(`account.cert.status.${checking.status}`) },
               { label: t('account.cert.reason'), value: checking.reason || '—' },
-              { label: t('account.cert.time'), value: formatDateTime(checking.createdAt) },
+              { label: t('account.cert.time'), value: zonedTime(checking.createdAt, undefined, currentLocale()).text },
             ]}
           />
         </Modal>

@@ -31,6 +31,8 @@ export interface WorkOrder {
   alarmId: number;
   /** 0 without an alarm, 1 occurring, 2 recovered */
   alarmStatus: number;
+  /** When its alarm was raised (as the alarm list shows it), null without an alarm. */
+  alarmOccurredAt?: string | null;
   alarmRecoveredAt: string | null;
   /** the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
   deviceId: number;
