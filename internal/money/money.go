@@ -24,13 +24,13 @@ import (
 type Rate struct {
 	Currency string  `json:"currency" validate:"required" doc:"ISO 4217, not the base currency"`
 	Month    string  `json:"month" validate:"required" doc:"YYYY-MM: the first month the rate holds"`
-	Rate     float64 `json:"rate" doc:"units of the base currency one unit is worth, > 0"`
+	Rate     float64 `json:"rate" validate:"required" doc:"units of the base currency one unit is worth, > 0"`
 }
 
 // Book is an organisation's base currency and rates.
 type Book struct {
 	Base  string `json:"base" validate:"required" doc:"ISO 4217"`
-	Rates []Rate `json:"rates" doc:"oldest first within each currency"`
+	Rates []Rate `json:"rates" validate:"required" doc:"oldest first within each currency"`
 }
 
 // MaxRates bounds how many rates an organisation keeps.

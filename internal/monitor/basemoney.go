@@ -20,20 +20,20 @@ import (
 
 // BaseMoney is the fleet's profit in the organisation's base currency.
 type BaseMoney struct {
-	Currency    string    `json:"currency" doc:"the organisation's base currency (ISO 4217)"`
-	Day         float64   `json:"day"`
-	Month       float64   `json:"month"`
-	Year        float64   `json:"year"`
-	Total       float64   `json:"total"`
-	Rates       []RateNow `json:"rates" doc:"each converted currency's rate in force this month"`
-	Unconverted []string  `json:"unconverted" doc:"currencies without a rate: left out of the totals, shown on their own"`
+	Currency    string    `json:"currency" validate:"required" doc:"the organisation's base currency (ISO 4217)"`
+	Day         float64   `json:"day" validate:"required"`
+	Month       float64   `json:"month" validate:"required"`
+	Year        float64   `json:"year" validate:"required"`
+	Total       float64   `json:"total" validate:"required"`
+	Rates       []RateNow `json:"rates" validate:"required" doc:"each converted currency's rate in force this month"`
+	Unconverted []string  `json:"unconverted" validate:"required" doc:"currencies without a rate: left out of the totals, shown on their own"`
 }
 
 // RateNow is a currency's rate in force in the current month.
 type RateNow struct {
-	Currency string  `json:"currency"`
-	Month    string  `json:"month" doc:"YYYY-MM"`
-	Rate     float64 `json:"rate" doc:"units of the base currency one unit is worth"`
+	Currency string  `json:"currency" validate:"required"`
+	Month    string  `json:"month" validate:"required" doc:"YYYY-MM"`
+	Rate     float64 `json:"rate" validate:"required" doc:"units of the base currency one unit is worth"`
 }
 
 // converter converts the roots' per-currency amounts into the base currency.

@@ -349,3 +349,66 @@ describe('one lifetime per device', () => {
     }, 120_000);
   }
 });
+
+interface OrderRow {
+  id: number;
+  alarmId: number;
+  timezone: string;
+}
+
+interface AlarmInfo {
+  id: number;
+  stationId: number;
+  timezone: string;
+  occurTime: string;
+}
+
+/** yyyy-MM-dd HH:mm:ss of an instant on a zone's clock. */
+function clockIn(instant: string, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+describe('one clock per alarm', () => {
+  for (const [locale, theme] of RUNS) {
+    it(`shows an alarm's occurrence at one time, in its station's zone, in the alarm list, its drawer and its work order (${locale}, ${theme})`, async (context) => {
+      const token = await apiToken('admin');
+      const orders = await call<{ list: OrderRow[] }>('/v2/workorder/list?pageSize=100', token);
+      const order = orders.list.find((o) => o.alarmId > 0);
+      expect(order, 'the demo has a work order opened from an alarm').toBeDefined();
+      const alarm = await call<AlarmInfo>(`/v2/warn/detail/${order!.alarmId}`, token);
+      expect(alarm.timezone).toBe(order!.timezone);
+      const when = clockIn(alarm.occurTime, alarm.timezone);
+      const day = when.slice(0, 10);
+
+      // the list, filtered to the station and the day the alarm occurred on its clock
+      const list = await signedIn(context, 'admin', locale, theme, `/alarm?stationId=${alarm.stationId}&from=${day}&to=${day}&pageSize=100`);
+      await list.getByRole('row').filter({ hasText: when }).first().waitFor();
+      // its drawer
+      const drawer = await signedIn(context, 'admin', locale, theme, `/alarm?detail=${alarm.id}`);
+      await drawer.getByRole('dialog').getByText(when).first().waitFor();
+      // the order opened from it
+      const wo = await signedIn(context, 'admin', locale, theme, `/operations/workorder?detail=${order!.id}`);
+      const shown = wo.getByRole('dialog').getByText(when).first();
+      await shown.waitFor();
+      // with the station's zone named beside it, the reader's own on hover
+      expect(((await shown.textContent()) ?? '').trim()).toMatch(new RegExp(`^${when} \\S+`));
+      expect(await shown.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+/);
+      await screenshot(wo, `truth-order-alarm-${locale}-${theme}`);
+      await screenshot(drawer, `truth-alarm-order-${locale}-${theme}`);
+    }, 120_000);
+  }
+});

@@ -2811,21 +2811,21 @@ export interface components {
         };
         BaseMoney: {
             /** @description the organisation's base currency (ISO 4217) */
-            currency?: string;
-            day?: number;
-            month?: number;
+            currency: string;
+            day: number;
+            month: number;
             /** @description each converted currency's rate in force this month */
-            rates?: components["schemas"]["RateNow"][];
-            total?: number;
+            rates: components["schemas"]["RateNow"][];
+            total: number;
             /** @description currencies without a rate: left out of the totals, shown on their own */
-            unconverted?: string[];
-            year?: number;
+            unconverted: string[];
+            year: number;
         };
         Book: {
             /** @description ISO 4217 */
             base: string;
             /** @description oldest first within each currency */
-            rates?: components["schemas"]["Rate"][];
+            rates: components["schemas"]["Rate"][];
         };
         BuildList: {
             months: components["schemas"]["MonthPlan"][];
@@ -4003,14 +4003,14 @@ export interface components {
             /** @description YYYY-MM: the first month the rate holds */
             month: string;
             /** @description units of the base currency one unit is worth, > 0 */
-            rate?: number;
+            rate: number;
         };
         RateNow: {
-            currency?: string;
+            currency: string;
             /** @description YYYY-MM */
-            month?: string;
+            month: string;
             /** @description units of the base currency one unit is worth */
-            rate?: number;
+            rate: number;
         };
         ReadInput: {
             /** @description mark every unread message since the session began */

@@ -38,7 +38,7 @@ export function MoneyPanel() {
     const rates = (values.rates ?? []).map((rate) => ({ ...rate, currency: rate.currency.trim().toUpperCase(), month: rate.month.trim() }));
     try {
       const saved = await save.mutateAsync({ base: values.base.trim().toUpperCase(), rates });
-      form.setFieldsValue(saved);
+      form.setFieldsValue(saved as MoneyBook);
       notifySuccess(t('org.money.saved'));
     } catch (error) {
       const fields = ['base', ...rates.flatMap((_, index) => ['currency', 'month', 'rate'].map((name) => `rates[${index}].${name}`))];
