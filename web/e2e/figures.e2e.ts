@@ -19,14 +19,26 @@ afterAll(async () => {
 type Locale = 'zh-CN' | 'en-US';
 
 const TEXT = {
-  'en-US': { generation: 'Power and generation', profit: 'Generation and profit', table: 'Data table', pv: 'PV generation', today: 'Generation today', name: 'Station name' },
-  'zh-CN': { generation: '功率与发电', profit: '发电与收益', table: '数据表', pv: '光伏发电', today: '今日发电量', name: '电站名称' },
+  'en-US': {
+    generation: 'Power and generation',
+    profit: 'Generation and profit',
+    table: 'Data table',
+    pv: 'PV generation',
+    money: 'Profit (CNY)',
+    today: 'Generation today',
+    name: 'Station name',
+  },
+  'zh-CN': { generation: '功率与发电', profit: '发电与收益', table: '数据表', pv: '光伏发电', money: '收益（CNY）', today: '今日发电量', name: '电站名称' },
 } as const;
 
 const number = (text: string) => parseFloat(text.replace(/[^\d.-]/g, ''));
 
-/** The generation-today tile (its exact kWh, in the title) and the day chart's PV column, summed. */
-async function monitorFigures(page: Page, locale: Locale): Promise<{ tile: number; chart: number }> {
+/**
+ * The generation-today tile (its exact kWh, in the title) and the day chart's PV column, summed;
+ * the profit-today tile (every currency in the base one, CNY in the demo) and the chart's profit
+ * column, summed.
+ */
+async function monitorFigures(page: Page, locale: Locale): Promise<{ tile: number; chart: number; money: number; moneyChart: number }> {
   const text = TEXT[locale];
   const generation = page.getByRole('region', { name: text.generation });
   const big = generation.getByTestId('generation').locator('p[title$=" kWh"]');
@@ -39,16 +51,23 @@ async function monitorFigures(page: Page, locale: Locale): Promise<{ tile: numbe
   }
   const table = profit.getByRole('table');
   await table.waitFor();
-  const chart = await table.evaluate((el, pv) => {
-    const heads = Array.from(el.querySelectorAll('thead th')).map((th) => th.textContent?.trim() ?? '');
-    const column = heads.indexOf(pv);
-    return Array.from(el.querySelectorAll('tbody tr')).reduce((sum, row) => {
-      const cell = row.children[column]?.textContent ?? '';
-      const value = parseFloat(cell.replace(/[^\d.-]/g, ''));
-      return sum + (Number.isFinite(value) ? value : 0);
-    }, 0);
-  }, text.pv);
-  return { tile, chart };
+  const column = (name: string) =>
+    table.evaluate((el, title) => {
+      const heads = Array.from(el.querySelectorAll('thead th')).map((th) => th.textContent?.trim() ?? '');
+      const at = heads.indexOf(title);
+      if (at < 0) {
+        return Number.NaN;
+      }
+      return Array.from(el.querySelectorAll('tbody tr')).reduce((sum, row) => {
+        const cell = row.children[at]?.textContent ?? '';
+        const value = parseFloat(cell.replace(/[^\d.-]/g, ''));
+        return sum + (Number.isFinite(value) ? value : 0);
+      }, 0);
+    }, name);
+  const chart = await column(text.pv);
+  const moneyChart = await column(text.money);
+  const money = number((await generation.getByTestId('profit-base').locator('p').first().textContent()) ?? '');
+  return { tile, chart, money, moneyChart };
 }
 
 /** Each listed station's generation today, by name, off the station list. */
@@ -89,8 +108,11 @@ describe('one figure, one value', () => {
         expect(listed).not.toBeNaN();
         for (let read = 0; read < 5; read++) {
           await page.goto(`${baseUrl()}/#/monitor`);
-          const { tile, chart } = await monitorFigures(page, locale);
-          last = `tile ${tile} kWh, stations ${listed} kWh, chart ${chart} kWh`;
+          const { tile, chart, money, moneyChart } = await monitorFigures(page, locale);
+          last = `tile ${tile} kWh, stations ${listed} kWh, chart ${chart} kWh; profit ${money} CNY, chart ${moneyChart} CNY`;
+          // the profit tile, every currency in CNY at the demo's rates, and the chart's line
+          expect(money, last).toBeGreaterThan(0);
+          expect(Math.abs(money - moneyChart), last).toBeLessThan(0.15);
           // the tile and the chart beside it come from one rule: they agree to the rounding
           // of the chart's twelve points, whenever they are read
           expect(Math.abs(tile - chart), last).toBeLessThan(0.15);

@@ -1,0 +1,61 @@
+package monitor_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/station"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// The invariants at the instants where periods turn (docs/kpi.md, "Periods and clocks"):
+// just after UTC midnight at a month's end, just after the Chinese stations' midnight, on
+// Europe's spring-forward day and across New Year, each device's lifetime is the same in
+// the list, on its page, in its station's tree, in the export and as its history's sum +
+// opening; each station's lifetime is its devices'; and the today tile is the sum of the
+// stations' today in the station list.
+func TestInvariantsAtTurningInstants(t *testing.T) {
+	for _, at := range []string{"2026-04-01T00:10:00Z", "2026-11-27T16:05:00Z", "2026-03-29T01:30:00Z", "2026-01-01T00:30:00Z"} {
+		t.Run(at, func(t *testing.T) {
+			now, _ := time.Parse(time.RFC3339, at)
+			e := apitest.NewWithFleet(t)
+			from := now.Add(-30 * time.Hour)
+			e.Simulate(t, from, now)
+			e.Server.Figures.Now = func() time.Time { return now }
+			e.Server.Figures.Reader = telemetry.NewReader(e.DB, telemetry.Options{Now: e.Server.Figures.Now})
+			e.Server.Figures.Fleet = nil
+			openings := map[int64]float64{}
+			rows, err := e.DB.Query(context.Background(), "SELECT device_id, energy_kwh FROM device_openings")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var id int64
+				var kwh float64
+				if err := rows.Scan(&id, &kwh); err != nil {
+					t.Fatal(err)
+				}
+				openings[id] = kwh
+			}
+			rows.Close()
+			checkLifetimes(t, e, openings, from, now)
+
+			var all fleetAll
+			getJSON(t, e, "/v2/summary/all", &all)
+			sum, n := 0.0, 0
+			for _, s := range adminGet[httpapi.Page[station.ListItem]](t, e, "/v2/site/list?pageSize=100").List {
+				if s.ParentID == 0 {
+					sum += s.DailyEnergyKWh
+					n++
+				}
+			}
+			if tile := all.EnergyKWh["day"].Value; math.Abs(tile-sum) > 0.001*float64(n+1) || tile == 0 {
+				t.Fatalf("today: the tile says %.3f kWh, the station list's %d stations %.3f", tile, n, sum)
+			}
+		})
+	}
+}
