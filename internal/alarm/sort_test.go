@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -220,22 +219,7 @@ func TestAlarmListSortsInIndexOrder(t *testing.T) {
 			for _, order := range []string{"asc", "desc"} {
 				for _, as := range []string{"admin", "operator"} {
 					u := "/v2/warn/listbysite?pageSize=20&page=2&sort=" + key + "&order=" + order
-					var mu sync.Mutex
-					var page []string
-					var args [][]any
-					db.Trace = func(q string, a []any) {
-						if strings.Contains(q, "ORDER BY") {
-							mu.Lock()
-							page, args = append(page, q), append(args, a)
-							mu.Unlock()
-						}
-					}
-					res := r.e.Do(t, apitest.Scenario{Method: "GET", URL: u, As: as})
-					db.Trace = nil
-					if res.Status != 200 || len(page) != 1 {
-						t.Fatalf("%s as %s: %d, %d ordered queries: %s", u, as, res.Status, len(page), res.Body)
-					}
-					plan := storetest.Explain(t, db, page[0], args[0])
+					plan := apitest.ExplainOrdered(t, r.e, db, u, as)
 					t.Logf("%s %s as %s:\n%s", key, order, as, plan)
 					for _, ix := range indexes[key] {
 						if !regexp.MustCompile(`\b` + ix + `\b`).MatchString(plan) {

@@ -7,7 +7,11 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
 // Rank is how a brute force sorts a list's rows: by Value (ok false: the row has none and
@@ -87,4 +91,27 @@ func ExportInOrder[T any](t testing.TB, e *Env, path, as string, q url.Values, w
 			t.Fatalf("export %s: row %d is %s, the list has %s", q.Encode(), i, rec[col], cell(want[i]))
 		}
 	}
+}
+
+// ExplainOrdered calls url as the user as and explains the one query of the call that
+// orders rows (a list's page), as storetest.Explain does: the plan. A call that answers
+// other than 200 or orders in more or fewer than one query fails the test.
+func ExplainOrdered(t testing.TB, e *Env, db *store.DB, url, as string) string {
+	t.Helper()
+	var mu sync.Mutex
+	var page []string
+	var args [][]any
+	db.Trace = func(q string, a []any) {
+		if strings.Contains(q, "ORDER BY") {
+			mu.Lock()
+			page, args = append(page, q), append(args, a)
+			mu.Unlock()
+		}
+	}
+	res := e.Do(t, Scenario{Method: "GET", URL: url, As: as})
+	db.Trace = nil
+	if res.Status != 200 || len(page) != 1 {
+		t.Fatalf("%s as %s: %d, %d ordered queries: %s", url, as, res.Status, len(page), res.Body)
+	}
+	return storetest.Explain(t, db, page[0], args[0])
 }

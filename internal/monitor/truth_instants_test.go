@@ -1,7 +1,6 @@
 package monitor_test
 
 import (
-	"context"
 	"math"
 	"testing"
 	"time"
@@ -28,20 +27,7 @@ func TestInvariantsAtTurningInstants(t *testing.T) {
 			e.Server.Figures.Now = func() time.Time { return now }
 			e.Server.Figures.Reader = telemetry.NewReader(e.DB, telemetry.Options{Now: e.Server.Figures.Now})
 			e.Server.Figures.Fleet = nil
-			openings := map[int64]float64{}
-			rows, err := e.DB.Query(context.Background(), "SELECT device_id, energy_kwh FROM device_openings")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var id int64
-				var kwh float64
-				if err := rows.Scan(&id, &kwh); err != nil {
-					t.Fatal(err)
-				}
-				openings[id] = kwh
-			}
-			rows.Close()
+			openings := openingsOf(t, e.DB)
 			checkLifetimes(t, e, openings, from, now)
 
 			var all fleetAll

@@ -38,20 +38,7 @@ func TestOneLifetimePerDevice(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Minute)
 		from := now.Add(-30 * time.Hour)
 		e.Simulate(t, from, now)
-		openings := map[int64]float64{}
-		rows, err := db.Query(ctx, "SELECT device_id, energy_kwh FROM device_openings")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var id int64
-			var kwh float64
-			if err := rows.Scan(&id, &kwh); err != nil {
-				t.Fatal(err)
-			}
-			openings[id] = kwh
-		}
-		rows.Close()
+		openings := openingsOf(t, db)
 		if len(openings) == 0 {
 			t.Fatal("the demo stored no openings")
 		}
@@ -172,4 +159,24 @@ func checkLifetimes(t *testing.T, e *apitest.Env, openings map[int64]float64, fr
 				s.Name, d.KPIs.TotalEnergyKWh, d.TotalEnergyKWh, listed[s.ID], sum)
 		}
 	}
+}
+
+// openingsOf is every device's opening counter (kWh), by device.
+func openingsOf(t *testing.T, db *store.DB) map[int64]float64 {
+	t.Helper()
+	out := map[int64]float64{}
+	rows, err := db.Query(context.Background(), "SELECT device_id, energy_kwh FROM device_openings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var kwh float64
+		if err := rows.Scan(&id, &kwh); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = kwh
+	}
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -210,22 +209,7 @@ func TestWorkOrderListSortsInIndexOrder(t *testing.T) {
 			for _, order := range []string{"asc", "desc"} {
 				for _, as := range []string{"admin", "operator"} {
 					u := "/v2/workorder/list?pageSize=5&page=2&sort=" + key + "&order=" + order
-					var mu sync.Mutex
-					var page []string
-					var args [][]any
-					db.Trace = func(q string, a []any) {
-						if strings.Contains(q, "ORDER BY") {
-							mu.Lock()
-							page, args = append(page, q), append(args, a)
-							mu.Unlock()
-						}
-					}
-					res := r.e.Do(t, apitest.Scenario{Method: "GET", URL: u, As: as})
-					db.Trace = nil
-					if res.Status != 200 || len(page) != 1 {
-						t.Fatalf("%s as %s: %d, %d ordered queries: %s", u, as, res.Status, len(page), res.Body)
-					}
-					plan := storetest.Explain(t, db, page[0], args[0])
+					plan := apitest.ExplainOrdered(t, r.e, db, u, as)
 					t.Logf("%s %s as %s:\n%s", key, order, as, plan)
 					if !regexp.MustCompile(`\b` + indexes[key] + `\b`).MatchString(plan) {
 						t.Errorf("%s as %s does not walk %s:\n%s", u, as, indexes[key], plan)
