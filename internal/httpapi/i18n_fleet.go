@@ -42,6 +42,7 @@ var fleetMessages = map[string]map[string]string{
 	"col.todayKwh":            m5("Today (kWh)", "今日发电量 (kWh)", "今日發電量 (kWh)", "오늘 발전량 (kWh)", "本日の発電量 (kWh)"),
 	"col.specificYield":       m5("Specific yield today (kWh/kWp)", "今日单位千瓦发电量 (kWh/kWp)", "今日單位千瓦發電量 (kWh/kWp)", "오늘 비발전량 (kWh/kWp)", "本日の発電量/kWp (kWh/kWp)"),
 	"col.eqHours":             m5("Equivalent hours (h)", "等效小时 (h)", "等效小時 (h)", "등가 시간 (h)", "等価時間 (h)"),
+	"col.pr":                  m5("PR yesterday (%)", "昨日 PR (%)", "昨日 PR (%)", "어제 PR (%)", "昨日の PR (%)"),
 	"col.totalKwh":            m5("Total (kWh)", "累计发电量 (kWh)", "累計發電量 (kWh)", "누적 발전량 (kWh)", "累計発電量 (kWh)"),
 	"col.buildDate":           m5("Build date", "建站日期", "建站日期", "준공일", "建設日"),
 	"col.gridDate":            m5("Grid connection", "并网日期", "併網日期", "계통 연계일", "系統連系日"),

@@ -198,11 +198,15 @@ func (f *Figures) liveUntil(ctx context.Context, stations []*station.Station, mo
 	}
 	var totals map[int64]telemetry.Totals
 	var alarms map[int64]string
+	var prev map[int64][2]float64 // yesterday's PV and reference energy
 	if mode != livePower {
 		if totals, err = f.stationTotals(ctx, ids); err != nil {
 			return nil, err
 		}
 		if alarms, err = f.occurring(ctx, ids, mode == liveFlags); err != nil {
+			return nil, err
+		}
+		if prev, err = f.yesterdays(ctx, stations); err != nil {
 			return nil, err
 		}
 	}
@@ -235,6 +239,9 @@ func (f *Figures) liveUntil(ctx context.Context, stations []*station.Station, mo
 		l.DailyEnergyKWh = r3(t.Today.PVKWh)
 		l.DailyEquivalentHours = r3(EquivalentHours(t.Today.PVKWh, st.CapacityKWp))
 		l.TotalEnergyKWh = r3(t.Total.PVKWh)
+		if y := prev[st.ID]; mode != livePower {
+			l.PerformanceRatio = r3(PerformanceRatio(y[0], y[1]))
+		}
 		if msg, ok := alarms[st.ID]; ok {
 			l.AlarmExist = 1
 			l.LatestAlarm = msg

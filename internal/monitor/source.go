@@ -62,6 +62,44 @@ func (f *Figures) yesterday(ctx context.Context, id int64, loc *time.Location) (
 	return 0, 0, nil
 }
 
+// yesterdays is yesterday() of many stations: each one's PV and reference energy of its
+// previous local day, the stations of one zone read together.
+func (f *Figures) yesterdays(ctx context.Context, stations []*station.Station) (map[int64][2]float64, error) {
+	out := make(map[int64][2]float64, len(stations))
+	ids := make([]int64, len(stations))
+	for i, st := range stations {
+		ids[i] = st.ID
+	}
+	if f.Fleet != nil {
+		prev, err := f.Fleet.Previous(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for id, p := range prev {
+			out[id] = [2]float64{p.DayPV, p.DayRefKWh}
+		}
+		return out, nil
+	}
+	byZone := map[string][]int64{}
+	for _, st := range stations {
+		byZone[st.Timezone] = append(byZone[st.Timezone], st.ID)
+	}
+	for zone, ids := range byZone {
+		now := f.now().In(location(zone))
+		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+		days, err := f.Reader.StationEnergy(ctx, ids, telemetry.Day, today.AddDate(0, 0, -1), today)
+		if err != nil {
+			return nil, err
+		}
+		for id, pts := range days {
+			if len(pts) > 0 {
+				out[id] = [2]float64{pts[0].PVKWh, pts[0].RefEnergyKWh}
+			}
+		}
+	}
+	return out, nil
+}
+
 // deviceEnergy is Energy from the fleet state.
 func (f *Figures) deviceEnergy(ctx context.Context, devs []*device.Device) (map[int64]device.Energy, error) {
 	ids := make([]int64, len(devs))

@@ -1,6 +1,7 @@
 package monitor_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -32,12 +33,23 @@ func TestInvariantsAtTurningInstants(t *testing.T) {
 
 			var all fleetAll
 			getJSON(t, e, "/v2/summary/all", &all)
-			sum, n := 0.0, 0
+			sum, n, measured := 0.0, 0, 0
 			for _, s := range adminGet[httpapi.Page[station.ListItem]](t, e, "/v2/site/list?pageSize=100").List {
 				if s.ParentID == 0 {
 					sum += s.DailyEnergyKWh
 					n++
 				}
+				// yesterday's PR: the list's is the station page's
+				d := adminGet[station.Detail](t, e, fmt.Sprintf("/v2/site/detail/%d", s.ID))
+				if d.KPIs.PerformanceRatio != s.PerformanceRatio {
+					t.Fatalf("%s: PR %.3f %% in the list, %.3f %% on its page", s.Name, s.PerformanceRatio, d.KPIs.PerformanceRatio)
+				}
+				if s.PerformanceRatio > 0 {
+					measured++
+				}
+			}
+			if measured == 0 {
+				t.Fatal("no station has yesterday's PR: the instant proves nothing")
 			}
 			if tile := all.EnergyKWh["day"].Value; math.Abs(tile-sum) > 0.001*float64(n+1) || tile == 0 {
 				t.Fatalf("today: the tile says %.3f kWh, the station list's %d stations %.3f", tile, n, sum)

@@ -33,6 +33,7 @@ type Live struct {
 	DailyEnergyKWh       float64    `json:"dailyEnergyKwh" doc:"today in the station's timezone"`
 	DailyEquivalentHours float64    `json:"dailyEquivalentHours" doc:"daily kWh ÷ installed kWp, h"`
 	TotalEnergyKWh       float64    `json:"totalEnergyKwh"`
+	PerformanceRatio     float64    `json:"performanceRatio" doc:"yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's)"`
 	DevicesOnline        int        `json:"devicesOnline"`
 	DevicesTotal         int        `json:"devicesTotal"`
 	LatestAlarm          string     `json:"latestAlarm"`

@@ -32,7 +32,7 @@ func (s *Service) writeExport(w http.ResponseWriter, r *http.Request, format str
 	t := func(k string) string { return httpapi.T(loc, k) }
 	headers := []string{t("col.name"), t("col.parent"), t("col.country"), t("col.region"), t("col.location"),
 		t("col.stationType"), t("col.systemType"), t("col.capacity"), t("col.comm"), t("col.alarm"), t("col.powerKw"),
-		t("col.todayKwh"), t("col.eqHours"), t("col.totalKwh"), t("col.buildDate"), t("col.gridDate"),
+		t("col.todayKwh"), t("col.eqHours"), t("col.pr"), t("col.totalKwh"), t("col.buildDate"), t("col.gridDate"),
 		t("col.currency"), t("col.owner"), t("col.tags")}
 	names := map[int64]string{}
 	for _, it := range items {
@@ -48,7 +48,7 @@ func (s *Service) writeExport(w http.ResponseWriter, r *http.Request, format str
 		rows = append(rows, []any{it.Name, parent, it.Country, it.Region, it.Location,
 			t("stationType." + it.StationType), t("systemType." + it.SystemType), it.CapacityKWp,
 			t("comm." + strconv.Itoa(it.CommunicationStatus)), t("alarm." + strconv.Itoa(it.AlarmExist)), it.CurrentPowerKW,
-			it.DailyEnergyKWh, it.DailyEquivalentHours, it.TotalEnergyKWh, it.BuildDate, it.GridDate, it.Currency,
+			it.DailyEnergyKWh, it.DailyEquivalentHours, it.PerformanceRatio, it.TotalEnergyKWh, it.BuildDate, it.GridDate, it.Currency,
 			it.OwnerCompany, strings.Join(tags, ", ")})
 	}
 	export.Write(w, r, format, "stations", headers, rows)

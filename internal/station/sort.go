@@ -3,7 +3,8 @@ package station
 // Sorts are the columns the station list ranks by: live figures of the fleet state (or
 // of the roll-ups without it), so a sorted list judges every match, ranks it in memory and
 // cuts the page.
-var Sorts = []string{"dailyEnergyKwh", "dailyEquivalentHours", "currentPowerKw", "alarmExist"}
+// dailyEquivalentHours is also the specific yield (today's kWh ÷ kWp, docs/kpi.md).
+var Sorts = []string{"dailyEnergyKwh", "dailyEquivalentHours", "performanceRatio", "currentPowerKw", "alarmExist"}
 
 // ranked is a station with the figure it ranks by.
 type ranked struct {
@@ -18,6 +19,8 @@ func sortValue(key string) func(*Live) float64 {
 		return func(l *Live) float64 { return l.DailyEquivalentHours }
 	case "currentPowerKw":
 		return func(l *Live) float64 { return l.CurrentPowerKW }
+	case "performanceRatio":
+		return func(l *Live) float64 { return l.PerformanceRatio }
 	case "alarmExist":
 		return func(l *Live) float64 { return float64(l.AlarmExist) }
 	}

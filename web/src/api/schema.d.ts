@@ -3472,6 +3472,8 @@ export interface components {
             ownerPhone?: string;
             /** @description 0 for a top-level station */
             parentId?: number;
+            /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
+            performanceRatio?: number;
             /** @description current kW ÷ installed kWp, in % */
             powerNormalization?: number;
             pricePerKwh?: number;
@@ -4328,6 +4330,8 @@ export interface components {
             parent?: components["schemas"]["SimpleItem"];
             /** @description 0 for a top-level station */
             parentId?: number;
+            /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
+            performanceRatio?: number;
             /** @description current kW ÷ installed kWp, in % */
             powerNormalization?: number;
             pricePerKwh?: number;
@@ -4427,6 +4431,8 @@ export interface components {
             /** Format: date-time */
             lastSeen?: string;
             latestAlarm?: string;
+            /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
+            performanceRatio?: number;
             /** @description current kW ÷ installed kWp, in % */
             powerNormalization?: number;
             totalEnergyKwh?: number;

@@ -169,6 +169,17 @@ export function StationTable({ list, loading, onOpen, sort, onSort }: ViewProps 
       'dailyEquivalentHours',
       sort,
     ),
+    sortable(
+      {
+        title: t('station.kpi.performanceRatio'),
+        dataIndex: 'performanceRatio',
+        width: 150, optional: 4,
+        align: 'right',
+        render: (value: number) => formatQuantity(value, '%', { digits: 1 }),
+      },
+      'performanceRatio',
+      sort,
+    ),
     {
       title: t('station.field.stationType'),
       dataIndex: 'stationType',

@@ -7,7 +7,7 @@ import type { AlarmItem, DeviceItem, Page, Series, Station, StationDetail, Stati
 
 /** The station list's filters, as the URL and GET /v2/site/list name them. */
 /** The columns the station list sorts by on the server (internal/station/sort.go). */
-export const STATION_SORTS = ['dailyEnergyKwh', 'dailyEquivalentHours', 'currentPowerKw', 'alarmExist'] as const;
+export const STATION_SORTS = ['dailyEnergyKwh', 'dailyEquivalentHours', 'performanceRatio', 'currentPowerKw', 'alarmExist'] as const;
 
 export interface StationFilters extends ListSort {
   name?: string;

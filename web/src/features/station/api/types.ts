@@ -57,6 +57,8 @@ export interface Live {
   dailyEnergyKwh: number;
   dailyEquivalentHours: number;
   totalEnergyKwh: number;
+  /** Yesterday's performance ratio in the station's zone, % (the station page's). */
+  performanceRatio: number;
   devicesOnline: number;
   devicesTotal: number;
   latestAlarm: string;
