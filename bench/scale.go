@@ -223,18 +223,20 @@ func (e *env) reportScale(runs []*scaleRun) {
 	e.rep.section("Dashboard", "Dashboard calls as the fleet grows", s.String())
 }
 
-// sortedFigure adds the sorted device list's p95 at a fleet's size beside its floor, the
-// unsorted list's p95 in the same run: under 20 ms and at most three times the floor.
+// sortedFigure adds the sorted device list's p95 at a fleet's size beside the API floor
+// of the same run (the cheapest signed call): under 20 ms and at most three times the
+// floor; the unsorted list's p95 is shown beside it.
 func (e *env) sortedFigure(r *scaleRun) {
 	sorted, unsorted := slices.Index(r.names, dash.SortedList), slices.Index(r.names, dash.UnsortedList)
 	if sorted < 0 || unsorted < 0 {
 		return
 	}
-	x, floor := r.byCall[sorted], r.byCall[unsorted]
-	ratio := float64(x.P(95)) / float64(max(floor.P(95), 1))
+	x, plain := r.byCall[sorted], r.byCall[unsorted]
+	ratio := float64(x.P(95)) / float64(max(r.floor.P(95), 1))
 	e.rep.add(figure{area: "Dashboard", name: fmt.Sprintf("Sorted device list p95, %s stations, cache off (a page of 20 among the first five)", num(float64(r.stations))),
-		value: ms(x.P(95)), goal: "< 20 ms and ≤ ×3 the unsorted list",
-		ref:     fmt.Sprintf("unsorted list p95 %s (%s); p50 %s against %s", ms(floor.P(95)), times(ratio), ms(x.P(50)), ms(floor.P(50))),
+		value: ms(x.P(95)), goal: "< 20 ms and ≤ ×3 the API floor",
+		ref: fmt.Sprintf("API floor p95 %s (%s); unsorted list p95 %s; p50 %s against %s",
+			ms(r.floor.P(95)), times(ratio), ms(plain.P(95)), ms(x.P(50)), ms(plain.P(50))),
 		verdict: verdict(x.P(95) < 20*time.Millisecond && ratio <= 3)})
 }
 
