@@ -49,6 +49,8 @@ type Service struct {
 	DB        *store.DB
 	Telemetry Telemetry
 	Now       func() time.Time
+
+	rank rankings // the sorted lists' kept rankings (ranking.go)
 }
 
 func (s *Service) now() time.Time {

@@ -32,6 +32,9 @@ type KeptFigures interface {
 	// with its latest sample (nil: it never reported) and its energy as Energy gives it;
 	// fn must not keep d or latest, nor call the telemetry. ok false: not kept.
 	EachDeviceFigures(ctx context.Context, stationIDs []int64, fn func(d *Device, latest *telemetry.Sample, e Energy)) (ok bool, err error)
+	// RankingMark is a position in the figures' and the poller's changes: while it stays
+	// equal, EachDeviceFigures gives the same figures (ok false: not kept).
+	RankingMark(ctx context.Context) (mark [3]uint64, ok bool, err error)
 }
 
 // ofStations returns the devices of visible stations, kept or from SQL.

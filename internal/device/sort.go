@@ -11,10 +11,10 @@ import (
 )
 
 // Sorts are the columns the device list ranks by. Their figures live in the telemetry,
-// not in an index. With a kept fleet a sorted list reads each visible device's figures in
-// place, keeps the first rows up to the page's end (listing.Top) and builds the page's
-// items only; without one it reads every match, asks the telemetry for their figures,
-// sorts them in memory and cuts the page.
+// not in an index. With a kept fleet a sorted list walks a kept ranking of the visible
+// stations' devices (ranking.go: made again when a figure, the poller's states or time
+// change it) and builds the page's items only; without one it reads every match, asks
+// the telemetry for their figures, sorts them in memory and cuts the page.
 var Sorts = []string{"todayKwh", "equivalentHours", "specificYield", "currentPowerKw", "totalKwh"}
 
 // filtered lists the visible devices matching the filters in the order asked for; size 0
@@ -109,10 +109,10 @@ func rankValue(key string, d *Device, kw float64, e Energy) (float64, bool) {
 	return yieldOf(e.TodayKWh, d)
 }
 
-// keptRanked is a sorted page's devices and the matches' total from a kept fleet: one
-// pass over the visible devices' figures read in place (filter, figure, a heap as deep as
-// the page's end), no telemetry query per device and no sort of every match. ok false:
-// the fleet is not kept (rank the SQL list instead).
+// keptRanked is a sorted page's devices and the matches' total from a kept ranking of
+// the visible stations' devices (ranking.go): no telemetry query per device, and no sort
+// while the figures stay as they were. ok false: the fleet is not kept (rank the SQL list
+// instead).
 func (s *Service) keptRanked(ctx context.Context, p *httpapi.Principal, f Filter, state string, sort listing.Sort, page, size int) ([]*Device, int, bool, error) {
 	kf, isKept := s.Telemetry.(KeptFigures)
 	if !isKept {
@@ -122,32 +122,12 @@ func (s *Service) keptRanked(ctx context.Context, p *httpapi.Principal, f Filter
 	if err != nil || !ok {
 		return nil, 0, false, err
 	}
-	n := 0 // every match (an export)
-	if size > 0 {
-		n = max(page, 1) * size
-	}
-	top := listing.NewTop[*Device](sort, n)
-	now, comms := s.now(), s.comms()
-	name := strings.ToLower(f.Name)
-	power := state != "" || sort.Key == "currentPowerKw"
-	ok, err = kf.EachDeviceFigures(ctx, stationIDs, func(d *Device, l *telemetry.Sample, e Energy) {
-		if !keeps(d, f.Type, name) {
-			return
-		}
-		var kw float64
-		if power {
-			var st string
-			if st, kw = stateAndPower(l, comms[d.ID], now); state != "" && st != state {
-				return
-			}
-		}
-		v, ok := rankValue(sort.Key, d, kw, e)
-		top.Add(d, v, ok, d.ID)
-	})
+	rows, nok, ok, err := s.rankingOf(ctx, kf, sort.Key, stationIDs)
 	if err != nil || !ok {
 		return nil, 0, false, err
 	}
-	return listing.Slice(top.Sorted(), page, size), top.Added(), true, nil
+	devs, total := rankedPage(rows, nok, f, state, sort, page, size)
+	return devs, total, true, nil
 }
 
 // rankedDevice is a device with the figure it ranks by (ok false: it has none).

@@ -92,3 +92,15 @@ func (s *State) ChangedSince(ctx context.Context, m Mark, fn func(id int64)) (no
 	}
 	return now, true, nil
 }
+
+// FiguresMark is a cheap position in the figures' changes: it moves with every station
+// touch (a sample or a roll-up) and every membership read. Equal marks: no figure of any
+// device changed in between (time alone may still change what a figure means).
+func (s *State) FiguresMark(ctx context.Context) (gen, figs uint64, err error) {
+	if err := s.ensure(ctx); err != nil {
+		return 0, 0, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.structGen, s.j.seq, nil
+}

@@ -368,6 +368,16 @@ func (f *Figures) EachDeviceFigures(ctx context.Context, stationIDs []int64, fn 
 	return err == nil, err
 }
 
+// RankingMark implements device.KeptFigures: the fleet state's figures mark and the
+// poller's states' generation (ok false: no fleet state).
+func (f *Figures) RankingMark(ctx context.Context) (mark [3]uint64, ok bool, err error) {
+	if f.Fleet == nil {
+		return mark, false, nil
+	}
+	gen, figs, err := f.Fleet.FiguresMark(ctx)
+	return [3]uint64{gen, figs, f.comms().Gen}, err == nil, err
+}
+
 // KeptDevice implements device.Kept from the fleet state.
 func (f *Figures) KeptDevice(ctx context.Context, p *httpapi.Principal, id int64) (*device.Device, bool, error) {
 	if f.Fleet == nil {
