@@ -1,7 +1,6 @@
 package device
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -103,20 +102,7 @@ func (s *Service) rankingOf(ctx context.Context, kf KeptFigures, key string, sta
 	if err != nil || !ok {
 		return nil, 0, false, err
 	}
-	slices.SortFunc(out, func(a, b rankRow) int {
-		if a.ok != b.ok {
-			if a.ok {
-				return -1
-			}
-			return 1
-		}
-		if a.ok {
-			if c := cmp.Compare(a.v, b.v); c != 0 {
-				return c
-			}
-		}
-		return cmp.Compare(a.d.ID, b.d.ID)
-	})
+	listing.SortBy(out, listing.Sort{Key: key}, func(r *rankRow) (float64, bool) { return r.v, r.ok }, func(r *rankRow) int64 { return r.d.ID })
 	nok = 0
 	for nok < len(out) && out[nok].ok {
 		nok++

@@ -1,9 +1,7 @@
 package listing
 
 import (
-	"math/rand/v2"
 	"net/url"
-	"slices"
 	"testing"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -76,36 +74,4 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
-}
-
-// The first n a Top keeps are SortBy's first n, for any n, on rows full of ties and of
-// rows without a figure, in both directions.
-func TestTopIsSortByCut(t *testing.T) {
-	type row struct {
-		id int64
-		v  float64
-		ok bool
-	}
-	rng := rand.New(rand.NewPCG(3, 9))
-	for range 300 {
-		rows := make([]row, rng.IntN(60))
-		for i := range rows {
-			rows[i] = row{id: int64(rng.IntN(1000)), v: float64(rng.IntN(5)), ok: rng.IntN(4) > 0}
-		}
-		s := Sort{Key: "v", Desc: rng.IntN(2) == 0}
-		n := rng.IntN(len(rows) + 3)
-		top := NewTop[row](s, n)
-		for _, r := range rows {
-			top.Add(r, r.v, r.ok, r.id)
-		}
-		want := slices.Clone(rows)
-		SortBy(want, s, func(r *row) (float64, bool) { return r.v, r.ok }, func(r *row) int64 { return r.id })
-		if n > 0 {
-			want = want[:min(n, len(want))]
-		}
-		got := top.Sorted()
-		if top.Added() != len(rows) || !slices.EqualFunc(got, want, func(a, b row) bool { return a.id == b.id && a.ok == b.ok && (!a.ok || a.v == b.v) }) {
-			t.Fatalf("n %d of %d, %+v: got %v, want %v", n, len(rows), s, got, want)
-		}
-	}
 }
