@@ -122,6 +122,25 @@ func rankedPage(rows []rankRow, nok int, f Filter, state string, sort listing.So
 		last = first + size
 	}
 	var out []*Device
+	if f.Type == "" && name == "" && state == "" {
+		// every row matches: the page is read off the ranking where it stands
+		last := len(rows)
+		if size > 0 {
+			last = min(last, first+size)
+		}
+		for p := first; p < last; p++ {
+			i := p
+			if sort.Desc { // the rows with the figure backwards, then the others backwards
+				if p < nok {
+					i = nok - 1 - p
+				} else {
+					i = len(rows) - 1 - (p - nok)
+				}
+			}
+			out = append(out, &rows[i].d)
+		}
+		return out, len(rows)
+	}
 	total := 0
 	visit := func(i int) {
 		r := &rows[i]
