@@ -46,7 +46,7 @@ export function UserTable({ deptId }: { deptId?: number }) {
     });
 
   const columns: FitColumn<OrgUser>[] = [
-    { title: t('org.user.username'), dataIndex: 'username', width: 130, fixed: 'left' },
+    { title: t('org.user.username'), dataIndex: 'username', width: 130, fixed: 'left', ellipsis: true, tooltip: true },
     { title: t('org.user.name'), dataIndex: 'name', width: 120, optional: 6, ellipsis: true, tooltip: true },
     { title: t('org.user.dept'), dataIndex: 'deptName', width: 150, optional: 4, ellipsis: true, tooltip: true },
     {
