@@ -30,7 +30,9 @@ type Kept interface {
 type KeptFigures interface {
 	// EachDeviceFigures calls fn for every device whose own station is one of stationIDs
 	// with its latest sample (nil: it never reported) and its energy as Energy gives it;
-	// fn must not keep d or latest, nor call the telemetry. ok false: not kept.
+	// fn may keep d (a row is never changed once read: reading the membership again makes
+	// new rows and moves RankingMark), not latest, and must not call the telemetry. ok
+	// false: not kept.
 	EachDeviceFigures(ctx context.Context, stationIDs []int64, fn func(d *Device, latest *telemetry.Sample, e Energy)) (ok bool, err error)
 	// RankingMark is a position in the figures' and the poller's changes: while it stays
 	// equal, EachDeviceFigures gives the same figures (ok false: not kept).

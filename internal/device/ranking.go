@@ -22,11 +22,10 @@ import (
 
 // rankRow is a device with the figure it ranks by and what the filters read.
 type rankRow struct {
-	d        Device
-	v        float64
-	ok       bool   // it has the figure
-	state    string // as the list shows it when the ranking was made
-	name, sn string // lower case
+	d     *Device // the fleet state's row: never changed once read (KeptFigures)
+	v     float64
+	ok    bool   // it has the figure
+	state string // as the list shows it when the ranking was made
 }
 
 // ranking is one kept ranking.
@@ -48,7 +47,7 @@ type rankings struct {
 	all []*ranking
 }
 
-// maxRankings bounds the kept rankings (a ranking of 20,000 devices holds about 6 MB).
+// maxRankings bounds the kept rankings (a ranking of 20,000 devices holds about 0.8 MB).
 const maxRankings = 8
 
 // entry returns the ranking of key over stations, kept or new (not made yet).
@@ -92,7 +91,7 @@ func (s *Service) rankingOf(ctx context.Context, kf KeptFigures, key string, sta
 	ok, err = kf.EachDeviceFigures(ctx, stations, func(d *Device, l *telemetry.Sample, e Energy) {
 		st, kw := stateAndPower(l, comms[d.ID], now)
 		v, has := rankValue(key, d, kw, e)
-		out = append(out, rankRow{d: *d, v: v, ok: has, state: st, name: strings.ToLower(d.Name), sn: strings.ToLower(d.SN)})
+		out = append(out, rankRow{d: d, v: v, ok: has, state: st})
 		if l != nil {
 			if t := l.Time.Add(OfflineAfter).UnixMilli() + 1; t > now.UnixMilli() && t < until {
 				until = t
@@ -137,19 +136,18 @@ func rankedPage(rows []rankRow, nok int, f Filter, state string, sort listing.So
 					i = len(rows) - 1 - (p - nok)
 				}
 			}
-			out = append(out, &rows[i].d)
+			out = append(out, rows[i].d)
 		}
 		return out, len(rows)
 	}
 	total := 0
 	visit := func(i int) {
 		r := &rows[i]
-		if f.Type != "" && r.d.Type != f.Type || state != "" && r.state != state ||
-			name != "" && !strings.Contains(r.name, name) && !strings.Contains(r.sn, name) {
+		if state != "" && r.state != state || !keeps(r.d, f.Type, name) {
 			return
 		}
 		if size == 0 || total >= first && total < last {
-			out = append(out, &r.d)
+			out = append(out, r.d)
 		}
 		total++
 	}
