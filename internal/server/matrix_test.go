@@ -197,6 +197,7 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /api/query/":                     `{"question":"Which station made the least yesterday?"}`,
 		"POST /v2/ingest/key/issue":            fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
 		"POST /v2/ingest/key/revoke":           fmt.Sprintf(`{"kind":"device","deviceId":%d}`, f.device),
+		"POST /v2/ingest/line/rules":           `{"rules":[{"measurement":"inverter","deviceTag":"sn","field":"power","target":"powerKw","scale":0.001}]}`,
 		"POST /v2/compare/run":                 f.compareConfig(),
 		"POST /v2/compare/template/add":        `{"name":"matrix 2","shared":true,"config":` + f.compareConfig() + `}`,
 		"POST /v2/compare/template/edit/{uid}": `{"name":"matrix 3","shared":false,"config":` + f.compareConfig() + `}`,

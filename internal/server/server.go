@@ -63,6 +63,7 @@ type Server struct {
 	Analysis *analysis.Service
 	Reports  *report.Service
 	Ingest   *ingest.Service
+	Line     *ingest.LineService
 	Messages *message.Store
 	Alarms   *alarm.Engine
 	Hub      *push.Hub
@@ -131,6 +132,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
 	s.Ingest.Routes(s.API)
 	s.Ingest.KeyRoutes(s.API) // issuing, listing, rotating, revoking ingest keys
+	s.Line = &ingest.LineService{DB: db, Writer: s.Writer}
+	s.Line.LineRoutes(s.API) // InfluxDB line protocol: /write, /api/v2/write, /ping
+	s.Line.RuleRoutes(s.API)
 	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
 		return alarm.PendingByUser(ctx, db, ids)
 	}}
@@ -445,6 +449,7 @@ func (s *Server) Run(ctx context.Context) error {
 		m.Stop() // writes and acknowledges what is pending; the broker keeps the rest
 	}
 	s.Ingest.Close()
+	s.Line.Close()
 	s.Alarms.Settle() // notifications of alarms already opened
 	s.Scada.Wait()    // the field connections closed, the last statuses written
 	_ = s.Hub.Close()

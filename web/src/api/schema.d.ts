@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** InfluxDB 2 write: line protocol, mapped to devices by the organisation's rules (key: Authorization: Token) */
+        post: operations["postApiV2Write"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vectorstore/documents": {
         parameters: {
             query?: never;
@@ -97,6 +114,23 @@ export interface paths {
         };
         /** Documents, passages, bytes, index size, last indexed */
         get: operations["getApiVectorstoreDocumentsStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** InfluxDB's health check for collectors: 204 */
+        get: operations["getPing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,6 +694,58 @@ export interface paths {
         put?: never;
         /** Revoke a device or collector ingest key */
         post: operations["postV2IngestKeyRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/line/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's line-protocol rules (measurement and field to device and sample field) */
+        get: operations["getV2IngestLineRules"];
+        put?: never;
+        /** Replace the organisation's line-protocol rules */
+        post: operations["postV2IngestLineRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/line/unknown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Series that arrived without a rule or a device, most recent first */
+        get: operations["getV2IngestLineUnknown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/line/unknown/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empty the list of unmapped series (after mapping them) */
+        post: operations["postV2IngestLineUnknownClear"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2611,6 +2697,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** InfluxDB 1.x write: line protocol, mapped to devices by the organisation's rules (key: Authorization Token/Basic or p=) */
+        post: operations["postWrite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3391,6 +3494,21 @@ export interface components {
             departments?: number;
             members?: number;
             stations?: number;
+        };
+        LineRule: {
+            /** @description the tag whose value is the device's serial number, e.g. sn or name */
+            deviceTag: string;
+            /** @description the field key */
+            field: string;
+            /** @description the measurement, or * for any */
+            measurement: string;
+            /** @description value × scale = value in the target's unit (W → kW: 0.001); 0 means 1 */
+            scale?: number;
+            /** @description the sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
+            target: string;
+        };
+        LineRules: {
+            rules: components["schemas"]["LineRule"][];
         };
         Link: {
             deviceId?: number;
@@ -4671,6 +4789,27 @@ export interface components {
             meter?: number;
             storage?: number;
         };
+        UnknownSeries: {
+            field?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339
+             */
+            firstAt?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339
+             */
+            lastAt?: string;
+            measurement?: string;
+            points?: number;
+            /** @description no_rule, no_device_tag, unknown_device, not_numeric or more_series */
+            reason?: string;
+            /** @description one line of it, as it arrived (shortened) */
+            sample?: string;
+            /** @description the tag keys of the points, comma-separated */
+            tags?: string;
+        };
         UploadBody: {
             /** @description the file, base64; at most 10 MB decoded */
             content?: string;
@@ -5100,6 +5239,51 @@ export interface operations {
             };
         };
     };
+    postApiV2Write: {
+        parameters: {
+            query?: {
+                /** @description required, as InfluxDB 2 requires it */
+                bucket?: string;
+                /** @description accepted and ignored: the ingest key names the organisation */
+                org?: string;
+                /** @description ns, us, ms or s (default ns) */
+                precision?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     getApiVectorstoreDocuments: {
         parameters: {
             query?: {
@@ -5350,6 +5534,44 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Stats"];
                     };
+                };
+            };
+        };
+    };
+    getPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": unknown;
                 };
             };
         };
@@ -6786,6 +7008,170 @@ export interface operations {
                 "application/json": components["schemas"]["KeyRequest"];
             };
         };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: null;
+                    };
+                };
+            };
+        };
+    };
+    getV2IngestLineRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["LineRules"];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestLineRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineRules"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["LineRules"];
+                    };
+                };
+            };
+        };
+    };
+    getV2IngestLineUnknown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["UnknownSeries"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestLineUnknownClear: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Error envelope */
             "4XX": {
@@ -12212,6 +12598,53 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["WorkorderDetail"];
                     };
+                };
+            };
+        };
+    };
+    postWrite: {
+        parameters: {
+            query?: {
+                /** @description required, as InfluxDB 1.x requires it; the ingest key decides what is written */
+                db?: string;
+                /** @description the ingest key (or Authorization: Token <key> / Basic) */
+                p?: string;
+                /** @description n, ns, u, us, ms, s, m or h (default ns) */
+                precision?: string;
+                /** @description ignored */
+                u?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
         };
