@@ -13,7 +13,7 @@ DEMO_DATA ?= ./data/demo
 GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all demo build web deps chromium fonts influxdb test test-go test-web test-e2e lint bench bench-large soak fuzz clean api
+.PHONY: all demo build web deps chromium fonts influxdb telegraf test test-go test-web test-e2e lint bench bench-large soak fuzz clean api
 
 all: build
 
@@ -44,6 +44,15 @@ influxdb:
 	  echo "installing Debian's influxdb for the benchmarks"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq influxdb >/dev/null; fi
 
+## Telegraf, the collector the line-protocol test runs: a custom build with only its Modbus
+## input and InfluxDB outputs, from the Go module proxy (about 2 minutes the first time).
+TELEGRAF_VERSION ?= v1.37.2
+bin/telegraf:
+	GOBIN=$(CURDIR)/bin $(GO) install -tags custom,inputs.modbus,outputs.influxdb,outputs.influxdb_v2 \
+	  github.com/influxdata/telegraf/cmd/telegraf@$(TELEGRAF_VERSION)
+
+telegraf: bin/telegraf
+
 web: deps
 	cd web && $(NPM) run build $(if $(VARIANT),-- --mode $(VARIANT))
 
@@ -65,8 +74,8 @@ api: deps
 	HELIO_UPDATE_OPENAPI=1 $(GO) test -count=1 ./internal/sys -run TestOpenAPIFileIsFresh
 	cd web && $(NPM) run gen:api
 
-test-go: fonts
-	$(GO) test -count=1 -timeout 20m $(GOPKGS)
+test-go: fonts bin/telegraf
+	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf $(GO) test -count=1 -timeout 20m $(GOPKGS)
 
 test-web: deps chromium
 	cd web && $(NPM) run test
