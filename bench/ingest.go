@@ -56,7 +56,7 @@ var (
 
 // parseIngest reads bench/ingest's output: the table rows (name, samples, seconds,
 // samples/s, points/s, of floor) and the back-fill lines.
-func parseIngest(out string) (floor, mqtt, http ingestRow, bf ingestRow, err error) {
+func parseIngest(out string) (floor, mqtt, http, lp ingestRow, bf ingestRow, err error) {
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -78,6 +78,8 @@ func parseIngest(out string) (floor, mqtt, http ingestRow, bf ingestRow, err err
 				mqtt = r
 			case strings.HasPrefix(r.name, "HTTP"):
 				http = r
+			case strings.HasPrefix(r.name, "Line protocol"):
+				lp = r
 			}
 		}
 		if strings.HasPrefix(line, "Back-fill:") {
@@ -93,7 +95,7 @@ func parseIngest(out string) (floor, mqtt, http ingestRow, bf ingestRow, err err
 			bf.found = true
 		}
 	}
-	if !floor.found || !mqtt.found || !http.found {
+	if !floor.found || !mqtt.found || !http.found || !lp.found {
 		err = fmt.Errorf("bench/ingest output not understood:\n%s", out)
 	}
 	return
@@ -117,7 +119,7 @@ func (e *env) ingest(ctx context.Context) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("bench/ingest: %w\n%s", err, out.String())
 	}
-	floor, mqtt, httpRow, bf, err := parseIngest(out.String())
+	floor, mqtt, httpRow, lineRow, bf, err := parseIngest(out.String())
 	if err != nil {
 		return err
 	}
@@ -147,6 +149,9 @@ func (e *env) ingest(ctx context.Context) error {
 	r.add(figure{area: "Ingest", name: "MQTT, samples", value: num(mqtt.perSec) + " samples/s", ref: fmt.Sprintf("floor %s samples/s; InfluxDB %s samples/s",
 		num(floor.perSec), num(peer))})
 	r.add(figure{area: "Ingest", name: "HTTP → committed with roll-ups", value: num(httpRow.points) + " points/s", ref: ref(httpRow)})
+	r.add(figure{area: "Ingest", name: "Line protocol → committed with roll-ups", value: num(lineRow.points) + " points/s",
+		goal: "≥ 80% of MQTT JSON", ref: fmt.Sprintf("%s of MQTT JSON; %s", pct(lineRow.points/mqtt.points), ref(lineRow)),
+		verdict: verdict(lineRow.points >= 0.8*mqtt.points)})
 	r.add(figure{area: "Ingest", name: "HTTP, samples", value: num(httpRow.perSec) + " samples/s", ref: fmt.Sprintf("floor %s samples/s; InfluxDB %s samples/s",
 		num(floor.perSec), num(peer))})
 
@@ -154,13 +159,14 @@ func (e *env) ingest(ctx context.Context) error {
 	fmt.Fprintf(&b, "A **point** is one field value, as InfluxDB counts them: one sample of %d fields (power, energy counter, DC voltage and current, "+
 		"AC voltage, frequency, temperature, irradiance, status, active strings) is %d points. The Helio figures come from `bench/ingest` run as a "+
 		"subprocess (`%s`); they time samples from sent to committed in SQLite with the latest row and every roll-up updated (MQTT: QoS 1 through "+
-		"Mosquitto, acknowledged after the commit; HTTP: `POST /v2/ingest/samples` answered after the commit). The floor is the same rows inserted "+
+		"Mosquitto, acknowledged after the commit; HTTP: `POST /v2/ingest/samples` answered after the commit; line protocol: `POST /api/v2/write` "+
+		"with the ten fields mapped by the organisation's rules, answered 204 after the commit). The floor is the same rows inserted "+
 		"into a bare SQLite table with prepared multi-row INSERTs, 5 000 per transaction: no roll-ups, no validation, no network. The peer is "+
 		"InfluxDB %s, started by the benchmark with its own configuration (WAL fsync on every write, its default), fed the same samples "+
 		"(bench/ingest's generator, same devices and instants) as line protocol over HTTP `/write`, %d lines per request from %d clients, "+
 		"timed from the first request to the last 204.\n\n", fields, fields, "bench/ingest "+strings.Join(args, " "), version, c.ingestPerReq, c.ingestClients)
 	fmt.Fprintf(&b, "| path | samples | seconds | samples/s | points/s | of the floor | against InfluxDB |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	for i, row := range []ingestRow{floor, mqtt, httpRow} {
+	for i, row := range []ingestRow{floor, mqtt, httpRow, lineRow} {
 		who := "Helio: "
 		if i == 0 {
 			who = "SQLite floor: "

@@ -15,6 +15,7 @@ path                                            samples  seconds   samples/s    
 raw insert floor (bare table, 5000 per tx)        40000     0.20      202521      2025213      100%
 MQTT QoS 1 → committed + roll-ups (100/msg)       40000     0.38      105974      1059737       52%
 HTTP POST → committed + roll-ups (1000/req)       40000     0.86       46642       466420       23%
+Line protocol POST /api/v2/write (1000/req)       40000     0.95       42105       421050       21%
 
 Back-fill: 10 days × 200 devices = 576000 samples, raw retention 720h0m0s
   2.9 s in all (0.1 s of it generating the samples): 200842 samples/s; 576000 raw rows and 2948 day roll-up rows written
@@ -33,12 +34,15 @@ p50…max: faulty sample handed to Engine.Observe → message frame read by the 
 `
 
 func TestParseIngest(t *testing.T) {
-	floor, mqtt, http, bf, err := parseIngest(ingestOutput)
+	floor, mqtt, http, lp, bf, err := parseIngest(ingestOutput)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if floor.points != 2025213 || mqtt.points != 1059737 || http.perSec != 46642 || mqtt.samples != 40000 || http.seconds != 0.86 {
 		t.Errorf("rows: %+v %+v %+v", floor, mqtt, http)
+	}
+	if lp.points != 421050 || lp.samples != 40000 {
+		t.Errorf("line protocol row: %+v", lp)
 	}
 	if m := perMsgRe.FindStringSubmatch(mqtt.name); m == nil || m[1] != "100" {
 		t.Errorf("samples per message not found in %q", mqtt.name)

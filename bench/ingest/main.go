@@ -1,4 +1,4 @@
-// Command ingest measures the telemetry write path on SQLite: MQTT and HTTP ingest end
+// Command ingest measures the telemetry write path on SQLite: MQTT, HTTP and line-protocol ingest end
 // to end (sent → committed with roll-ups) against the raw bulk-insert floor measured in
 // the same run, and the year back-fill of the demo fleet's size.
 //
@@ -9,27 +9,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"iter"
 	"log"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"runtime/pprof"
 	"strings"
-	"sync"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/helio-energy/helio/bench/internal/acks"
 	"github.com/helio-energy/helio/bench/internal/ingestgen"
-	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/metrics"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -47,7 +41,7 @@ var (
 	backfillDays = flag.Int("backfill-days", 365, "days of 5-minute history to back-fill (0 to skip)")
 	retention    = flag.Duration("retention", 30*24*time.Hour, "raw retention for the back-fill")
 	keep         = flag.Bool("keep", false, "keep the databases")
-	only         = flag.String("only", "", "run only this part: floor, mqtt, http, backfill, or write (the write path alone, only when named)")
+	only         = flag.String("only", "", "run only this part: floor, mqtt, http, line, backfill, or write (the write path alone, only when named)")
 	runs         = flag.Int("runs", 3, "rounds of floor, MQTT and HTTP; each path reports its best round (the machine may be shared)")
 	pending      = flag.Int("mqtt-pending", 0, "MQTT batch size in messages (0: the consumer's default, half the in-flight window)")
 	cpuProfile   = flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
@@ -80,14 +74,14 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	run := func(part string) bool { return *only == "" || *only == part }
-	if run("floor") || run("mqtt") || run("http") {
+	if run("floor") || run("mqtt") || run("http") || run("line") {
 		best := func(a, b row) row {
 			if a.elapsed == 0 || float64(b.samples)/b.elapsed.Seconds() > float64(a.samples)/a.elapsed.Seconds() {
 				return b
 			}
 			return a
 		}
-		var floor, mq, ht row
+		var floor, mq, ht, lp row
 		for r := 0; r < *runs; r++ {
 			floor = best(floor, benchFloor(dir))
 			if *mqttURL != "" && run("mqtt") {
@@ -96,9 +90,12 @@ func main() {
 			if run("http") {
 				ht = best(ht, benchHTTP(dir))
 			}
+			if run("line") {
+				lp = best(lp, benchLine(dir))
+			}
 		}
 		rows := []row{floor}
-		for _, r := range []row{mq, ht} {
+		for _, r := range []row{mq, ht, lp} {
 			if r.elapsed > 0 {
 				rows = append(rows, r)
 			}
@@ -269,75 +266,6 @@ func benchMQTT(dir string) row {
 	waitAccepted("mqtt", base, total, 10*time.Minute)
 	waitRolled(w)
 	return row{name: fmt.Sprintf("MQTT QoS 1 → committed + roll-ups (%d/msg)", *perMsg), samples: total, elapsed: time.Since(t0)}
-}
-
-func benchHTTP(dir string) row {
-	ctx := context.Background()
-	db := openDB(dir, fmt.Sprintf("http-%d", time.Now().UnixNano()))
-	defer db.Close()
-	f := newFleet(ctx, db, *nDevices)
-	w := telemetry.NewWriter(db, telemetry.Options{})
-	api := httpapi.New(func(*http.Request) (*httpapi.Principal, error) { return nil, httpapi.Unauthorized() })
-	(&ingest.Service{DB: db, Writer: w}).Routes(api)
-	srv := httptest.NewServer(api)
-	defer srv.Close()
-	start, k := steps()
-	// one client per collector, each posting its devices' samples in time order
-	type req struct {
-		key  string
-		body []byte
-	}
-	per := map[string][]req{}
-	total := 0
-	for coll, key := range f.keys {
-		var list []wire
-		flush := func() {
-			if len(list) > 0 {
-				body, _ := json.Marshal(map[string]json.RawMessage{"samples": encode(list)})
-				per[coll] = append(per[coll], req{key, body})
-				total += len(list)
-				list = nil
-			}
-		}
-		for step := 0; step < k; step++ {
-			for i := range f.devices {
-				if f.colls[i] != coll {
-					continue
-				}
-				list = append(list, toWire(f.sns[i], ingestgen.Sample(start, i, step)))
-				if len(list) == *perReq {
-					flush()
-				}
-			}
-		}
-		flush()
-	}
-	t0 := time.Now()
-	var wg sync.WaitGroup
-	for _, reqs := range per {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for _, r := range reqs {
-				hr, _ := http.NewRequest("POST", srv.URL+"/v2/ingest/samples", bytes.NewReader(r.body))
-				hr.Header.Set("Content-Type", "application/json")
-				hr.Header.Set(ingest.KeyHeader, r.key)
-				resp, err := http.DefaultClient.Do(hr)
-				if err != nil {
-					log.Fatal(err)
-				}
-				if resp.StatusCode != 200 {
-					var b bytes.Buffer
-					b.ReadFrom(resp.Body)
-					log.Fatalf("HTTP %d: %s", resp.StatusCode, b.String())
-				}
-				resp.Body.Close()
-			}
-		}()
-	}
-	wg.Wait()
-	waitRolled(w)
-	return row{name: fmt.Sprintf("HTTP POST → committed + roll-ups (%d/req)", *perReq), samples: total, elapsed: time.Since(t0)}
 }
 
 // benchBackfill back-fills a year (by default) of 5-minute samples for the fleet.
