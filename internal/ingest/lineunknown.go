@@ -92,14 +92,14 @@ func (t WireTime) time() time.Time { return time.Time(t) }
 
 // UnknownSeries is a series that arrived without a rule or a device, as listed.
 type UnknownSeries struct {
-	Measurement string    `json:"measurement"`
-	Field       string    `json:"field"`
-	Reason      string    `json:"reason" doc:"no_rule, no_device_tag, unknown_device, not_numeric or more_series"`
-	Tags        string    `json:"tags" doc:"the tag keys of the points, comma-separated"`
-	Sample      string    `json:"sample" doc:"one line of it, as it arrived (shortened)"`
-	Points      int64     `json:"points"`
-	FirstAt     time.Time `json:"firstAt" doc:"RFC 3339"`
-	LastAt      time.Time `json:"lastAt" doc:"RFC 3339"`
+	Measurement string    `json:"measurement" validate:"required"`
+	Field       string    `json:"field" validate:"required"`
+	Reason      string    `json:"reason" validate:"required" doc:"no_rule, no_device_tag, unknown_device, not_numeric or more_series"`
+	Tags        string    `json:"tags" validate:"required" doc:"the tag keys of the points, comma-separated"`
+	Sample      string    `json:"sample" validate:"required" doc:"one line of it, as it arrived (shortened)"`
+	Points      int64     `json:"points" validate:"required"`
+	FirstAt     time.Time `json:"firstAt" validate:"required" doc:"RFC 3339"`
+	LastAt      time.Time `json:"lastAt" validate:"required" doc:"RFC 3339"`
 }
 
 // MaxUnknownSeries bounds the series kept per organisation; beyond it, points are counted

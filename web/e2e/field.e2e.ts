@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { type ModbusDevice, startModbusDevice, sunspecInverter } from './modbus-device';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, signIn, waitForHash } from './support';
+import { apiPost, baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, signIn, waitForHash } from './support';
 
 let browser: Browser;
 let device: ModbusDevice;
@@ -9,18 +9,7 @@ let token = '';
 let stationId = 0;
 let deviceId = 0;
 
-async function call<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { code: number; msg: string; data: T };
-  if (envelope.code !== 200) {
-    throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
-  }
-  return envelope.data;
-}
+const call = <T>(path: string, body: unknown) => apiPost<T>(path, body, token);
 
 beforeAll(async () => {
   browser = await launch();

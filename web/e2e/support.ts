@@ -118,6 +118,20 @@ export async function apiGet<T>(path: string, token: string): Promise<T> {
   return envelope.data;
 }
 
+/** A POST to the API as a signed-in user (or anonymous without a token): the envelope's data. */
+export async function apiPost<T>(path: string, body: unknown, token = ''): Promise<T> {
+  const response = await fetch(`${baseUrl()}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { code: number; msg: string; data: T };
+  if (envelope.code !== 200) {
+    throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
+  }
+  return envelope.data;
+}
+
 /** A page signed in with an API token (no sign-in form), in a locale and theme. */
 export async function signedInPage(
   browser: Browser,

@@ -4790,25 +4790,25 @@ export interface components {
             storage?: number;
         };
         UnknownSeries: {
-            field?: string;
+            field: string;
             /**
              * Format: date-time
              * @description RFC 3339
              */
-            firstAt?: string;
+            firstAt: string;
             /**
              * Format: date-time
              * @description RFC 3339
              */
-            lastAt?: string;
-            measurement?: string;
-            points?: number;
+            lastAt: string;
+            measurement: string;
+            points: number;
             /** @description no_rule, no_device_tag, unknown_device, not_numeric or more_series */
-            reason?: string;
+            reason: string;
             /** @description one line of it, as it arrived (shortened) */
-            sample?: string;
+            sample: string;
             /** @description the tag keys of the points, comma-separated */
-            tags?: string;
+            tags: string;
         };
         UploadBody: {
             /** @description the file, base64; at most 10 MB decoded */

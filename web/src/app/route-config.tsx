@@ -227,6 +227,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/ingest-keys/ingest-keys-page'), (m) => m.IngestKeysPage),
   },
   {
+    // InfluxDB line protocol: where collectors write, the rules, the unmapped series.
+    name: 'lineIngest',
+    path: '/permission/line-protocol',
+    locale: 'menu.permission.lineIngest',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/line-ingest/line-ingest-page'), (m) => m.LineIngestPage),
+  },
+  {
     name: 'tools',
     path: '/tools',
     locale: 'menu.tools',

@@ -9,6 +9,7 @@ import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
@@ -90,6 +91,9 @@ export function IngestKeysPage() {
           }
         >
           <p className={styles.intro}>{t('ingestKeys.intro')}</p>
+          <p className={styles.intro}>
+            <Link to="/permission/line-protocol" className={styles.link}>{t('ingestKeys.lineLink')}</Link>
+          </p>
           <DataState
             loading={keys.isPending}
             error={keys.isError}

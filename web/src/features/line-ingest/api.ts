@@ -1,0 +1,60 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
+import { api } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+
+/** Types generated from the API description (src/api/schema.d.ts). */
+export type LineRules = components['schemas']['LineRules'];
+export type LineRule = components['schemas']['LineRule'];
+export type UnknownSeries = components['schemas']['UnknownSeries'];
+
+/** The sample fields a rule may feed (docs/ingest.md, "Line protocol"). */
+export const LINE_TARGETS = [
+  'powerKw',
+  'energyKwh',
+  'energy2Kwh',
+  'dcVoltageV',
+  'dcCurrentA',
+  'acVoltageV',
+  'frequencyHz',
+  'tempC',
+  'soc',
+  'irradianceWm2',
+  'status',
+  'stringsActive',
+] as const;
+
+/** Why a series was not stored. */
+export const UNKNOWN_REASONS = ['no_rule', 'no_device_tag', 'unknown_device', 'not_numeric', 'more_series'] as const;
+
+export const rulesQuery = queryOptions({
+  queryKey: ['ingest', 'line', 'rules'],
+  queryFn: ({ signal }) => api.get<LineRules>('/v2/ingest/line/rules', { signal }),
+});
+
+export const unknownQuery = queryOptions({
+  queryKey: ['ingest', 'line', 'unknown'],
+  queryFn: ({ signal }) => api.get<UnknownSeries[]>('/v2/ingest/line/unknown', { signal }),
+  // what arrives keeps arriving: the list follows it while the screen is open
+  refetchInterval: 10_000,
+});
+
+export function useSaveRules() {
+  return useMutation({
+    mutationFn: (rules: LineRules) => api.post<LineRules>('/v2/ingest/line/rules', rules),
+    onSuccess: (saved) => queryClient.setQueryData(rulesQuery.queryKey, saved),
+  });
+}
+
+export function useClearUnknown() {
+  return useMutation({
+    mutationFn: () => api.post<null>('/v2/ingest/line/unknown/clear'),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: unknownQuery.queryKey }),
+  });
+}
+
+/** The tag most likely to hold a serial number, among a series' tag keys. */
+export function guessDeviceTag(tags: string): string {
+  const keys = tags.split(',').filter(Boolean);
+  return keys.find((k) => /^(sn|serial|serial_?number|device|name)$/i.test(k)) ?? keys[0] ?? 'sn';
+}
