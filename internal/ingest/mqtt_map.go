@@ -1,0 +1,164 @@
+package ingest
+
+import (
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/helio-energy/helio/internal/metrics"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+var mqttMapped = metrics.Default.NewCounter("helio_ingest_mqtt_mapped_total",
+	"Messages on mapped topics (helio/map/{orgId}/…), by result: merged (into a sample), no_rule, unknown_device, no_value, failed.", "result")
+
+// DefaultMapPrefix is the root of the organisations' mapped topics: helio/map/{orgId}/….
+const DefaultMapPrefix = "helio/map"
+
+// mapTick is how often rounds past the merge window are closed.
+const mapTick = 200 * time.Millisecond
+
+// startMapping begins the merge's clock; it runs until the consumer stops.
+func (m *MQTT) startMapping() {
+	m.merge = newMerger(max(1, m.opt.InFlight/2))
+	m.mapDone = make(chan struct{})
+	go func() {
+		defer close(m.mapDone)
+		t := time.NewTicker(mapTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-m.ctx.Done():
+				return
+			case <-t.C:
+				m.submit(m.merge.due(false))
+			}
+		}
+	}()
+}
+
+// stopMapping writes the open rounds (before the batcher closes).
+func (m *MQTT) stopMapping() {
+	if m.merge == nil {
+		return
+	}
+	<-m.mapDone
+	m.submit(m.merge.due(true))
+}
+
+// mapped tells whether a topic is under the mapping root, and handles it if so.
+func (m *MQTT) mapped(msg paho.Message) bool {
+	if m.opt.Mapping == nil {
+		return false
+	}
+	rest, ok := strings.CutPrefix(msg.Topic(), m.opt.MapPrefix+"/")
+	if !ok {
+		return false
+	}
+	m.handleMapped(msg, rest)
+	return true
+}
+
+func (m *MQTT) handleMapped(msg paho.Message, rest string) {
+	orgPart, rel, _ := strings.Cut(rest, "/")
+	org, err := strconv.ParseInt(orgPart, 10, 64)
+	if err != nil || org <= 0 || rel == "" {
+		m.malformed(msg, "topic", nil)
+		return
+	}
+	mp := m.opt.Mapping
+	rules, err := mp.Rules(m.ctx, org)
+	if err != nil {
+		m.mapFailed(msg, err)
+		return
+	}
+	levels := strings.Split(rel, "/")
+	var rule *compiledRule
+	var sn string
+	for _, r := range rules {
+		if s, ok := r.match(levels); ok {
+			rule, sn = r, s
+			break
+		}
+	}
+	if rule == nil {
+		m.unstored(msg, org, rel, "no_rule", "")
+		return
+	}
+	found, vals := rule.extract(msg.Payload())
+	if found == 0 {
+		m.unstored(msg, org, rel, "no_value", sn)
+		return
+	}
+	if err := m.sync(false); err != nil {
+		m.mapFailed(msg, err)
+		return
+	}
+	dev, ok, err := m.w.DeviceBySN(m.ctx, org, sn)
+	if err == nil && !ok {
+		if err = m.sync(true); err == nil {
+			dev, ok, err = m.w.DeviceBySN(m.ctx, org, sn)
+		}
+	}
+	if err != nil {
+		m.mapFailed(msg, err)
+		return
+	}
+	if !ok {
+		telemetry.CountRejected("mqtt", telemetry.ReasonUnknownDevice)
+		m.unstored(msg, org, rel, "unknown_device", sn)
+		return
+	}
+	if m.merge.needsSeed(dev.ID) {
+		latest, err := telemetry.LatestIn(m.ctx, mp.db, []int64{dev.ID})
+		if err != nil {
+			m.mapFailed(msg, err)
+			return
+		}
+		s, had := latest[dev.ID]
+		m.merge.seed(dev.ID, s, had)
+	}
+	mqttMapped.Inc("merged")
+	m.submit(m.merge.add(dev.ID, found, vals, func(ok bool) {
+		if ok {
+			msg.Ack()
+		}
+	}))
+}
+
+// unstored counts, lists and acknowledges a mapped message that gives no sample: it is
+// never dropped silently, and never redelivered forever.
+func (m *MQTT) unstored(msg paho.Message, org int64, rel, reason, sn string) {
+	mqttMapped.Inc(reason)
+	m.opt.Mapping.Arrived.Note(org, rel, reason, sn, msg.Payload(), time.Now())
+	msg.Ack()
+}
+
+// mapFailed leaves a message unacknowledged and reconnects, so that it comes again.
+func (m *MQTT) mapFailed(msg paho.Message, err error) {
+	mqttMapped.Inc("failed")
+	slog.Error("MQTT mapped message not processed", "topic", msg.Topic(), "err", err)
+	m.reset()
+}
+
+// submit writes closed rounds; their messages are acknowledged once committed.
+func (m *MQTT) submit(rounds []round) {
+	for _, r := range rounds {
+		acks := r.acks
+		m.batch.Add([]telemetry.Sample{r.sample}, func(_ telemetry.Result, err error) {
+			if err != nil {
+				mqttMessages.Inc("failed")
+				slog.Error("MQTT mapped sample not stored", "device", r.sample.DeviceID, "err", err)
+				m.reset()
+			} else {
+				mqttMessages.Inc("committed")
+			}
+			for _, a := range acks {
+				a(err == nil)
+			}
+		})
+	}
+}
