@@ -12,28 +12,28 @@ import (
 	"github.com/helio-energy/helio/internal/store"
 )
 
-// RuleInput is a rule as added or edited.
-type RuleInput struct {
+// MapRuleInput is a rule as added or edited.
+type MapRuleInput struct {
 	Name   string     `json:"name"`
 	Topic  string     `json:"topic" validate:"required" doc:"MQTT filter relative to helio/map/{orgId}/, with {name} parts"`
 	Device string     `json:"device" doc:"device serial number, fixed or with {name} parts of the topic"`
 	Fields []FieldMap `json:"fields"`
 }
 
-// RuleList is the organisation's rules and the root its topics live under.
-type RuleList struct {
+// MapRuleList is the organisation's rules and the root its topics live under.
+type MapRuleList struct {
 	Root  string    `json:"root" doc:"helio/map/{orgId}/: collectors publish under it"`
 	Rules []MapRule `json:"rules"`
 }
 
-// PresetApply names a preset and the collector's base topic.
-type PresetApply struct {
-	Preset string `json:"preset" validate:"required" doc:"opendtu, ahoydtu, tasmota or victron"`
+// MapPresetApply names a preset and the collector's base topic.
+type MapPresetApply struct {
+	MapPreset string `json:"preset" validate:"required" doc:"opendtu, ahoydtu, tasmota or victron"`
 	Root   string `json:"root" doc:"the collector's base topic; empty: the preset's default"`
 }
 
-// PresetApplied is what applying a preset did.
-type PresetApplied struct {
+// MapPresetApplied is what applying a preset did.
+type MapPresetApplied struct {
 	Added   []MapRule `json:"added"`
 	Skipped int       `json:"skipped" doc:"rules left out: the organisation has a rule for that topic"`
 }
@@ -47,18 +47,18 @@ type ArrivedList struct {
 // MapRoutes registers the MQTT mapping calls (administrators only: configuration).
 func (s *Service) MapRoutes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/ingest/mqtt/rule/list", Tag: "ingest", Summary: "The organisation's MQTT mapping rules",
-		Access: httpapi.Admin, Resp: RuleList{}, Handle: s.listRules})
+		Access: httpapi.Admin, Resp: MapRuleList{}, Handle: s.listRules})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/ingest/mqtt/rule/add", Tag: "ingest", Summary: "Add an MQTT mapping rule",
-		Access: httpapi.Admin, Body: RuleInput{}, Resp: MapRule{}, Handle: s.addRule})
+		Access: httpapi.Admin, Body: MapRuleInput{}, Resp: MapRule{}, Handle: s.addRule})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/ingest/mqtt/rule/edit/{id}", Tag: "ingest", Summary: "Replace an MQTT mapping rule",
-		Access: httpapi.Admin, Body: RuleInput{}, Resp: MapRule{}, Handle: s.editRule})
+		Access: httpapi.Admin, Body: MapRuleInput{}, Resp: MapRule{}, Handle: s.editRule})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/ingest/mqtt/rule/delete/{id}", Tag: "ingest", Summary: "Delete an MQTT mapping rule",
 		Access: httpapi.Admin, Handle: s.deleteRule})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/ingest/mqtt/preset/list", Tag: "ingest", Summary: "The shipped MQTT mapping presets (OpenDTU, AhoyDTU, Tasmota, Victron)",
-		Access: httpapi.Admin, Resp: []Preset{}, Handle: s.listPresets})
+		Access: httpapi.Admin, Resp: []MapPreset{}, Handle: s.listPresets})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/ingest/mqtt/preset/apply", Tag: "ingest",
 		Summary: "Add a preset's rules under a base topic (rules for topics the organisation maps already are left out)",
-		Access:  httpapi.Admin, Body: PresetApply{}, Resp: PresetApplied{}, Handle: s.applyPreset})
+		Access:  httpapi.Admin, Body: MapPresetApply{}, Resp: MapPresetApplied{}, Handle: s.applyPreset})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/ingest/mqtt/arrived", Tag: "ingest",
 		Summary: "Mapped-topic messages that gave no sample (no rule, unknown device, no value): topic, count, last time, a payload",
 		Access:  httpapi.Admin, Resp: ArrivedList{}, Handle: s.arrived})
@@ -72,12 +72,12 @@ func (s *Service) listRules(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return RuleList{Root: mapRoot(p.OrgID), Rules: rules}, nil
+	return MapRuleList{Root: mapRoot(p.OrgID), Rules: rules}, nil
 }
 
 // checkedRule decodes and checks a rule (a 400 naming each bad field).
 func checkedRule(r *http.Request) (MapRule, error) {
-	var in RuleInput
+	var in MapRuleInput
 	if err := httpapi.Decode(r, &in); err != nil {
 		return MapRule{}, err
 	}
@@ -157,14 +157,14 @@ func (s *Service) listPresets(*http.Request) (any, error) { return Presets, nil 
 var rootRe = regexp.MustCompile(`^[A-Za-z0-9_\-.]{1,64}(/[A-Za-z0-9_\-.]{1,64}){0,7}$`)
 
 func (s *Service) applyPreset(r *http.Request) (any, error) {
-	var in PresetApply
+	var in MapPresetApply
 	if err := httpapi.Decode(r, &in); err != nil {
 		return nil, err
 	}
 	var v httpapi.Validator
-	pre, ok := findPreset(in.Preset)
-	if v.Required("preset", in.Preset) && !ok {
-		v.OneOf("preset", in.Preset, presetKeys()...)
+	pre, ok := findPreset(in.MapPreset)
+	if v.Required("preset", in.MapPreset) && !ok {
+		v.OneOf("preset", in.MapPreset, presetKeys()...)
 	}
 	root := in.Root
 	if root == "" {
@@ -190,7 +190,7 @@ func (s *Service) applyPreset(r *http.Request) (any, error) {
 	}
 	s.mapping().Invalidate()
 	org.Audit(r.Context(), s.DB, p.OrgID, p.UserID, "ingest.mqtt.preset.apply", pre.Key, root, httpapi.ClientAddr(r))
-	return PresetApplied{Added: added, Skipped: len(rules) - len(added)}, nil
+	return MapPresetApplied{Added: added, Skipped: len(rules) - len(added)}, nil
 }
 
 func (s *Service) arrived(r *http.Request) (any, error) {

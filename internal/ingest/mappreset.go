@@ -2,9 +2,9 @@ package ingest
 
 import "strings"
 
-// Preset is a shipped set of rules for a collector's own topics. Its topics start with
+// MapPreset is a shipped set of rules for a collector's own topics. Its topics start with
 // {root}, the collector's base topic (OpenDTU's "solar", Tasmota's "tele", …).
-type Preset struct {
+type MapPreset struct {
 	Key   string    `json:"key" doc:"opendtu, ahoydtu, tasmota or victron"`
 	Title string    `json:"title"`
 	Root  string    `json:"root" doc:"the collector's default base topic"`
@@ -21,7 +21,7 @@ func one(name, topic, device, path, field string, scale float64) MapRule {
 // AhoyDTU's MQTT topics (ch0 the AC side, ch1… the inputs), Tasmota's tele/…/SENSOR
 // ENERGY object (Power W, Total kWh) and Venus OS dbus-flashmq notifications
 // (N/{portal}/{service}/{instance}/{path}, payload {"value": x}).
-var Presets = []Preset{
+var Presets = []MapPreset{
 	{Key: "opendtu", Title: "OpenDTU (Hoymiles microinverters)", Root: "solar", Rules: []MapRule{
 		one("OpenDTU AC power", "{root}/{serial}/0/power", "{serial}", "", "powerKw", 0.001),
 		one("OpenDTU total yield", "{root}/{serial}/0/yieldtotal", "{serial}", "", "energyKwh", 1),
@@ -75,17 +75,17 @@ func presetKeys() []string {
 }
 
 // findPreset returns a preset by key.
-func findPreset(key string) (Preset, bool) {
+func findPreset(key string) (MapPreset, bool) {
 	for _, p := range Presets {
 		if p.Key == key {
 			return p, true
 		}
 	}
-	return Preset{}, false
+	return MapPreset{}, false
 }
 
 // rulesAt returns a preset's rules with root as the base topic.
-func (p Preset) rulesAt(root string) []MapRule {
+func (p MapPreset) rulesAt(root string) []MapRule {
 	out := make([]MapRule, len(p.Rules))
 	for i, r := range p.Rules {
 		r.Topic = strings.ReplaceAll(r.Topic, "{root}", root)
