@@ -28,7 +28,7 @@ type MapRuleList struct {
 
 // MapPresetApply names a preset and the collector's base topic.
 type MapPresetApply struct {
-	MapPreset string `json:"preset" validate:"required" doc:"opendtu, ahoydtu, tasmota or victron"`
+	Preset string `json:"preset" validate:"required" doc:"opendtu, ahoydtu, tasmota or victron"`
 	Root   string `json:"root" doc:"the collector's base topic; empty: the preset's default"`
 }
 
@@ -162,9 +162,9 @@ func (s *Service) applyPreset(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var v httpapi.Validator
-	pre, ok := findPreset(in.MapPreset)
-	if v.Required("preset", in.MapPreset) && !ok {
-		v.OneOf("preset", in.MapPreset, presetKeys()...)
+	pre, ok := findPreset(in.Preset)
+	if v.Required("preset", in.Preset) && !ok {
+		v.OneOf("preset", in.Preset, presetKeys()...)
 	}
 	root := in.Root
 	if root == "" {
