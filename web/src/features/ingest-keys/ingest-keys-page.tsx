@@ -9,6 +9,7 @@ import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
@@ -84,9 +85,13 @@ export function IngestKeysPage() {
         <Panel
           title={t('ingestKeys.title')}
           extra={
-            <Button type="primary" icon={<IconPlus />} onClick={() => setDialog(true)}>
-              {t('ingestKeys.issue')}
-            </Button>
+            <Space>
+              {/* collectors that publish their own MQTT topics are set up on the mapping screen */}
+              <Link to="/permission/ingest-mqtt">{t('menu.permission.ingestMqtt')}</Link>
+              <Button type="primary" icon={<IconPlus />} onClick={() => setDialog(true)}>
+                {t('ingestKeys.issue')}
+              </Button>
+            </Space>
           }
         >
           <p className={styles.intro}>{t('ingestKeys.intro')}</p>
