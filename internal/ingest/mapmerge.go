@@ -23,7 +23,9 @@ import (
 // for the counters (energyKwh, energy2Kwh: a missing counter sent as 0 would read as a
 // counter reset, internal/telemetry/counter.go), and for other fields when last seen
 // within carryFor. A counter never seen since start is read from the device's latest
-// stored sample (seed). Messages are acknowledged only when their sample is committed.
+// stored sample (seed), or else from a retained message. A retained message (sent again by
+// the broker on every subscription) opens no round: its values only stand in for fields
+// not known yet. Messages are acknowledged only when their sample is committed.
 
 // mergeWindow is how long a round collects fields.
 const mergeWindow = 1500 * time.Millisecond
@@ -120,6 +122,22 @@ func (g *merger) state(id int64) *devState {
 	d = &devState{id: id}
 	g.devs[id] = d
 	return d
+}
+
+// remember takes a retained message's values as the device's last known ones, for the
+// fields it knows nothing of yet, without a round: the broker re-sends retained messages on
+// every subscription, so their values are old news, not a reading of this instant.
+func (g *merger) remember(id int64, found uint16, vals [nFields]float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	d := g.state(id)
+	now := g.now()
+	d.heard = now
+	for i := 0; i < nFields; i++ {
+		if found&(1<<i) != 0 && d.knownAt[i].IsZero() {
+			d.known[i], d.knownAt[i] = vals[i], now
+		}
+	}
 }
 
 // add folds a message's fields into its device's round; ack is told whether the sample

@@ -13,7 +13,7 @@ import (
 )
 
 var mqttMapped = metrics.Default.NewCounter("helio_ingest_mqtt_mapped_total",
-	"Messages on mapped topics (helio/map/{orgId}/…), by result: merged (into a sample), no_rule, unknown_device, no_value, failed.", "result")
+	"Messages on mapped topics (helio/map/{orgId}/…), by result: merged (into a sample), retained (a retained value, kept to carry), no_rule, unknown_device, no_value, failed.", "result")
 
 // DefaultMapPrefix is the root of the organisations' mapped topics: helio/map/{orgId}/….
 const DefaultMapPrefix = "helio/map"
@@ -120,6 +120,12 @@ func (m *MQTT) handleMapped(msg paho.Message, rest string) {
 		}
 		s, had := latest[dev.ID]
 		m.merge.seed(dev.ID, s, had)
+	}
+	if msg.Retained() {
+		m.merge.remember(dev.ID, found, vals)
+		mqttMapped.Inc("retained")
+		msg.Ack()
+		return
 	}
 	mqttMapped.Inc("merged")
 	m.submit(m.merge.add(dev.ID, found, vals, func(ok bool) {

@@ -214,3 +214,43 @@ func TestMQTTMappedUnstoredAndOrganisations(t *testing.T) {
 		}
 	})
 }
+
+// A retained message, sent again by the broker on subscription, writes no sample of its
+// own: its value stands in for a field the next round lacks.
+func TestMQTTMappedRetained(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		f := newFleet(t, db, uniq("R"))
+		applyPreset(t, db, f.org, "opendtu")
+		pub := publisher(t)
+		root := uniq("helio-test-map-")
+		topic := fmt.Sprintf("%s/%d/solar/%s/0/yieldtotal", root, f.org, f.inv1SN)
+		if tok := pub.Publish(topic, 1, true, "55.5"); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+		t.Cleanup(func() { pub.Publish(topic, 1, true, "").WaitTimeout(5 * time.Second) })
+		mp := NewMapping(db)
+		clientID := uniq("helio-test-map-")
+		t.Cleanup(func() { forgetSession(clientID) })
+		m, err := StartMQTT(telemetry.NewWriter(db, telemetry.Options{}), MQTTOptions{URL: brokerURL(), ClientID: clientID,
+			TopicPrefix: uniq("helio-test-") + "/v1", MapPrefix: root, Mapping: mp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(m.Stop)
+		<-m.Ready()
+		retained := mqttMapped.Value("retained")
+		deadline := time.Now().Add(10 * time.Second)
+		for mqttMapped.Value("retained") == retained && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(mergeWindow + 300*time.Millisecond)
+		if n := stored(t, db, f.inv1, 0, always); n != 0 {
+			t.Fatalf("%d samples from a retained message alone", n)
+		}
+		publish(t, pub, fmt.Sprintf("%s/%d/solar/%s/0/power", root, f.org, f.inv1SN), "300")
+		waitStored(t, db, 1, f.inv1, 0, always)
+		if s := latest(t, db, f.inv1); !near(s.PowerKW, 0.3) || s.EnergyKWh != 55.5 {
+			t.Fatalf("%+v: want the power with the retained counter", s)
+		}
+	})
+}
