@@ -55,6 +55,7 @@ export function RuleDialog({ rule, visible, onClose }: { rule: MapRule | null; v
       visible={visible}
       onOk={submit}
       onCancel={onClose}
+      okText={t('ingestMqtt.save')}
       confirmLoading={save.isPending}
       style={{ width: 720 }}
       unmountOnExit
