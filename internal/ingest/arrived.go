@@ -8,7 +8,8 @@ import (
 )
 
 // Arrived keeps, per organisation, the topics under its mapping root that were not made
-// into samples — no rule matched, the device is unknown, or no mapped value was found —
+// into samples — no rule matched, the device is unknown, no mapped value was found, or the
+// write path refused the merged sample —
 // so that an operator can see what arrives and write rules for it. Memory is bounded:
 // at most maxTopics topics per organisation (the least recent goes) and maxOrgs
 // organisations (the least recently active goes); a topic name and a payload are kept
@@ -23,9 +24,12 @@ type Arrived struct {
 // ArrivedTopic is one topic as listed.
 type ArrivedTopic struct {
 	Topic string `json:"topic" doc:"relative to the organisation's root, at most 256 bytes"`
-	// Reason is why its messages were not stored: no_rule, unknown_device or no_value.
-	Reason  string    `json:"reason" doc:"no_rule, unknown_device or no_value"`
-	Device  string    `json:"device" doc:"unknown_device: the serial number the rule named"`
+	// Reason is why its messages were not stored: no_rule, unknown_device, no_value or
+	// rejected (the merged sample was refused by the write path).
+	Reason string `json:"reason" doc:"no_rule, unknown_device, no_value or rejected"`
+	Device string `json:"device" doc:"unknown_device, rejected: the serial number the rule named"`
+	// Detail is, for rejected, the write path's reason (power_out_of_range, …).
+	Detail  string    `json:"detail"`
 	Count   int64     `json:"count"`
 	Last    time.Time `json:"last" doc:"RFC 3339"`
 	Payload string    `json:"payload" doc:"the latest payload, at most 512 bytes"`
@@ -61,8 +65,17 @@ func truncate(s string, n int) (string, bool) {
 	return s[:n], true
 }
 
+// NoteRejected records a merged sample the write path refused, under its latest topic.
+func (a *Arrived) NoteRejected(orgID int64, topic, device, why string, payload []byte, now time.Time) {
+	a.note(orgID, topic, "rejected", device, why, payload, now)
+}
+
 // Note records a message of topic that was not stored.
 func (a *Arrived) Note(orgID int64, topic, reason, device string, payload []byte, now time.Time) {
+	a.note(orgID, topic, reason, device, "", payload, now)
+}
+
+func (a *Arrived) note(orgID int64, topic, reason, device, detail string, payload []byte, now time.Time) {
 	topic, _ = truncate(topic, arrivedTopic)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -97,7 +110,7 @@ func (a *Arrived) Note(orgID int64, topic, reason, device string, payload []byte
 		o.topics[topic] = t
 	}
 	t.Count++
-	t.Last, t.Reason, t.Device = now, reason, device
+	t.Last, t.Reason, t.Device, t.Detail = now, reason, device, detail
 	t.Payload, t.Trimmed = truncate(string(payload), arrivedPayload)
 }
 

@@ -51,13 +51,22 @@ type devState struct {
 	set     uint16
 	vals    [nFields]float64
 	acks    []func(ok bool)
-	lastOut int64 // time of the last sample, unix ms
+	src     source // the round's latest message, named if its sample is refused
+	lastOut int64  // time of the last sample, unix ms
+}
+
+// source is where a round's latest value came from.
+type source struct {
+	org       int64
+	topic, sn string
+	payload   []byte
 }
 
 // round is a closed round: one sample and the acknowledgements that wait for it.
 type round struct {
 	sample telemetry.Sample
 	acks   []func(ok bool)
+	src    source
 }
 
 type merger struct {
@@ -142,7 +151,7 @@ func (g *merger) remember(id int64, found uint16, vals [nFields]float64) {
 
 // add folds a message's fields into its device's round; ack is told whether the sample
 // holding them was committed. It returns the rounds that closed.
-func (g *merger) add(id int64, found uint16, vals [nFields]float64, ack func(ok bool)) []round {
+func (g *merger) add(id int64, found uint16, vals [nFields]float64, src source, ack func(ok bool)) []round {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
@@ -161,6 +170,7 @@ func (g *merger) add(id int64, found uint16, vals [nFields]float64, ack func(ok 
 		}
 	}
 	d.set |= found
+	d.src = src
 	d.acks = append(d.acks, ack)
 	g.held++
 	if g.held >= g.maxHeld {
@@ -204,8 +214,8 @@ func (g *merger) close(d *devState) round {
 			setField(&s, i, d.known[i])
 		}
 	}
-	r := round{sample: s, acks: d.acks}
+	r := round{sample: s, acks: d.acks, src: d.src}
 	g.held -= len(d.acks)
-	d.open, d.set, d.acks, d.lastOut = false, 0, nil, t
+	d.open, d.set, d.acks, d.src, d.lastOut = false, 0, nil, source{}, t
 	return r
 }

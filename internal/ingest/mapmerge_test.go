@@ -34,7 +34,7 @@ func TestMergeRounds(t *testing.T) {
 	}
 	add := func(m map[int]float64) []round {
 		f, v := vals(m)
-		return g.add(7, f, v, ack)
+		return g.add(7, f, v, source{}, ack)
 	}
 	if out := add(map[int]float64{fPower: 1.2}); len(out) != 0 {
 		t.Fatalf("closed early: %+v", out)
@@ -82,7 +82,7 @@ func TestMergeRounds(t *testing.T) {
 	// a device never seeded with a counter: a missing counter stays 0 only then
 	g.seed(8, telemetry.Sample{}, false)
 	f, v := vals(map[int]float64{fPower: 2})
-	g.add(8, f, v, ack)
+	g.add(8, f, v, source{}, ack)
 	if out := g.due(true); out[0].sample.EnergyKWh != 0 {
 		t.Fatalf("invented a counter: %+v", out[0].sample)
 	}
@@ -97,13 +97,13 @@ func TestMergeBounds(t *testing.T) {
 	f, v := vals(map[int]float64{fPower: 1})
 	var out []round
 	for i := 0; i < 3; i++ {
-		out = append(out, g.add(1, f, v, func(bool) {})...)
+		out = append(out, g.add(1, f, v, source{}, func(bool) {})...)
 	}
 	if len(out) != 2 || !out[1].sample.Time.After(out[0].sample.Time) {
 		t.Fatalf("rounds %+v", out)
 	}
 	for id := int64(10); id < 14; id++ {
-		out = append(out, g.add(id, f, v, func(bool) {})...)
+		out = append(out, g.add(id, f, v, source{}, func(bool) {})...)
 	}
 	if g.held >= 4 {
 		t.Fatalf("%d messages held, the bound is 4", g.held)

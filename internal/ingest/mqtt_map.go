@@ -13,7 +13,7 @@ import (
 )
 
 var mqttMapped = metrics.Default.NewCounter("helio_ingest_mqtt_mapped_total",
-	"Messages on mapped topics (helio/map/{orgId}/…), by result: merged (into a sample), retained (a retained value, kept to carry), no_rule, unknown_device, no_value, failed.", "result")
+	"Messages on mapped topics (helio/map/{orgId}/…), by result: merged (into a sample), retained (a retained value, kept to carry), no_rule, unknown_device, no_value, rejected (a merged sample the write path refused), failed.", "result")
 
 // DefaultMapPrefix is the root of the organisations' mapped topics: helio/map/{orgId}/….
 const DefaultMapPrefix = "helio/map"
@@ -128,7 +128,8 @@ func (m *MQTT) handleMapped(msg paho.Message, rest string) {
 		return
 	}
 	mqttMapped.Inc("merged")
-	m.submit(m.merge.add(dev.ID, found, vals, func(ok bool) {
+	src := source{org: org, topic: rel, sn: sn, payload: msg.Payload()}
+	m.submit(m.merge.add(dev.ID, found, vals, src, func(ok bool) {
 		if ok {
 			msg.Ack()
 		}
@@ -153,14 +154,21 @@ func (m *MQTT) mapFailed(msg paho.Message, err error) {
 // submit writes closed rounds; their messages are acknowledged once committed.
 func (m *MQTT) submit(rounds []round) {
 	for _, r := range rounds {
-		acks := r.acks
-		m.batch.Add([]telemetry.Sample{r.sample}, func(_ telemetry.Result, err error) {
-			if err != nil {
-				mqttMessages.Inc("failed")
+		acks, src := r.acks, r.src
+		m.batch.Add([]telemetry.Sample{r.sample}, func(res telemetry.Result, err error) {
+			switch {
+			case err != nil:
+				mqttMessages.Add(float64(len(acks)), "failed")
 				slog.Error("MQTT mapped sample not stored", "device", r.sample.DeviceID, "err", err)
 				m.reset()
-			} else {
-				mqttMessages.Inc("committed")
+			case res.Rejected > 0 && len(res.Reasons) > 0:
+				// refused by the write path (a wrong scale gives an absurd power, …):
+				// acknowledged, since it would be refused again, and listed with the reason
+				mqttMessages.Add(float64(len(acks)), "refused")
+				mqttMapped.Inc("rejected")
+				m.opt.Mapping.Arrived.NoteRejected(src.org, src.topic, src.sn, res.Reasons[0], src.payload, time.Now())
+			default:
+				mqttMessages.Add(float64(len(acks)), "committed")
 			}
 			for _, a := range acks {
 				a(err == nil)

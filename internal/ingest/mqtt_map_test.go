@@ -254,3 +254,25 @@ func TestMQTTMappedRetained(t *testing.T) {
 		}
 	})
 }
+
+// A merged sample the write path refuses (here watts taken as kilowatts: 850 kW on a
+// 50 kW inverter) is listed with the write path's reason, not lost from sight.
+func TestMQTTMappedRejectedListed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		f := newFleet(t, db, uniq("W"))
+		bad := MapRule{Name: "watts as kW", Topic: "wrong/{serial}/power", Device: "{serial}", Fields: []FieldMap{{Field: "powerKw", Scale: 1}}}
+		if _, err := AddRules(context.Background(), db, f.org, []MapRule{bad}, false); err != nil {
+			t.Fatal(err)
+		}
+		mp, root := startMapConsumer(t, db)
+		pub := publisher(t)
+		publish(t, pub, fmt.Sprintf("%s/%d/wrong/%s/power", root, f.org, f.inv1SN), "850")
+		a := waitArrived(t, mp, f.org, "wrong/"+f.inv1SN+"/power", "rejected")
+		if a.Detail != telemetry.ReasonPower || a.Device != f.inv1SN || a.Payload != "850" {
+			t.Fatalf("listed %+v", a)
+		}
+		if n := stored(t, db, f.inv1, 0, always); n != 0 {
+			t.Fatalf("%d samples stored", n)
+		}
+	})
+}

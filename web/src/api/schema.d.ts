@@ -2901,7 +2901,8 @@ export interface components {
         };
         ArrivedTopic: {
             count?: number;
-            /** @description unknown_device: the serial number the rule named */
+            detail?: string;
+            /** @description unknown_device, rejected: the serial number the rule named */
             device?: string;
             /**
              * Format: date-time
@@ -2910,7 +2911,7 @@ export interface components {
             last?: string;
             /** @description the latest payload, at most 512 bytes */
             payload?: string;
-            /** @description no_rule, unknown_device or no_value */
+            /** @description no_rule, unknown_device, no_value or rejected */
             reason?: string;
             /** @description relative to the organisation's root, at most 256 bytes */
             topic?: string;

@@ -87,7 +87,8 @@ export function IngestMqttPage() {
       title: t('ingestMqtt.col.reason'),
       dataIndex: 'reason',
       width: 220,
-      render: (v: string, a: ArrivedTopic) => `${t(`ingestMqtt.reason.${v}`)}${a.device ? ` (${a.device})` : ''}`,
+      render: (v: string, a: ArrivedTopic) =>
+        [t(`ingestMqtt.reason.${v}`), a.device, a.detail].filter(Boolean).join(' · '),
     },
     { title: t('ingestMqtt.col.count'), dataIndex: 'count', width: 90 },
     { title: t('ingestMqtt.col.last'), dataIndex: 'last', width: 180, render: when },
