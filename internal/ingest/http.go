@@ -23,9 +23,22 @@ const KeyHeader = "X-Helio-Key"
 type Service struct {
 	DB     *store.DB
 	Writer *telemetry.Writer
+	// Mapping is shared with the MQTT consumer (MQTTOptions.Mapping): its rules and what
+	// arrived. Nil: one is made on first use (no consumer: nothing arrives).
+	Mapping *Mapping
 
-	once  sync.Once
-	batch *telemetry.Batcher
+	once    sync.Once
+	mapOnce sync.Once
+	batch   *telemetry.Batcher
+}
+
+func (s *Service) mapping() *Mapping {
+	s.mapOnce.Do(func() {
+		if s.Mapping == nil {
+			s.Mapping = NewMapping(s.DB)
+		}
+	})
+	return s.Mapping
 }
 
 func (s *Service) batcher() *telemetry.Batcher {

@@ -213,7 +213,7 @@ func parseLine(b []byte, p *Point) string {
 				return reason
 			}
 		}
-		setField(p, f)
+		setPointField(p, f)
 		b = b[end:]
 		if len(b) == 0 || b[0] == ' ' {
 			break
@@ -236,8 +236,8 @@ func parseLine(b []byte, p *Point) string {
 	return ""
 }
 
-// setField adds f, or replaces an earlier field of the same key (the last one wins).
-func setField(p *Point, f LineField) {
+// setPointField adds f, or replaces an earlier field of the same key (the last one wins).
+func setPointField(p *Point, f LineField) {
 	for i := range p.Fields {
 		if p.Fields[i].Key == f.Key {
 			p.Fields[i] = f

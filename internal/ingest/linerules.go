@@ -112,19 +112,19 @@ func SaveLineRules(ctx context.Context, db *store.DB, orgID int64, in LineRules)
 
 // lineMatcher finds the rule of a measurement's field: an exact measurement first, then *.
 type lineMatcher struct {
-	exact map[[2]string]*compiledRule
-	any   map[string]*compiledRule
+	exact map[[2]string]*lineRule
+	any   map[string]*lineRule
 }
 
-type compiledRule struct {
+type lineRule struct {
 	LineRule
 	target int // wire field index
 }
 
 func compileRules(in LineRules) *lineMatcher {
-	m := &lineMatcher{exact: map[[2]string]*compiledRule{}, any: map[string]*compiledRule{}}
+	m := &lineMatcher{exact: map[[2]string]*lineRule{}, any: map[string]*lineRule{}}
 	for _, r := range in.Rules {
-		c := &compiledRule{LineRule: r, target: lineTargets[r.Target]}
+		c := &lineRule{LineRule: r, target: lineTargets[r.Target]}
 		if r.Measurement == "*" {
 			m.any[r.Field] = c
 		} else {
@@ -134,7 +134,7 @@ func compileRules(in LineRules) *lineMatcher {
 	return m
 }
 
-func (m *lineMatcher) rule(measurement, field string) *compiledRule {
+func (m *lineMatcher) rule(measurement, field string) *lineRule {
 	if c, ok := m.exact[[2]string{measurement, field}]; ok {
 		return c
 	}

@@ -35,6 +35,11 @@ type MQTTOptions struct {
 	// InFlight is the broker's window of unacknowledged QoS 1 messages per client
 	// (Mosquitto's max_inflight_messages, default 20): a batch is written when it is full.
 	InFlight int
+	// Mapping, when set, also consumes the organisations' own topic shapes under
+	// MapPrefix/{orgId}/… through their mapping rules (mqtt_map.go, docs/ingest-mqtt.md).
+	Mapping *Mapping
+	// MapPrefix is the root of mapped topics (default "helio/map").
+	MapPrefix string
 	// Batch tunes the batcher. MaxPending defaults to half of InFlight, so that one batch
 	// is received and parsed while the one before is written.
 	Batch telemetry.BatchOptions
@@ -59,6 +64,9 @@ type MQTT struct {
 	readyOnce sync.Once
 	resetting atomic.Bool
 	synced    atomic.Int64 // when the registry was last checked (unix ns)
+
+	merge   *merger       // rounds of mapped topics (nil without Mapping)
+	mapDone chan struct{} // closed when the merge's clock has stopped
 }
 
 // StartMQTT connects to the broker and starts consuming. It does not wait for the broker:
@@ -83,6 +91,10 @@ func StartMQTT(w *telemetry.Writer, opt MQTTOptions) (*MQTT, error) {
 		opt.TopicPrefix = "helio/v1"
 	}
 	opt.TopicPrefix = strings.TrimSuffix(opt.TopicPrefix, "/")
+	if opt.MapPrefix == "" {
+		opt.MapPrefix = DefaultMapPrefix
+	}
+	opt.MapPrefix = strings.TrimSuffix(opt.MapPrefix, "/")
 	if opt.InFlight <= 0 {
 		opt.InFlight = 20
 	}
@@ -92,6 +104,9 @@ func StartMQTT(w *telemetry.Writer, opt MQTTOptions) (*MQTT, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &MQTT{w: w, opt: opt, ctx: ctx, cancel: cancel, ready: make(chan struct{})}
 	m.batch = w.NewBatcher("mqtt", opt.Batch)
+	if opt.Mapping != nil {
+		m.startMapping()
+	}
 
 	co := paho.NewClientOptions().AddBroker(broker).SetClientID(opt.ClientID).
 		SetCleanSession(false).SetAutoAckDisabled(true).SetOrderMatters(true).
@@ -120,6 +135,7 @@ func (m *MQTT) Ready() <-chan struct{} { return m.ready }
 // session: messages published meanwhile are delivered on the next start.
 func (m *MQTT) Stop() {
 	m.cancel()
+	m.stopMapping()
 	m.batch.Close()
 	m.client.Disconnect(250)
 }
@@ -128,6 +144,9 @@ func (m *MQTT) filters() map[string]byte {
 	f := map[string]byte{
 		m.opt.TopicPrefix + "/+/+/telemetry":   1,
 		m.opt.TopicPrefix + "/+/+/+/telemetry": 1,
+	}
+	if m.opt.Mapping != nil {
+		f[m.opt.MapPrefix+"/#"] = 1
 	}
 	if m.opt.SharedGroup != "" {
 		shared := map[string]byte{}
@@ -182,6 +201,9 @@ func (m *MQTT) malformed(msg paho.Message, why string, err error) {
 }
 
 func (m *MQTT) handle(_ paho.Client, msg paho.Message) {
+	if m.mapped(msg) {
+		return
+	}
 	org, collector, deviceSN, ok := m.parseTopic(msg.Topic())
 	if !ok {
 		m.malformed(msg, "topic", nil)

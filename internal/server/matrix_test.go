@@ -34,6 +34,7 @@ type fixture struct {
 	otherStation                    int64
 	cover                           string
 	compareTpl, reportTpl, record   int64 // the administrator's own (private) analysis items
+	mqttRule                        int64
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -84,6 +85,7 @@ func newFixture(t *testing.T) *fixture {
 	f.proposal = one(`INSERT INTO plan_proposals (org_id, station_id, year, months, status, submitter_id, created_at, updated_at)
 		VALUES (?, ?, 2025, '[1,1,1,1,1,1,1,1,1,1,1,1]', 1, ?, 0, 0) RETURNING id`, e.Accounts.OrgID, f.station, e.Accounts.AdminID)
 	f.dept, f.cert = e.Accounts.HQDeptID, orgCert(t, e)
+	f.mqttRule = mqttRuleFixture(t, e)
 	// the alarms the fault opened are notified in the background: let that work finish, so
 	// that the matrices' snapshots see only what their calls change
 	e.Server.Alarms.Settle()
@@ -159,6 +161,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.reportTpl)
 	case strings.HasPrefix(path, "/v2/report/record/"):
 		return fmt.Sprint(f.record)
+	case strings.HasPrefix(path, "/v2/ingest/mqtt/rule/"):
+		return fmt.Sprint(f.mqttRule)
 	case param == "token":
 		return strings.Repeat("ab", 24)
 	}
@@ -217,6 +221,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/workorder/attachment/{uid}":  `{"name":"photo.png","data":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}`,
 	}
 	for k, v := range scadaBodies(f) {
+		bodies[k] = v
+	}
+	for k, v := range mqttBodies() {
 		bodies[k] = v
 	}
 	for k, v := range orgBodies(f.grantedStation, f.dept) {

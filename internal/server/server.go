@@ -129,12 +129,13 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		Measure: &analysis.Measurer{Rollups: analysis.FleetRollups{Fleet: s.Fleet, Fallback: analysis.ReaderRollups{Reader: s.Reader}},
 			EmissionFactor: cfg.EmissionFactor}}
 	s.Analysis.Routes(s.API)
-	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer}
+	s.Ingest = &ingest.Service{DB: db, Writer: s.Writer, Mapping: ingest.NewMapping(db)}
 	s.Ingest.Routes(s.API)
 	s.Ingest.KeyRoutes(s.API) // issuing, listing, rotating, revoking ingest keys
 	s.Line = &ingest.LineService{DB: db, Writer: s.Writer}
 	s.Line.LineRoutes(s.API) // InfluxDB line protocol: /write, /api/v2/write, /ping
 	s.Line.RuleRoutes(s.API)
+	s.Ingest.MapRoutes(s.API) // MQTT mapping rules, presets, what arrived
 	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
 		return alarm.PendingByUser(ctx, db, ids)
 	}}
@@ -395,7 +396,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.Fleet.Run(bgCtx, time.Minute)
 		if s.Cfg.MQTTURL != "" {
 			m, err := ingest.StartMQTT(s.Writer, ingest.MQTTOptions{URL: s.Cfg.MQTTURL, ClientID: s.Cfg.MQTTClientID,
-				SharedGroup: s.Cfg.MQTTShareGroup, InFlight: s.Cfg.MQTTInFlight})
+				SharedGroup: s.Cfg.MQTTShareGroup, InFlight: s.Cfg.MQTTInFlight, Mapping: s.Ingest.Mapping})
 			if err != nil {
 				errc <- err
 				return

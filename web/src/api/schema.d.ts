@@ -752,6 +752,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/ingest/mqtt/arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mapped-topic messages that gave no sample (no rule, unknown device, no value): topic, count, last time, a payload */
+        get: operations["getV2IngestMqttArrived"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/mqtt/preset/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a preset's rules under a base topic (rules for topics the organisation maps already are left out) */
+        post: operations["postV2IngestMqttPresetApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/mqtt/preset/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shipped MQTT mapping presets (OpenDTU, AhoyDTU, Tasmota, Victron) */
+        get: operations["getV2IngestMqttPresetList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/mqtt/rule/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an MQTT mapping rule */
+        post: operations["postV2IngestMqttRuleAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/mqtt/rule/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an MQTT mapping rule */
+        post: operations["postV2IngestMqttRuleDeleteId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/mqtt/rule/edit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace an MQTT mapping rule */
+        post: operations["postV2IngestMqttRuleEditId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ingest/mqtt/rule/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's MQTT mapping rules */
+        get: operations["getV2IngestMqttRuleList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/ingest/samples": {
         parameters: {
             query?: never;
@@ -2878,6 +2997,30 @@ export interface components {
             profitBase?: components["schemas"]["BaseMoney"];
             stations?: number;
         };
+        ArrivedList: {
+            root?: string;
+            /** @description at most 200, the most recent first; this replica's view since it started */
+            topics?: components["schemas"]["ArrivedTopic"][];
+        };
+        ArrivedTopic: {
+            count?: number;
+            detail?: string;
+            /** @description unknown_device, rejected: the serial number the rule named */
+            device?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339
+             */
+            last?: string;
+            /** @description the latest payload, at most 512 bytes */
+            payload?: string;
+            /** @description no_rule, unknown_device, no_value or rejected */
+            reason?: string;
+            /** @description relative to the organisation's root, at most 256 bytes */
+            topic?: string;
+            /** @description the payload was longer */
+            trimmed?: boolean;
+        };
         AssignInput: {
             assigneeDeptId?: number;
             assigneeUserId?: number;
@@ -3315,6 +3458,14 @@ export interface components {
             /** Format: date-time */
             start?: string;
         };
+        FieldMap: {
+            /** @description a sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
+            field?: string;
+            /** @description dotted JSON path; empty: the payload is a plain number */
+            path?: string;
+            /** @description multiplies the value (W to kW: 0.001); 0 means 1 */
+            scale?: number;
+        };
         Flows: {
             chargeKwh?: number;
             dischargeKwh?: number;
@@ -3679,9 +3830,51 @@ export interface components {
             name: string;
             registers: components["schemas"]["Register"][];
         };
+        MapPreset: {
+            /** @description opendtu, ahoydtu, tasmota or victron */
+            key?: string;
+            /** @description the collector's default base topic */
+            root?: string;
+            /** @description topics with {root} for the base topic */
+            rules?: components["schemas"]["MapRule"][];
+            title?: string;
+        };
+        MapPresetApplied: {
+            added?: components["schemas"]["MapRule"][];
+            /** @description rules left out: the organisation has a rule for that topic */
+            skipped?: number;
+        };
+        MapPresetApply: {
+            /** @description opendtu, ahoydtu, tasmota or victron */
+            preset: string;
+            /** @description the collector's base topic; empty: the preset's default */
+            root?: string;
+        };
         MapRef: {
             id: number;
             version?: number;
+        };
+        MapRule: {
+            /** @description device serial number, fixed or with {name} parts of the topic */
+            device?: string;
+            fields?: components["schemas"]["FieldMap"][];
+            id?: number;
+            name?: string;
+            /** @description e.g. solar/{serial}/0/power, relative to helio/map/{orgId}/ */
+            topic?: string;
+        };
+        MapRuleInput: {
+            /** @description device serial number, fixed or with {name} parts of the topic */
+            device?: string;
+            fields?: components["schemas"]["FieldMap"][];
+            name?: string;
+            /** @description MQTT filter relative to helio/map/{orgId}/, with {name} parts */
+            topic: string;
+        };
+        MapRuleList: {
+            /** @description helio/map/{orgId}/: collectors publish under it */
+            root?: string;
+            rules?: components["schemas"]["MapRule"][];
         };
         MapSummary: {
             /** @description devices read with this map */
@@ -7199,6 +7392,302 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: null;
+                    };
+                };
+            };
+        };
+    };
+    getV2IngestMqttArrived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["ArrivedList"];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestMqttPresetApply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MapPresetApply"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["MapPresetApplied"];
+                    };
+                };
+            };
+        };
+    };
+    getV2IngestMqttPresetList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["MapPreset"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestMqttRuleAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MapRuleInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["MapRule"];
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestMqttRuleDeleteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: null;
+                    };
+                };
+            };
+        };
+    };
+    postV2IngestMqttRuleEditId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MapRuleInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["MapRule"];
+                    };
+                };
+            };
+        };
+    };
+    getV2IngestMqttRuleList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["MapRuleList"];
                     };
                 };
             };

@@ -238,6 +238,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/line-ingest/line-ingest-page'), (m) => m.LineIngestPage),
   },
   {
+    // MQTT payload mapping: rules for collectors' own topics, presets, what arrived unmapped.
+    name: 'ingestMqtt',
+    path: '/permission/ingest-mqtt',
+    locale: 'menu.permission.ingestMqtt',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/ingest-mqtt/ingest-mqtt-page'), (m) => m.IngestMqttPage),
+  },
+  {
     name: 'tools',
     path: '/tools',
     locale: 'menu.tools',

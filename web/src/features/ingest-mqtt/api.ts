@@ -1,0 +1,77 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
+import { api } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+
+/** Types generated from the API description (src/api/schema.d.ts). */
+export type MapRule = components['schemas']['MapRule'];
+export type MapRuleInput = components['schemas']['MapRuleInput'];
+export type MapRuleList = components['schemas']['MapRuleList'];
+export type FieldMap = components['schemas']['FieldMap'];
+export type MapPreset = components['schemas']['MapPreset'];
+export type MapPresetApplied = components['schemas']['MapPresetApplied'];
+export type ArrivedList = components['schemas']['ArrivedList'];
+export type ArrivedTopic = components['schemas']['ArrivedTopic'];
+
+/** The sample fields a rule may fill (the server checks the same list). */
+export const SAMPLE_FIELDS = [
+  'powerKw',
+  'energyKwh',
+  'energy2Kwh',
+  'dcVoltageV',
+  'dcCurrentA',
+  'acVoltageV',
+  'frequencyHz',
+  'tempC',
+  'soc',
+  'irradianceWm2',
+  'status',
+  'stringsActive',
+] as const;
+
+export const rulesQuery = queryOptions({
+  queryKey: ['ingest', 'mqtt', 'rules'],
+  queryFn: ({ signal }) => api.get<MapRuleList>('/v2/ingest/mqtt/rule/list', { signal }),
+});
+
+export const presetsQuery = queryOptions({
+  queryKey: ['ingest', 'mqtt', 'presets'],
+  queryFn: ({ signal }) => api.get<MapPreset[]>('/v2/ingest/mqtt/preset/list', { signal }),
+  staleTime: Infinity,
+});
+
+/** What arrived and gave no sample: polled, since it changes as collectors publish. */
+export const arrivedQuery = queryOptions({
+  queryKey: ['ingest', 'mqtt', 'arrived'],
+  queryFn: ({ signal }) => api.get<ArrivedList>('/v2/ingest/mqtt/arrived', { signal }),
+  refetchInterval: 5000,
+});
+
+const refresh = () => queryClient.invalidateQueries({ queryKey: rulesQuery.queryKey });
+
+/** Adds a rule (id 0) or replaces one. */
+export function useSaveRule() {
+  return useMutation({
+    mutationFn: ({ id, rule }: { id: number; rule: MapRuleInput }) =>
+      id > 0 ? api.post<MapRule>(`/v2/ingest/mqtt/rule/edit/${id}`, rule) : api.post<MapRule>('/v2/ingest/mqtt/rule/add', rule),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteRule() {
+  return useMutation({
+    mutationFn: (id: number) => api.post<null>(`/v2/ingest/mqtt/rule/delete/${id}`),
+    onSuccess: refresh,
+  });
+}
+
+export function useApplyPreset() {
+  return useMutation({
+    mutationFn: (req: { preset: string; root: string }) => api.post<MapPresetApplied>('/v2/ingest/mqtt/preset/apply', req),
+    onSuccess: refresh,
+  });
+}
+
+export const useRules = () => useQuery(rulesQuery);
+export const usePresets = () => useQuery(presetsQuery);
+export const useArrived = () => useQuery(arrivedQuery);
