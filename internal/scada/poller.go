@@ -21,6 +21,7 @@ type Target struct {
 	Interval   time.Duration
 	Timeout    time.Duration
 	MapID      int64
+	MapName    string // shown on the debugging page with the version
 	MapVersion int
 	Registers  []Register // nil: SunSpec discovery
 }
