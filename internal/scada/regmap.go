@@ -25,11 +25,11 @@ type Register struct {
 	Bit           *int   `json:"bit,omitempty" doc:"the value is this bit (0 = least significant) of the raw number: 0 or 1; whole-number types only"`
 	// Values is a vendor code table. A code maps to a Helio status name or a number;
 	// "default" catches codes not listed.
-	Values   CodeTable         `json:"values,omitempty" doc:"code table: raw code (decimal or 0x hex, or default) → standby, running, fault, overTemp, gridFault or a number; with target status it sets the device status, with target fault a fault, over-temperature or grid-fault code raises that status"`
-	Sum      bool              `json:"sum,omitempty" doc:"several registers with sum set may feed one target: their values are added (e.g. per-string currents into dcCurrent)"`
-	Unit     string            `json:"unit"`
-	Target   string            `json:"target" doc:"sample field the value feeds ('' for display only): power (kW), energy (kWh), energy2 (kWh), dcVoltage (V), dcCurrent (A), acVoltage (V), frequency (Hz), temperature (°C), soc (%), irradiance (W/m²), status, stringsActive; fault (non-zero, or a code mapped to fault/overTemp/gridFault, sets that status); display only, named on the debugging page: acVoltageA/B/C (V), acCurrentA/B/C (A), reactivePower (kvar), powerFactor"`
-	Writable bool              `json:"writable" doc:"the debugging page may write it (admins, audited); plain number holding registers only"`
+	Values   CodeTable `json:"values,omitempty" doc:"code table: raw code (decimal or 0x hex, or default) → standby, running, fault, overTemp, gridFault or a number; with target status it sets the device status, with target fault a fault, over-temperature or grid-fault code raises that status"`
+	Sum      bool      `json:"sum,omitempty" doc:"several registers with sum set may feed one target: their values are added (e.g. per-string currents into dcCurrent)"`
+	Unit     string    `json:"unit"`
+	Target   string    `json:"target" doc:"sample field the value feeds ('' for display only): power (kW), energy (kWh), energy2 (kWh), dcVoltage (V), dcCurrent (A), acVoltage (V), frequency (Hz), temperature (°C), soc (%), irradiance (W/m²), status, stringsActive; fault (non-zero, or a code mapped to fault/overTemp/gridFault, sets that status); display only, named on the debugging page: acVoltageA/B/C (V), acCurrentA/B/C (A), reactivePower (kvar), powerFactor"`
+	Writable bool      `json:"writable" doc:"the debugging page may write it (admins, audited); plain number holding registers only"`
 }
 
 // MapInput is a register map as added, exported and imported. Its JSON is read strictly

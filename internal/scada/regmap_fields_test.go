@@ -122,9 +122,9 @@ func TestMapJSONNamesTheRegister(t *testing.T) {
 	reg := `{"name":"p","address":0,"function":"holding","dataType":"int16"}`
 	cases := map[string]string{
 		`{"name":"m","registers":[` + reg + `,` + reg + `,` + reg + `,{"name":"x","foo":1}]}`: "registers[3].foo:scada_unknown_register_field",
-		`{"name":"m","registers":[{"name":"x","address":"1"}]}`:                                 "registers[0].address:wrong_type",
-		`{"name":"m","registers":[{"name":"x","values":{"1":[1]}}]}`:                            "registers[0].values.1:scada_code_value",
-		`{"name":"m","bogus":1,"registers":[]}`:                                                 "bogus:unknown_field",
+		`{"name":"m","registers":[{"name":"x","address":"1"}]}`:                               "registers[0].address:wrong_type",
+		`{"name":"m","registers":[{"name":"x","values":{"1":[1]}}]}`:                          "registers[0].values.1:scada_code_value",
+		`{"name":"m","bogus":1,"registers":[]}`:                                               "bogus:unknown_field",
 	}
 	for body, want := range cases {
 		if got := field(decode(body)); got != want {
@@ -280,7 +280,10 @@ func TestMapFieldsOverLoopback(t *testing.T) {
 	// a fault status code from the device gives the fault status
 	hold.Set(10, 0x0300)
 	n := len(c.samples(1))
-	waitFor(t, func() bool { got := c.samples(1); return len(got) > n && got[len(got)-1].Status == telemetry.StatusFault })
+	waitFor(t, func() bool {
+		got := c.samples(1)
+		return len(got) > n && got[len(got)-1].Status == telemetry.StatusFault
+	})
 }
 
 func waitFor(t *testing.T, cond func() bool) {
