@@ -179,7 +179,7 @@ func (e *endpoint) poll(t *tstate) {
 		e.mu.Unlock()
 	}()
 	if err := e.connect(); err != nil {
-		e.p.failed(tg.DeviceID, at, "connect", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "connect", err)
 		return
 	}
 	s, err := e.read(t, tg, at)
@@ -187,19 +187,19 @@ func (e *endpoint) poll(t *tstate) {
 	switch {
 	case err == nil:
 		e.fails = 0
-		e.p.succeeded(tg.DeviceID, at, latency, t.layout, t.ident)
+		e.p.succeeded(tg.DeviceID, e.addr, at, latency, t.layout, t.ident)
 		e.p.opt.Sink(e.p.ctx, []telemetry.Sample{s})
 	case IsException(err):
 		if errors.Is(err, modbus.ErrIllegalDataAddress) {
 			t.layout = nil // the map may have moved: discover it again
 		}
-		e.p.failed(tg.DeviceID, at, "device", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "device", err)
 	case errors.Is(err, sunspec.ErrNotSunSpec):
-		e.p.failed(tg.DeviceID, at, "decode", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "decode", err)
 	default:
 		t.layout = nil
 		e.broken()
-		e.p.failed(tg.DeviceID, at, "link", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "link", err)
 	}
 }
 
