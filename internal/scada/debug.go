@@ -181,3 +181,7 @@ func (s *Service) write(r *http.Request) (any, error) {
 }
 
 var errValueRange = inputError{"value out of range"}
+
+// LiveRead reads the whole device through a session lent by Poller.Do (what the
+// debugging page's live read does).
+func LiveRead(ss *Session, id int64) (*Live, error) { return liveRead(ss, id) }

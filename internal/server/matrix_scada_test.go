@@ -15,6 +15,7 @@ func scadaBodies(f *fixture) map[string]string {
 		"POST /v1/scada/register/set":        fmt.Sprintf(`{"deviceId":%d,"register":"power_limit","value":50,"confirm":true}`, f.device),
 		"POST /v1/scada/register/config/add": `{"id":0,"name":"Matrix map","model":"M1","registers":[{"name":"p","address":0,"function":"holding","dataType":"int16","target":"power"}]}`,
 		"POST /v1/scada/config/get":          `{"id":1,"version":0}`,
+		"POST /v1/scada/template/list":       `{}`,
 		"POST /v1/scada/config/delete":       `{"id":1,"version":0}`,
 	}
 }
