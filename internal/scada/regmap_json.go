@@ -71,6 +71,8 @@ func fieldError(prefix string, err error) error {
 		return &httpapi.FieldError{Field: prefix + clip(name, 40), Key: "scada_unknown_register_field", Args: []any{registerFields}}
 	case errors.As(err, &ute) && ute.Field != "":
 		return &httpapi.FieldError{Field: prefix + ute.Field, Key: "wrong_type", Args: []any{typeName(ute.Type)}}
+	case errors.As(err, &ute) && prefix != "": // the whole value is of the wrong type
+		return &httpapi.FieldError{Field: strings.TrimSuffix(prefix, "."), Key: "wrong_type", Args: []any{typeName(ute.Type)}}
 	}
 	return err
 }

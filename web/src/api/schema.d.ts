@@ -258,6 +258,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scada/register/config/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read a map being edited once against a connected device: each register raw, decoded, or why not (nothing saved) */
+        post: operations["postV1ScadaRegisterConfigPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scada/register/get": {
         parameters: {
             query?: never;
@@ -3961,6 +3978,12 @@ export interface components {
             /** @description bucket start, unix ms */
             time?: number;
         };
+        PreviewInput: {
+            /** @description a device with a field connection (its map, if any, is not changed) */
+            deviceId: number;
+            /** @description the map as edited; nothing is saved */
+            map: components["schemas"]["MapInput"];
+        };
         ProfileInput: {
             address?: string;
             area: string;
@@ -5782,6 +5805,50 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["MapDetail"];
+                    };
+                };
+            };
+        };
+    };
+    postV1ScadaRegisterConfigPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Live"];
                     };
                 };
             };
