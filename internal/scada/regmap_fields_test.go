@@ -96,6 +96,17 @@ func TestMapSampleTargets(t *testing.T) {
 	if s.Status != telemetry.StatusRunning {
 		t.Fatalf("an unlisted status code while producing gave status %d", s.Status)
 	}
+	// a status register without a table that reads a vendor code (0x0200) is not stored raw
+	s = telemetry.Sample{}
+	mapSample(&s, []Register{{Name: "p", Target: "power"}, {Name: "st", Target: "status"}}, []reading{{Value: 30}, {Value: 512}})
+	if s.Status != telemetry.StatusRunning {
+		t.Fatalf("a raw vendor code gave status %d", s.Status)
+	}
+	s = telemetry.Sample{}
+	mapSample(&s, []Register{{Name: "p", Target: "power"}, {Name: "st", Target: "status"}}, []reading{{Value: 30}, {Value: 2}})
+	if s.Status != telemetry.StatusFault {
+		t.Fatalf("a Helio status code read directly gave status %d", s.Status)
+	}
 }
 
 // A map's JSON is read strictly: an unknown register field is named by its path.

@@ -33,6 +33,9 @@ func mapSample(s *telemetry.Sample, regs []Register, rd []reading) {
 			}
 			continue
 		case "status":
+			if !knownStatus(v) {
+				continue // a vendor code with no table (e.g. 512): inferred from power below
+			}
 			statusSet = true
 		}
 		if r.Sum {
@@ -76,4 +79,15 @@ func setField(s *telemetry.Sample, target string, v float64) {
 	case "stringsActive":
 		s.StringsActive = int(v)
 	}
+}
+
+// knownStatus reports whether v is one of Helio's status codes (telemetry.StatusXxx); a
+// raw vendor code stored as a status would read as something it is not.
+func knownStatus(v float64) bool {
+	switch v {
+	case telemetry.StatusStandby, telemetry.StatusRunning, telemetry.StatusFault, telemetry.StatusOverTemp,
+		telemetry.StatusGridFault, telemetry.StatusCommsLost:
+		return true
+	}
+	return false
 }
