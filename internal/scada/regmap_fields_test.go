@@ -65,6 +65,22 @@ func TestRegisterFieldsDecode(t *testing.T) {
 	}
 }
 
+// A write takes offset and byte order into account: what is written reads back as the value.
+func TestEncodeWithOffsetAndByteOrder(t *testing.T) {
+	r := Register{DataType: "uint32", Scale: 0.1, Offset: -40, ByteOrder: "little", WordOrder: "little"}
+	r.defaults()
+	w, ok := encode(&r, 25)
+	if !ok || len(w) != 2 || w[0] != 0x8A02 || w[1] != 0 { // (25+40)/0.1 = 650 = 0x0000028A: low word first, bytes swapped
+		t.Fatalf("encode: %v %v", w, ok)
+	}
+	if got := decode(&r, w); math.Abs(got-25) > 1e-9 {
+		t.Fatalf("read back %v", got)
+	}
+	if _, ok := encode(&Register{DataType: "string", Size: 2, Scale: 1}, 1); ok {
+		t.Fatal("a string was encoded")
+	}
+}
+
 // Sums add up, fault registers override the status, display-only targets feed nothing.
 func TestMapSampleTargets(t *testing.T) {
 	regs := []Register{
