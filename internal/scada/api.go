@@ -84,6 +84,8 @@ func (s *Service) Routes(api *httpapi.API) {
 	add("POST", "/v1/scada/register/get", "Read a device's registers live (raw and decoded)", httpapi.Signed, DeviceRef{}, Live{}, s.registers)
 	add("POST", "/v1/scada/register/set", "Write a writable register (administrators, confirmed, audited)", httpapi.Admin, WriteInput{}, Live{}, s.write)
 	add("POST", "/v1/scada/register/config/add", "Add a register map, or the next version of one (also imports an exported file)", httpapi.Admin, MapInput{}, MapDetail{}, s.addMap)
+	add("POST", "/v1/scada/register/config/preview", "Read a map being edited once against a connected device: each register raw, decoded, or why not (nothing saved)", httpapi.Admin, PreviewInput{}, Live{}, s.preview)
+	add("POST", "/v1/scada/template/list", "The shipped register maps (Huawei SUN2000, Sungrow SG, Growatt MAX/MID) to start a map from", httpapi.Signed, Empty{}, []MapInput{}, s.templates)
 	add("POST", "/v1/scada/config/get", "A register map (a version of it) with its registers and versions", httpapi.Signed, MapRef{}, MapDetail{}, s.getMap)
 	add("POST", "/v1/scada/config/delete", "Delete a register map no device uses", httpapi.Admin, MapRef{}, MapSummary{}, s.deleteMap)
 	api.Add(httpapi.Route{Method: "GET", Path: "/v1/scada/project/register/config/list", Tag: "scada", Summary: "The organisation's register maps, paged",

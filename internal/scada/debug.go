@@ -22,7 +22,9 @@ type LiveRegister struct {
 	Function string   `json:"function" doc:"holding or input"`
 	DataType string   `json:"dataType"`
 	Raw      []uint16 `json:"raw" doc:"the registers as read"`
-	Value    *float64 `json:"value" doc:"decoded and scaled; null when not implemented"`
+	Value    *float64 `json:"value" doc:"decoded and scaled; null when not implemented, a string, or a code not in the table"`
+	Text     string   `json:"text,omitempty" doc:"a string register's text, or the code table's name for the code read"`
+	Error    string   `json:"error,omitempty" doc:"why the register has no value (a code not in the table, a bad scale register)"`
 	Unit     string   `json:"unit"`
 	Target   string   `json:"target"`
 	Writable bool     `json:"writable"`
@@ -33,7 +35,8 @@ type Live struct {
 	DeviceID   int64           `json:"deviceId"`
 	Protocol   string          `json:"protocol" doc:"sunspec or map"`
 	MapID      int64           `json:"mapId"`
-	MapVersion int             `json:"mapVersion"`
+	MapName    string          `json:"mapName" doc:"the register map in use ('' for SunSpec)"`
+	MapVersion int             `json:"mapVersion" doc:"the version of the map the poller reads with"`
 	ReadAt     time.Time       `json:"readAt"`
 	LatencyMs  float64         `json:"latencyMs"`
 	Layout     *sunspec.Layout `json:"layout"`
@@ -69,21 +72,13 @@ func liveRead(ss *Session, id int64) (*Live, error) {
 	out := &Live{DeviceID: id, ReadAt: start.UTC().Truncate(time.Millisecond), Registers: []LiveRegister{}}
 	tg := ss.Target
 	if tg.Registers != nil {
-		out.Protocol, out.MapID, out.MapVersion = "map", tg.MapID, tg.MapVersion
+		out.Protocol, out.MapID, out.MapName, out.MapVersion = "map", tg.MapID, tg.MapName, tg.MapVersion
 		ss.l.setUnit(tg.Unit)
-		values, raw, err := readMap(ss.l, tg.Registers)
+		rd, err := readMap(ss.l, tg.Registers)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range tg.Registers {
-			v := values[r.Name]
-			lr := LiveRegister{Name: r.Name, Address: r.Address, Function: r.Function, DataType: r.DataType, Raw: raw[r.Name],
-				Unit: r.Unit, Target: r.Target, Writable: r.Writable}
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				lr.Value = &v
-			}
-			out.Registers = append(out.Registers, lr)
-		}
+		out.Registers = liveRegisters(tg.Registers, rd)
 	} else {
 		out.Protocol = "sunspec"
 		l, err := ss.Layout()
@@ -109,6 +104,21 @@ func liveRead(ss *Session, id int64) (*Live, error) {
 	}
 	out.LatencyMs = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// liveRegisters pairs a map's registers with their readings.
+func liveRegisters(regs []Register, rd []reading) []LiveRegister {
+	out := make([]LiveRegister, 0, len(regs))
+	for i, r := range regs {
+		v := rd[i].Value
+		lr := LiveRegister{Name: r.Name, Address: r.Address, Function: r.Function, DataType: r.DataType, Raw: rd[i].Raw,
+			Text: rd[i].Text, Error: rd[i].Err, Unit: r.Unit, Target: r.Target, Writable: r.Writable}
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			lr.Value = &v
+		}
+		out = append(out, lr)
+	}
+	return out
 }
 
 func repeatPoints(m *sunspec.Model) []sunspec.Point {
@@ -171,3 +181,7 @@ func (s *Service) write(r *http.Request) (any, error) {
 }
 
 var errValueRange = inputError{"value out of range"}
+
+// LiveRead reads the whole device through a session lent by Poller.Do (what the
+// debugging page's live read does).
+func LiveRead(ss *Session, id int64) (*Live, error) { return liveRead(ss, id) }

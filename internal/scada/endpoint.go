@@ -2,7 +2,6 @@ package scada
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -180,7 +179,7 @@ func (e *endpoint) poll(t *tstate) {
 		e.mu.Unlock()
 	}()
 	if err := e.connect(); err != nil {
-		e.p.failed(tg.DeviceID, at, "connect", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "connect", err)
 		return
 	}
 	s, err := e.read(t, tg, at)
@@ -188,19 +187,19 @@ func (e *endpoint) poll(t *tstate) {
 	switch {
 	case err == nil:
 		e.fails = 0
-		e.p.succeeded(tg.DeviceID, at, latency, t.layout, t.ident)
+		e.p.succeeded(tg.DeviceID, e.addr, at, latency, t.layout, t.ident)
 		e.p.opt.Sink(e.p.ctx, []telemetry.Sample{s})
 	case IsException(err):
 		if errors.Is(err, modbus.ErrIllegalDataAddress) {
 			t.layout = nil // the map may have moved: discover it again
 		}
-		e.p.failed(tg.DeviceID, at, "device", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "device", err)
 	case errors.Is(err, sunspec.ErrNotSunSpec):
-		e.p.failed(tg.DeviceID, at, "decode", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "decode", err)
 	default:
 		t.layout = nil
 		e.broken()
-		e.p.failed(tg.DeviceID, at, "link", err)
+		e.p.failed(tg.DeviceID, e.addr, at, "link", err)
 	}
 }
 
@@ -208,12 +207,12 @@ func (e *endpoint) poll(t *tstate) {
 func (e *endpoint) read(t *tstate, tg Target, at time.Time) (telemetry.Sample, error) {
 	e.link.setUnit(tg.Unit)
 	if tg.Registers != nil {
-		values, _, err := readMap(e.link, tg.Registers)
+		rd, err := readMap(e.link, tg.Registers)
 		if err != nil {
 			return telemetry.Sample{}, err
 		}
 		s := telemetry.Sample{DeviceID: tg.DeviceID, Time: at}
-		mapSample(&s, tg.Registers, values)
+		mapSample(&s, tg.Registers, rd)
 		return s, nil
 	}
 	r := unitReader{e.link, tg.Unit}
@@ -236,41 +235,6 @@ func (e *endpoint) read(t *tstate, tg Target, at time.Time) (telemetry.Sample, e
 		}
 	}
 	return sunspec.ToSample(tg.DeviceID, at, tg.DeviceType, blocks, &t.acc), nil
-}
-
-// readMap reads a register map's spans; values by register name, words by name too.
-func readMap(l *link, regs []Register) (map[string]float64, map[string][]uint16, error) {
-	words := map[int]uint16{}
-	key := func(function string, addr int) int {
-		if function == "input" {
-			return addr + 1<<17
-		}
-		return addr
-	}
-	for _, sp := range spans(regs) {
-		v, err := l.read(sp.function, uint16(sp.start), uint16(sp.end-sp.start))
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(v) != sp.end-sp.start {
-			return nil, nil, fmt.Errorf("scada: %d registers at %d, want %d", len(v), sp.start, sp.end-sp.start)
-		}
-		for i, w := range v {
-			words[key(sp.function, sp.start+i)] = w
-		}
-	}
-	values := make(map[string]float64, len(regs))
-	raw := make(map[string][]uint16, len(regs))
-	for i := range regs {
-		r := &regs[i]
-		ws := make([]uint16, DataTypes[r.DataType])
-		for k := range ws {
-			ws[k] = words[key(r.Function, r.Address+k)]
-		}
-		raw[r.Name] = ws
-		values[r.Name] = decode(r, ws)
-	}
-	return values, raw, nil
 }
 
 func (e *endpoint) runJob(j *job) error {

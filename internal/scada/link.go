@@ -78,6 +78,27 @@ func (l *link) read(function string, addr, count uint16) ([]uint16, error) {
 	return v, classify(err)
 }
 
+// readBits reads count coils or discrete inputs, one word (0 or 1) per bit.
+func (l *link) readBits(function string, addr, count uint16) ([]uint16, error) {
+	var v []bool
+	var err error
+	if function == "coil" {
+		v, err = l.c.ReadCoils(addr, count)
+	} else {
+		v, err = l.c.ReadDiscreteInputs(addr, count)
+	}
+	if err != nil {
+		return nil, classify(err)
+	}
+	out := make([]uint16, len(v))
+	for i, b := range v {
+		if b {
+			out[i] = 1
+		}
+	}
+	return out, nil
+}
+
 func (l *link) write(addr uint16, words []uint16) error {
 	if len(words) == 1 {
 		return classify(l.c.WriteRegister(addr, words[0]))

@@ -3,6 +3,7 @@ package scada
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ type Target struct {
 	Interval   time.Duration
 	Timeout    time.Duration
 	MapID      int64
+	MapName    string // shown on the debugging page with the version
 	MapVersion int
 	Registers  []Register // nil: SunSpec discovery
 }
@@ -32,6 +34,9 @@ type Options struct {
 	// MinBackoff and MaxBackoff bound the wait before reconnecting to an endpoint that
 	// keeps failing (defaults 500 ms and 60 s); the wait doubles per failure.
 	MinBackoff, MaxBackoff time.Duration
+	// Logger takes "connection lost" and "connection restored", once per transition
+	// (default: the server's log, slog.Default()).
+	Logger *slog.Logger
 }
 
 // Poller polls every target on one goroutine per endpoint (host:port): requests to the
@@ -58,6 +63,9 @@ func NewPoller(opt Options) *Poller {
 	}
 	if opt.MaxBackoff <= 0 {
 		opt.MaxBackoff = time.Minute
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
 	}
 	if opt.Sink == nil {
 		opt.Sink = func(context.Context, []telemetry.Sample) {}

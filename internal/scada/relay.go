@@ -18,8 +18,9 @@ import (
 
 // Debug operations.
 const (
-	opRead  = "read"
-	opWrite = "write"
+	opRead    = "read"
+	opWrite   = "write"
+	opPreview = "preview" // a map being edited, read once (preview.go)
 )
 
 // debugCall is a debug read or write as it travels to the polling replica.
@@ -28,6 +29,8 @@ type debugCall struct {
 	DeviceID int64   `json:"deviceId"`
 	Register string  `json:"register,omitempty"`
 	Value    float64 `json:"value,omitempty"`
+	// Registers is the map a preview reads (validated by the caller).
+	Registers []Register `json:"registers,omitempty"`
 }
 
 // debugAnswer is its outcome, the error by kind so that it is told apart again here.
@@ -108,6 +111,12 @@ func (c debugCall) exec(ctx context.Context, do doFunc) debugAnswer {
 			a.Written = words
 			var err error
 			a.Live, err = liveRead(ss, c.DeviceID)
+			return err
+		})
+	case opPreview:
+		err = do(ctx, c.DeviceID, func(ss *Session) error {
+			var err error
+			a.Live, err = previewRead(ss, c.DeviceID, c.Registers)
 			return err
 		})
 	default:

@@ -115,6 +115,15 @@ func TestOnePollerAcrossReplicasOnPostgres(t *testing.T) {
 	if err := ans.err(); err != nil || ans.Live == nil || len(ans.Live.Registers) == 0 {
 		t.Fatalf("debug read through the other replica: %+v %v", ans, err)
 	}
+	// a map preview travels the same way, its registers (code table, bit) intact
+	bit := 0
+	preview := []Register{{Name: "marker", Address: 40000, Function: "holding", DataType: "uint16", Scale: 1, Values: CodeTable{"0x5375": "running"}},
+		{Name: "marker.bit0", Address: 40000, Function: "holding", DataType: "uint16", Scale: 1, Bit: &bit}}
+	ans = other.s.debug(ctx, debugCall{Op: opPreview, DeviceID: devs[0], Registers: preview})
+	if ans.err() != nil || ans.Live == nil || len(ans.Live.Registers) != 2 || ans.Live.Registers[0].Text != "running" ||
+		ans.Live.Registers[1].Value == nil || *ans.Live.Registers[1].Value != 1 {
+		t.Fatalf("preview through the other replica: %+v", ans)
+	}
 	if ans := other.s.debug(ctx, debugCall{Op: opWrite, DeviceID: devs[0], Register: "x", Value: 1}); ans.Kind != "input" {
 		t.Errorf("write of a register not in a map: %+v", ans)
 	}

@@ -175,6 +175,18 @@ func TestStatusSharedAndTakenOver(t *testing.T) {
 	if proxy.Opened() != opened {
 		t.Error("a debug read on the holder opened a connection")
 	}
+	// a map preview goes the same ways: on the holder's connection, or on one of its own
+	marker := []Register{{Name: "marker", Address: 40000, Function: "holding", DataType: "string", Size: 2, Scale: 1}}
+	for name, svc := range map[string]*Service{"holder": b, "elsewhere": a} {
+		ans := svc.debug(ctx, debugCall{Op: opPreview, DeviceID: dev, Registers: marker})
+		if ans.err() != nil || ans.Live == nil || len(ans.Live.Registers) != 1 || ans.Live.Registers[0].Text != "SunS" {
+			t.Fatalf("preview %s: %+v", name, ans)
+		}
+	}
+	if proxy.Opened() != opened+1 {
+		t.Errorf("previews opened %d connections, want 1 (elsewhere only)", proxy.Opened()-opened)
+	}
+	eventually(t, "the preview's connection closed", 2*time.Second, func() bool { return proxy.Open() == 1 })
 
 	// a link removed on a replica that does not poll: its status goes at once there too
 	if ok, err := DeleteLink(ctx, db, dev); !ok || err != nil {

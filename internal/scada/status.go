@@ -91,12 +91,24 @@ var commGen atomic.Uint64
 
 func nextCommGen() uint64 { return commGen.Add(1) }
 
-func (p *Poller) succeeded(id int64, at time.Time, latency time.Duration, layout *sunspec.Layout, ident [3]string) {
+func (p *Poller) succeeded(id int64, addr string, at time.Time, latency time.Duration, layout *sunspec.Layout, ident [3]string) {
+	var note func() // the log line, written once mu is released
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer func() {
+		p.mu.Unlock()
+		if note != nil {
+			note()
+		}
+	}()
 	st := p.status[id]
 	if st == nil {
 		return
+	}
+	if st.State == StateOffline {
+		failedPolls := st.ConsecutiveFailures
+		note = func() {
+			p.opt.Logger.Info("field device connection restored", "device", id, "endpoint", addr, "failedPolls", failedPolls)
+		}
 	}
 	p.touch(id, st.State, StateOnline)
 	t := at.UTC()
@@ -111,9 +123,15 @@ func (p *Poller) succeeded(id int64, at time.Time, latency time.Duration, layout
 	}
 }
 
-func (p *Poller) failed(id int64, at time.Time, kind string, err error) {
+func (p *Poller) failed(id int64, addr string, at time.Time, kind string, err error) {
+	var note func() // the log line, written once mu is released
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer func() {
+		p.mu.Unlock()
+		if note != nil {
+			note()
+		}
+	}()
 	st := p.status[id]
 	if st == nil {
 		return
@@ -124,6 +142,11 @@ func (p *Poller) failed(id int64, at time.Time, kind string, err error) {
 	st.Failures++
 	st.ConsecutiveFailures++
 	if st.ConsecutiveFailures >= offlineAfter {
+		if was := st.State; was != StateOffline { // once per transition, not per failed poll
+			note = func() {
+				p.opt.Logger.Warn("field device connection lost", "device", id, "endpoint", addr, "was", was, "kind", kind, "reason", err.Error())
+			}
+		}
 		p.touch(id, st.State, StateOffline)
 		st.State = StateOffline
 	} else {

@@ -310,7 +310,7 @@ func Targets(ctx context.Context, db *store.DB) ([]Target, error) { return targe
 // targets loads the links matching where (a WHERE clause on f, field_links) as targets.
 func targets(ctx context.Context, db *store.DB, where string, args ...any) ([]Target, error) {
 	rows, err := db.Query(ctx, `SELECT f.device_id, f.org_id, d.type, f.host, f.port, f.unit_id, f.interval_ms, f.timeout_ms,
-		COALESCE(m.id, 0), COALESCE(m.version, 0), COALESCE(m.body, '')
+		COALESCE(m.id, 0), COALESCE(m.name, ''), COALESCE(m.version, 0), COALESCE(m.body, '')
 		FROM field_links f JOIN devices d ON d.id = f.device_id LEFT JOIN register_maps m ON m.id = f.map_id `+where+` ORDER BY f.device_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("scada: unable to load targets: %w", err)
@@ -322,7 +322,7 @@ func targets(ctx context.Context, db *store.DB, where string, args ...any) ([]Ta
 		var host, body string
 		var port, unit int
 		var interval, timeout int64
-		if err := rows.Scan(&t.DeviceID, &t.OrgID, &t.DeviceType, &host, &port, &unit, &interval, &timeout, &t.MapID, &t.MapVersion, &body); err != nil {
+		if err := rows.Scan(&t.DeviceID, &t.OrgID, &t.DeviceType, &host, &port, &unit, &interval, &timeout, &t.MapID, &t.MapName, &t.MapVersion, &body); err != nil {
 			return nil, err
 		}
 		t.Addr = net.JoinHostPort(host, strconv.Itoa(port))

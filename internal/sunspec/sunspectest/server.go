@@ -57,6 +57,12 @@ type Unit struct {
 	// Exception, when set, is the Modbus exception every request gets (e.g.
 	// modbus.ErrServerDeviceFailure).
 	Exception error
+	// Input, when set, holds the input registers (function 4) apart from the holding
+	// ones, as on devices whose two tables mean different things at one address.
+	Input *Image
+	// Coils and Discrete, when set, serve functions 1 and 2: a bit is on where its
+	// word is non-zero. Unset, those functions are refused.
+	Coils, Discrete *Image
 }
 
 // Server is a real Modbus TCP server on loopback serving images by unit id.
@@ -182,15 +188,45 @@ func (s *Server) HandleInputRegisters(req *modbus.InputRegistersRequest) ([]uint
 	if int(req.Addr)+int(req.Quantity) > 65536 {
 		return nil, modbus.ErrIllegalDataAddress
 	}
+	if u.Input != nil {
+		return u.Input.Get(req.Addr, req.Quantity), nil
+	}
 	return u.Image.Get(req.Addr, req.Quantity), nil
 }
 
-// HandleCoils refuses coils.
-func (s *Server) HandleCoils(*modbus.CoilsRequest) ([]bool, error) {
-	return nil, modbus.ErrIllegalFunction
+// HandleCoils serves the unit's coils (refused when it has none); writes are refused.
+func (s *Server) HandleCoils(req *modbus.CoilsRequest) ([]bool, error) {
+	defer s.enter()()
+	u, err := s.unit(req.UnitId, req.ClientAddr)
+	if err != nil {
+		return nil, err
+	}
+	if u.Coils == nil || req.IsWrite {
+		return nil, modbus.ErrIllegalFunction
+	}
+	return bits(u.Coils, req.Addr, req.Quantity)
 }
 
-// HandleDiscreteInputs refuses discrete inputs.
-func (s *Server) HandleDiscreteInputs(*modbus.DiscreteInputsRequest) ([]bool, error) {
-	return nil, modbus.ErrIllegalFunction
+// HandleDiscreteInputs serves the unit's discrete inputs (refused when it has none).
+func (s *Server) HandleDiscreteInputs(req *modbus.DiscreteInputsRequest) ([]bool, error) {
+	defer s.enter()()
+	u, err := s.unit(req.UnitId, req.ClientAddr)
+	if err != nil {
+		return nil, err
+	}
+	if u.Discrete == nil {
+		return nil, modbus.ErrIllegalFunction
+	}
+	return bits(u.Discrete, req.Addr, req.Quantity)
+}
+
+func bits(im *Image, addr, n uint16) ([]bool, error) {
+	if int(addr)+int(n) > 65536 {
+		return nil, modbus.ErrIllegalDataAddress
+	}
+	out := make([]bool, n)
+	for i, w := range im.Get(addr, n) {
+		out[i] = w != 0
+	}
+	return out, nil
 }

@@ -292,6 +292,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scada/register/config/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read a map being edited once against a connected device: each register raw, decoded, or why not (nothing saved) */
+        post: operations["postV1ScadaRegisterConfigPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scada/register/get": {
         parameters: {
             query?: never;
@@ -337,6 +354,23 @@ export interface paths {
         put?: never;
         /** A station's devices with their field connection and poll status */
         post: operations["postV1ScadaSiteGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scada/template/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The shipped register maps (Huawei SUN2000, Sungrow SG, Growatt MAX/MID) to start a map from */
+        post: operations["postV1ScadaTemplateList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3766,6 +3800,9 @@ export interface components {
             latencyMs?: number;
             layout?: components["schemas"]["Layout"];
             mapId?: number;
+            /** @description the register map in use ('' for SunSpec) */
+            mapName?: string;
+            /** @description the version of the map the poller reads with */
             mapVersion?: number;
             /** @description sunspec or map */
             protocol?: string;
@@ -3776,6 +3813,8 @@ export interface components {
         LiveRegister: {
             address?: number;
             dataType?: string;
+            /** @description why the register has no value (a code not in the table, a bad scale register) */
+            error?: string;
             /** @description holding or input */
             function?: string;
             /** @description repeating group from 1 (MPPT module, DC port); 0 otherwise */
@@ -3786,8 +3825,10 @@ export interface components {
             /** @description the registers as read */
             raw?: number[];
             target?: string;
+            /** @description a string register's text, or the code table's name for the code read */
+            text?: string;
             unit?: string;
-            /** @description decoded and scaled; null when not implemented */
+            /** @description decoded and scaled; null when not implemented, a string, or a code not in the table */
             value?: number;
             writable?: boolean;
         };
@@ -4248,6 +4289,12 @@ export interface components {
             /** @description bucket start, unix ms */
             time?: number;
         };
+        PreviewInput: {
+            /** @description a device with a field connection (its map, if any, is not changed) */
+            deviceId: number;
+            /** @description the map as edited; nothing is saved */
+            map: components["schemas"]["MapInput"];
+        };
         ProfileInput: {
             address?: string;
             area: string;
@@ -4367,20 +4414,36 @@ export interface components {
         Register: {
             /** @description 0-65535, protocol address (holding 40001 is address 0) */
             address?: number;
-            /** @description int16, uint16, int32, uint32, float32, int64, uint64, float64 */
+            /** @description the value is this bit (0 = least significant) of the raw number: 0 or 1; whole-number types only */
+            bit?: number;
+            /** @description big (high byte first in each word, default) or little (the two bytes of every word swapped); independent of wordOrder */
+            byteOrder?: string;
+            /** @description int16, uint16, int32, uint32, float32, int64, uint64, float64; string (ASCII over size registers, display only); bool (coils and discrete inputs) */
             dataType: string;
-            /** @description holding (function 3) or input (function 4) */
+            /** @description holding (function 3), input (function 4), coil (function 1) or discrete (discrete input, function 2) */
             function: string;
             /** @description unique in the map, e.g. active_power */
             name: string;
+            /** @description added after the scale: value = raw × scale × 10^scaleRegister + offset */
+            offset?: number;
             /** @description raw value × scale = value in unit (0 means 1) */
             scale?: number;
-            /** @description sample field the value feeds ('' for display only): power (kW), energy (kWh), energy2 (kWh), dcVoltage (V), dcCurrent (A), acVoltage (V), frequency (Hz), temperature (°C), soc (%), irradiance (W/m²), status, stringsActive */
+            /** @description name of another register of the map whose value is a power-of-ten exponent (SunSpec _SF style): value × 10^that */
+            scaleRegister?: string;
+            /** @description registers a string spans (1-64); strings only */
+            size?: number;
+            /** @description several registers with sum set may feed one target: their values are added (e.g. per-string currents into dcCurrent) */
+            sum?: boolean;
+            /** @description sample field the value feeds ('' for display only): power (kW), energy (kWh), energy2 (kWh), dcVoltage (V), dcCurrent (A), acVoltage (V), frequency (Hz), temperature (°C), soc (%), irradiance (W/m²), status, stringsActive; fault (non-zero, or a code mapped to fault/overTemp/gridFault, sets that status); display only, named on the debugging page: acVoltageA/B/C (V), acCurrentA/B/C (A), reactivePower (kvar), powerFactor */
             target?: string;
             unit?: string;
+            /** @description code table: raw code (decimal or 0x hex, or default) → standby, running, fault, overTemp, gridFault or a number; with target status it sets the device status, with target fault a fault, over-temperature or grid-fault code raises that status */
+            values?: {
+                [key: string]: string;
+            };
             /** @description big (high word first, default) or little (low word first) */
             wordOrder?: string;
-            /** @description the debugging page may write it (admins, audited) */
+            /** @description the debugging page may write it (admins, audited); plain number holding registers only */
             writable?: boolean;
         };
         ResetPasswordRequest: {
@@ -6162,6 +6225,50 @@ export interface operations {
             };
         };
     };
+    postV1ScadaRegisterConfigPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Live"];
+                    };
+                };
+            };
+        };
+    };
     postV1ScadaRegisterGet: {
         parameters: {
             query?: never;
@@ -6289,6 +6396,50 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["DeviceField"][];
+                    };
+                };
+            };
+        };
+    };
+    postV1ScadaTemplateList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["MapInput"][];
                     };
                 };
             };

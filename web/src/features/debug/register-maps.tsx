@@ -14,6 +14,7 @@ import { Panel } from '@/components/panel';
 import { ApiError } from '@/lib/api-client';
 import { exportMap, type MapSummary, mapsQuery, useDeleteMap, useImportMap } from './api/scada';
 import styles from './debug.module.css';
+import { MapEditor } from './map-editor';
 
 /** Largest map file the console reads (the server takes 256 KiB). */
 const MAX_FILE = 256 * 1024;
@@ -84,40 +85,43 @@ export function RegisterMaps({ isAdmin }: { isAdmin: boolean }) {
   ];
 
   return (
-    <Panel
-      title={t('debug.maps.title')}
-      extra={
-        isAdmin && (
-          <>
-            <input
-              ref={input}
-              type="file"
-              accept=".json,application/json"
-              className={styles.hidden}
-              aria-label={t('debug.maps.import')}
-              onChange={(e) => {
-                void onFile(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
-            <Button size="small" type="primary" loading={importMap.isPending} onClick={() => input.current?.click()}>
-              {t('debug.maps.import')}
-            </Button>
-          </>
-        )
-      }
-    >
-      <p className={styles.meta}>{t('debug.maps.hint')}</p>
-      <DataState
-        loading={maps.isPending}
-        error={maps.isError}
-        onRetry={() => void maps.refetch()}
-        empty={maps.data?.list.length === 0}
-        emptyText={t('debug.maps.empty')}
-        minHeight={160}
+    <>
+      <Panel
+        title={t('debug.maps.title')}
+        extra={
+          isAdmin && (
+            <>
+              <input
+                ref={input}
+                type="file"
+                accept=".json,application/json"
+                className={styles.hidden}
+                aria-label={t('debug.maps.import')}
+                onChange={(e) => {
+                  void onFile(e.target.files?.[0]);
+                  e.target.value = '';
+                }}
+              />
+              <Button size="small" type="primary" loading={importMap.isPending} onClick={() => input.current?.click()}>
+                {t('debug.maps.import')}
+              </Button>
+            </>
+          )
+        }
       >
-        <Table size="small" rowKey="id" columns={columns} data={maps.data?.list ?? []} pagination={false} />
-      </DataState>
-    </Panel>
+        <p className={styles.meta}>{t('debug.maps.hint')}</p>
+        <DataState
+          loading={maps.isPending}
+          error={maps.isError}
+          onRetry={() => void maps.refetch()}
+          empty={maps.data?.list.length === 0}
+          emptyText={t('debug.maps.empty')}
+          minHeight={160}
+        >
+          <Table size="small" rowKey="id" columns={columns} data={maps.data?.list ?? []} pagination={false} />
+        </DataState>
+      </Panel>
+      {isAdmin && <MapEditor />}
+    </>
   );
 }

@@ -56,6 +56,9 @@ export function RegisterTable({ deviceId, isAdmin }: { deviceId: number; isAdmin
       title={t('debug.registers')}
       extra={
         <>
+          {data?.protocol === 'map' && (
+            <span className={styles.meta}>{t('debug.mapInUse', { name: data.mapName, version: data.mapVersion })}</span>
+          )}
           {data && (
             <span className={styles.meta}>
               {t('debug.readAt', { time: new Date(data.readAt).toLocaleTimeString(), ms: data.latencyMs.toFixed(1) })}

@@ -49,4 +49,12 @@ describe('register formatting', () => {
     expect(formatValue({ ...reg, raw: [1], value: 4.2, unit: 'kW' })).toBe('4.200 kW');
     expect(formatValue({ ...reg, raw: [0x8000], value: null, unit: 'W' })).toBe('—');
   });
+
+  it('shows a code with its name, a string\'s text, and why a register has no value', () => {
+    expect(formatValue({ ...reg, raw: [0x0200], value: 1, text: 'running', unit: '' })).toBe('1 · running');
+    expect(formatValue({ ...reg, raw: [0x5355], value: null, text: 'SU', unit: '' })).toBe('SU');
+    expect(formatValue({ ...reg, raw: [0x0201], value: null, error: 'code 513 (0x0201) is not in the table', unit: '' })).toBe(
+      'code 513 (0x0201) is not in the table',
+    );
+  });
 });

@@ -59,10 +59,14 @@ export interface LiveRegister {
   model: number;
   group: number;
   address: number;
-  function: 'holding' | 'input';
+  function: 'holding' | 'input' | 'coil' | 'discrete';
   dataType: string;
   raw: number[] | null;
   value: number | null;
+  /** A string register's text, or the code table's name for the code read. */
+  text?: string;
+  /** Why the register has no value (a code not in the table, a read the device refused). */
+  error?: string;
   unit: string;
   target: string;
   writable: boolean;
@@ -72,10 +76,19 @@ export interface Live {
   deviceId: number;
   protocol: 'sunspec' | 'map';
   mapId: number;
+  mapName: string;
   mapVersion: number;
   readAt: string;
   latencyMs: number;
   registers: LiveRegister[];
+}
+
+/** A register map as written (internal/scada/regmap.go; docs/field.md lists every field). */
+export interface MapInput {
+  id?: number;
+  name: string;
+  model: string;
+  registers: Record<string, unknown>[];
 }
 
 export interface MapSummary {
@@ -149,6 +162,21 @@ export const mapsQuery = queryOptions({
       signal,
     }),
 });
+
+/** The shipped maps (Huawei SUN2000, Sungrow SG, Growatt MAX/MID) to start a map from. */
+export const templatesQuery = queryOptions({
+  queryKey: ['debug', 'templates'],
+  queryFn: ({ signal }) => api.post<MapInput[]>('/v1/scada/template/list', {}, { signal }),
+  staleTime: Infinity,
+});
+
+/** Reads a map being edited once against a connected device; nothing is saved. */
+export function usePreviewMap() {
+  return useMutation({
+    mutationFn: (input: { deviceId: number; map: unknown }) =>
+      api.post<Live>('/v1/scada/register/config/preview', input, { handleErrors: false }),
+  });
+}
 
 function refresh() {
   void queryClient.invalidateQueries({ queryKey: ['debug'] });
