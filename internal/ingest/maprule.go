@@ -14,7 +14,7 @@ import (
 )
 
 // MapRule turns the messages of one topic filter into sample fields of one device
-// (docs/ingest-mqtt.md). Topic is relative to the organisation's root, helio/map/{orgId}/.
+// (docs/ingest.md, "MQTT topics of their own shape"). Topic is relative to the organisation's root, helio/map/{orgId}/.
 type MapRule struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`

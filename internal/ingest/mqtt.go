@@ -36,7 +36,7 @@ type MQTTOptions struct {
 	// (Mosquitto's max_inflight_messages, default 20): a batch is written when it is full.
 	InFlight int
 	// Mapping, when set, also consumes the organisations' own topic shapes under
-	// MapPrefix/{orgId}/… through their mapping rules (mqtt_map.go, docs/ingest-mqtt.md).
+	// MapPrefix/{orgId}/… through their mapping rules (mqtt_map.go, docs/ingest.md, "MQTT topics of their own shape").
 	Mapping *Mapping
 	// MapPrefix is the root of mapped topics (default "helio/map").
 	MapPrefix string

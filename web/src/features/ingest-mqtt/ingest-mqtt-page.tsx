@@ -26,7 +26,7 @@ import { ingestMqttTexts } from './texts';
 /**
  * MQTT payload mapping of the organisation (administrators): the rules that turn collectors'
  * own topics into samples, the shipped presets, and what arrived under the organisation's
- * root without giving a sample (docs/ingest-mqtt.md).
+ * root without giving a sample (docs/ingest.md, "MQTT topics of their own shape").
  */
 export function IngestMqttPage() {
   const { t } = useTranslation();
