@@ -220,11 +220,11 @@ func (s *LineService) write(w http.ResponseWriter, r *http.Request, v int) {
 		lineFail(w, v, http.StatusBadRequest, "invalid", "writing requires points")
 		return
 	}
-	if err := s.carry.fill(ctx, s.DB, m.refs(), m.present); err != nil {
+	samples := m.samples()
+	if err := s.carry.fill(ctx, s.DB, samples, m.present); err != nil {
 		lineFail(w, v, http.StatusInternalServerError, "internal error", "unable to read the latest counters")
 		return
 	}
-	samples := m.samples()
 	dropped, first, err := s.store(ctx, samples, m.sn)
 	if err != nil {
 		lineFail(w, v, http.StatusInternalServerError, "internal error", "unable to store the points")

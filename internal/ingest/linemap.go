@@ -41,9 +41,8 @@ type lineMapper struct {
 
 	points  int
 	index   map[sampleKey]int
-	wire    []WireSample
-	ids     []int64
-	present []uint16 // wire field bits set by a rule, per sample
+	out     []telemetry.Sample
+	present []uint16 // bits of the telemetry.SampleFields a rule set, per sample
 	sn      map[int64]string
 	unknown map[unknownKey]*unknownSeries
 }
@@ -93,32 +92,16 @@ func (m *lineMapper) add(p *Point) string {
 		k := sampleKey{id, ms}
 		j, ok := m.index[k]
 		if !ok {
-			j = len(m.wire)
+			j = len(m.out)
 			m.index[k] = j
-			m.wire = append(m.wire, WireSample{SN: sn, Time: WireTime(time.UnixMilli(ms).UTC())})
-			m.ids = append(m.ids, id)
+			m.out = append(m.out, telemetry.Sample{DeviceID: id, Time: time.UnixMilli(ms).UTC()})
 			m.present = append(m.present, 0)
 			m.sn[id] = sn
 		}
-		setWire(&m.wire[j], rule.target, f.Num*rule.Scale)
+		m.out[j].SetField(rule.target, f.Num*rule.Scale)
 		m.present[j] |= 1 << rule.target
 	}
 	return ""
-}
-
-// setWire sets one sample field; the whole-number fields are rounded.
-func setWire(w *WireSample, f int, x float64) {
-	if p := w.float(f); p != nil {
-		*p = x
-		return
-	}
-	n := int(math.Round(x))
-	switch f {
-	case fStatus:
-		w.Status = n
-	case fStringsActive:
-		w.StringsActive = n
-	}
 }
 
 func (m *lineMapper) miss(p *Point, f *LineField, reason string) {
@@ -171,20 +154,5 @@ func sampleLine(p *Point, f *LineField) string {
 	return s
 }
 
-// refs lists the samples being built, for the counter carry.
-func (m *lineMapper) refs() []wireRef {
-	out := make([]wireRef, len(m.wire))
-	for i := range m.wire {
-		out[i] = wireRef{m.ids[i], &m.wire[i]}
-	}
-	return out
-}
-
 // samples returns the merged samples in the order their first field arrived.
-func (m *lineMapper) samples() []telemetry.Sample {
-	out := make([]telemetry.Sample, len(m.wire))
-	for i := range m.wire {
-		out[i] = m.wire[i].Sample(m.ids[i])
-	}
-	return out
-}
+func (m *lineMapper) samples() []telemetry.Sample { return m.out }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // LineRule maps one field of a measurement to a sample field: the device is the one whose
@@ -28,15 +29,6 @@ type LineRules struct {
 // MaxLineRules bounds an organisation's rules.
 const MaxLineRules = 500
 
-// lineTargets are the sample fields a rule may feed, by their wire names.
-var lineTargets = func() map[string]int {
-	m := map[string]int{}
-	for _, name := range []string{"powerKw", "energyKwh", "energy2Kwh", "dcVoltageV", "dcCurrentA", "acVoltageV",
-		"frequencyHz", "tempC", "soc", "irradianceWm2", "status", "stringsActive"} {
-		m[name] = wireField([]byte(name))
-	}
-	return m
-}()
 
 var lineNameRe = regexp.MustCompile(`^[^\x00-\x1f]{1,128}$`)
 
@@ -56,8 +48,8 @@ func (in *LineRules) Validate() error {
 				v.Add(f(name), "line_bad_name", 128)
 			}
 		}
-		if _, ok := lineTargets[r.Target]; !ok {
-			v.Add(f("target"), "one_of", "powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive")
+		if telemetry.FieldIndex(r.Target) < 0 {
+			v.OneOf(f("target"), r.Target, telemetry.SampleFields[:]...)
 		}
 		if r.Scale == 0 {
 			r.Scale = 1
@@ -118,13 +110,13 @@ type lineMatcher struct {
 
 type lineRule struct {
 	LineRule
-	target int // wire field index
+	target int // index in telemetry.SampleFields
 }
 
 func compileRules(in LineRules) *lineMatcher {
 	m := &lineMatcher{exact: map[[2]string]*lineRule{}, any: map[string]*lineRule{}}
 	for _, r := range in.Rules {
-		c := &lineRule{LineRule: r, target: lineTargets[r.Target]}
+		c := &lineRule{LineRule: r, target: telemetry.FieldIndex(r.Target)}
 		if r.Measurement == "*" {
 			m.any[r.Field] = c
 		} else {
@@ -139,10 +131,4 @@ func (m *lineMatcher) rule(measurement, field string) *lineRule {
 		return c
 	}
 	return m.any[field]
-}
-
-// targetIsInt tells the sample fields that hold whole numbers.
-func targetIsInt(f int) bool {
-	var w WireSample
-	return w.float(f) == nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // Counters a line does not carry. A collector may send a device's power and its energy
@@ -24,11 +25,12 @@ import (
 // so every replica agrees).
 type counterCarry struct{}
 
-func (counterCarry) fill(ctx context.Context, db store.Querier, samples []wireRef, present []uint16) error {
+func (counterCarry) fill(ctx context.Context, db store.Querier, samples []telemetry.Sample, present []uint16) error {
+	const energy, energy2 = 1 << telemetry.FieldEnergy, 1 << telemetry.FieldEnergy2
 	need := map[int64]bool{}
 	for i, s := range samples {
-		if present[i]&(1<<fEnergyKWh) == 0 || present[i]&(1<<fEnergy2KWh) == 0 {
-			need[s.id] = true
+		if present[i]&energy == 0 || present[i]&energy2 == 0 {
+			need[s.DeviceID] = true
 		}
 	}
 	if len(need) == 0 {
@@ -40,7 +42,7 @@ func (counterCarry) fill(ctx context.Context, db store.Querier, samples []wireRe
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(samples[a].id, samples[b].id), samples[a].w.Time.time().Compare(samples[b].w.Time.time()))
+		return cmp.Or(cmp.Compare(samples[a].DeviceID, samples[b].DeviceID), samples[a].Time.Compare(samples[b].Time))
 	})
 	ids := make([]any, 0, len(need))
 	for id := range need {
@@ -65,30 +67,22 @@ func (counterCarry) fill(ctx context.Context, db store.Querier, samples []wireRe
 		return fmt.Errorf("ingest: unable to read latest counters: %w", err)
 	}
 	for _, i := range order {
-		s := samples[i]
-		e := last[s.id]
-		if present[i]&(1<<fEnergyKWh) == 0 {
-			s.w.EnergyKWh = e[0]
+		s := &samples[i]
+		e := last[s.DeviceID]
+		if present[i]&energy == 0 {
+			s.EnergyKWh = e[0]
 		} else {
-			e[0] = s.w.EnergyKWh
+			e[0] = s.EnergyKWh
 		}
-		if present[i]&(1<<fEnergy2KWh) == 0 {
-			s.w.Energy2KWh = e[1]
+		if present[i]&energy2 == 0 {
+			s.Energy2KWh = e[1]
 		} else {
-			e[1] = s.w.Energy2KWh
+			e[1] = s.Energy2KWh
 		}
-		last[s.id] = e
+		last[s.DeviceID] = e
 	}
 	return nil
 }
-
-// wireRef is a mapped sample before it becomes a telemetry.Sample.
-type wireRef struct {
-	id int64
-	w  *WireSample
-}
-
-func (t WireTime) time() time.Time { return time.Time(t) }
 
 // UnknownSeries is a series that arrived without a rule or a device, as listed.
 type UnknownSeries struct {

@@ -105,7 +105,7 @@ func (g *merger) seed(id int64, latest telemetry.Sample, ok bool) {
 	for _, f := range [...]struct {
 		i int
 		v float64
-	}{{fEnergy, latest.EnergyKWh}, {fEnergy2, latest.Energy2KWh}} {
+	}{{telemetry.FieldEnergy, latest.EnergyKWh}, {telemetry.FieldEnergy2, latest.Energy2KWh}} {
 		if d.knownAt[f.i].IsZero() && f.v > 0 {
 			d.known[f.i], d.knownAt[f.i] = f.v, latest.Time
 		}
@@ -208,10 +208,10 @@ func (g *merger) close(d *devState) round {
 		switch {
 		case d.set&(1<<i) != 0:
 			d.known[i], d.knownAt[i] = d.vals[i], d.start
-			setField(&s, i, d.vals[i])
+			s.SetField(i, d.vals[i])
 		case d.knownAt[i].IsZero():
-		case i == fEnergy || i == fEnergy2 || d.start.Sub(d.knownAt[i]) <= carryFor:
-			setField(&s, i, d.known[i])
+		case i == telemetry.FieldEnergy || i == telemetry.FieldEnergy2 || d.start.Sub(d.knownAt[i]) <= carryFor:
+			s.SetField(i, d.known[i])
 		}
 	}
 	r := round{sample: s, acks: d.acks, src: d.src}

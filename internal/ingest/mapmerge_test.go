@@ -36,14 +36,14 @@ func TestMergeRounds(t *testing.T) {
 		f, v := vals(m)
 		return g.add(7, f, v, source{}, ack)
 	}
-	if out := add(map[int]float64{fPower: 1.2}); len(out) != 0 {
+	if out := add(map[int]float64{telemetry.FieldPower: 1.2}); len(out) != 0 {
 		t.Fatalf("closed early: %+v", out)
 	}
 	clock = clock.Add(100 * time.Millisecond)
-	add(map[int]float64{fEnergy: 510})
+	add(map[int]float64{telemetry.FieldEnergy: 510})
 	add(map[int]float64{5: 230, 6: 50})
 	clock = clock.Add(time.Second)
-	out := add(map[int]float64{fPower: 1.3}) // the next cycle
+	out := add(map[int]float64{telemetry.FieldPower: 1.3}) // the next cycle
 	if len(out) != 1 {
 		t.Fatalf("%d rounds, want 1", len(out))
 	}
@@ -65,7 +65,7 @@ func TestMergeRounds(t *testing.T) {
 	}
 	// much later: the counter is still carried, the voltage no longer
 	clock = clock.Add(carryFor + time.Minute)
-	add(map[int]float64{fPower: 0.5})
+	add(map[int]float64{telemetry.FieldPower: 0.5})
 	out = g.due(true)
 	if len(out) != 1 || out[0].sample.EnergyKWh != 510 || out[0].sample.ACVoltageV != 0 {
 		t.Fatalf("after carryFor %+v", out[0].sample)
@@ -81,7 +81,7 @@ func TestMergeRounds(t *testing.T) {
 	}
 	// a device never seeded with a counter: a missing counter stays 0 only then
 	g.seed(8, telemetry.Sample{}, false)
-	f, v := vals(map[int]float64{fPower: 2})
+	f, v := vals(map[int]float64{telemetry.FieldPower: 2})
 	g.add(8, f, v, source{}, ack)
 	if out := g.due(true); out[0].sample.EnergyKWh != 0 {
 		t.Fatalf("invented a counter: %+v", out[0].sample)
@@ -94,7 +94,7 @@ func TestMergeBounds(t *testing.T) {
 	clock := time.Unix(1_700_000_000, 0)
 	g := newMerger(4)
 	g.now = func() time.Time { return clock }
-	f, v := vals(map[int]float64{fPower: 1})
+	f, v := vals(map[int]float64{telemetry.FieldPower: 1})
 	var out []round
 	for i := 0; i < 3; i++ {
 		out = append(out, g.add(1, f, v, source{}, func(bool) {})...)

@@ -45,57 +45,8 @@ const (
 	maxPathDepth    = 8
 )
 
-// sampleFields are the fields a rule may fill, in the order of mapIndex.
-var sampleFields = []string{"powerKw", "energyKwh", "energy2Kwh", "dcVoltageV", "dcCurrentA", "acVoltageV",
-	"frequencyHz", "tempC", "soc", "irradianceWm2", "status", "stringsActive"}
-
-const nFields = 12
-
-// field indexes used by the merge (counters are carried differently).
-const (
-	fPower = iota
-	fEnergy
-	fEnergy2
-)
-
-func fieldIndex(name string) int {
-	for i, f := range sampleFields {
-		if f == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// setField writes value v of field i into s.
-func setField(s *telemetry.Sample, i int, v float64) {
-	switch i {
-	case 0:
-		s.PowerKW = v
-	case 1:
-		s.EnergyKWh = v
-	case 2:
-		s.Energy2KWh = v
-	case 3:
-		s.DCVoltageV = v
-	case 4:
-		s.DCCurrentA = v
-	case 5:
-		s.ACVoltageV = v
-	case 6:
-		s.FrequencyHz = v
-	case 7:
-		s.TempC = v
-	case 8:
-		s.SOC = v
-	case 9:
-		s.IrradianceWm2 = v
-	case 10:
-		s.Status = int(math.Round(v))
-	case 11:
-		s.StringsActive = int(math.Round(v))
-	}
-}
+// A rule's fields are numbered as telemetry.SampleFields.
+const nFields = telemetry.NumFields
 
 var (
 	partNameRe = regexp.MustCompile(`^\{([A-Za-z][A-Za-z0-9_]{0,31})\}$`)
@@ -172,9 +123,9 @@ func compileRule(r MapRule, v *httpapi.Validator) *compiledRule {
 	used := map[int]bool{}
 	for i, f := range r.Fields {
 		at := fmt.Sprintf("fields[%d].", i)
-		cf := compiledField{index: fieldIndex(f.Field), scale: f.Scale}
+		cf := compiledField{index: telemetry.FieldIndex(f.Field), scale: f.Scale}
 		if cf.index < 0 {
-			v.OneOf(at+"field", f.Field, sampleFields...)
+			v.OneOf(at+"field", f.Field, telemetry.SampleFields[:]...)
 		} else if used[cf.index] {
 			v.Add(at+"field", "mqtt_field_twice")
 		}

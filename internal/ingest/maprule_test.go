@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 func compiled(t *testing.T, r MapRule) *compiledRule {
@@ -50,18 +51,18 @@ func TestMapRuleExtract(t *testing.T) {
 		{Path: "ENERGY.Missing", Field: "soc", Scale: 1},
 	}})
 	found, vals := r.extract([]byte(`{"Time":"2024-06-01T12:00:00","ENERGY":{"Total":1234.5,"Power":"850","Voltage":231},"list":[1,41.5]}`))
-	want := map[int]float64{fPower: 0.85, fEnergy: 1234.5, 5: 231, 7: 41.5}
+	want := map[int]float64{telemetry.FieldPower: 0.85, telemetry.FieldEnergy: 1234.5, 5: 231, 7: 41.5}
 	for i := 0; i < nFields; i++ {
 		w, expect := want[i]
 		if got := found&(1<<i) != 0; got != expect || vals[i] != w {
-			t.Errorf("field %s: found %v %v, want %v %v", sampleFields[i], got, vals[i], expect, w)
+			t.Errorf("field %s: found %v %v, want %v %v", telemetry.SampleFields[i], got, vals[i], expect, w)
 		}
 	}
 	plain := compiled(t, MapRule{Topic: "a/{serial}", Device: "{serial}", Fields: []FieldMap{{Field: "powerKw", Scale: 0.001}}})
 	for payload, ok := range map[string]bool{"850": true, " 850.0 ": true, "online": false, "": false, "null": false, `{"value":1}`: false} {
 		found, vals := plain.extract([]byte(payload))
-		if (found != 0) != ok || ok && vals[fPower] != 0.85 {
-			t.Errorf("payload %q: found %b %v", payload, found, vals[fPower])
+		if (found != 0) != ok || ok && vals[telemetry.FieldPower] != 0.85 {
+			t.Errorf("payload %q: found %b %v", payload, found, vals[telemetry.FieldPower])
 		}
 	}
 	big := []byte(strings.Repeat(" ", maxPayload) + "1")

@@ -52,32 +52,15 @@ func mapSample(s *telemetry.Sample, regs []Register, rd []reading) {
 	}
 }
 
+// sampleField numbers a register map's targets as telemetry.SampleFields.
+var sampleField = map[string]int{"power": telemetry.FieldPower, "energy": telemetry.FieldEnergy, "energy2": telemetry.FieldEnergy2,
+	"dcVoltage": telemetry.FieldDCVoltage, "dcCurrent": telemetry.FieldDCCurrent, "acVoltage": telemetry.FieldACVoltage,
+	"frequency": telemetry.FieldFrequency, "temperature": telemetry.FieldTemp, "soc": telemetry.FieldSOC,
+	"irradiance": telemetry.FieldIrradiance, "status": telemetry.FieldStatus, "stringsActive": telemetry.FieldStringsActive}
+
 func setField(s *telemetry.Sample, target string, v float64) {
-	switch target {
-	case "power":
-		s.PowerKW = v
-	case "energy":
-		s.EnergyKWh = v
-	case "energy2":
-		s.Energy2KWh = v
-	case "dcVoltage":
-		s.DCVoltageV = v
-	case "dcCurrent":
-		s.DCCurrentA = v
-	case "acVoltage":
-		s.ACVoltageV = v
-	case "frequency":
-		s.FrequencyHz = v
-	case "temperature":
-		s.TempC = v
-	case "soc":
-		s.SOC = v
-	case "irradiance":
-		s.IrradianceWm2 = v
-	case "status":
-		s.Status = int(v)
-	case "stringsActive":
-		s.StringsActive = int(v)
+	if i, ok := sampleField[target]; ok {
+		s.SetField(i, v)
 	}
 }
 

@@ -14,20 +14,7 @@ export type ArrivedList = components['schemas']['ArrivedList'];
 export type ArrivedTopic = components['schemas']['ArrivedTopic'];
 
 /** The sample fields a rule may fill (the server checks the same list). */
-export const SAMPLE_FIELDS = [
-  'powerKw',
-  'energyKwh',
-  'energy2Kwh',
-  'dcVoltageV',
-  'dcCurrentA',
-  'acVoltageV',
-  'frequencyHz',
-  'tempC',
-  'soc',
-  'irradianceWm2',
-  'status',
-  'stringsActive',
-] as const;
+export { SAMPLE_FIELDS } from '@/lib/sample-fields';
 
 export const rulesQuery = queryOptions({
   queryKey: ['ingest', 'mqtt', 'rules'],

@@ -80,7 +80,7 @@ export function RuleDialog({ rule, visible, onClose }: { rule: MapRule | null; v
                     <Input placeholder={t('ingestMqtt.form.pathPlaceholder')} />
                   </Form.Item>
                   <Form.Item field={`${item.field}.field`} label={i === 0 ? t('ingestMqtt.form.field') : undefined}>
-                    <Select options={SAMPLE_FIELDS.map((f) => ({ label: f, value: f }))} />
+                    <Select options={SAMPLE_FIELDS.map((f) => ({ label: t(`sampleField.${f}`), value: f }))} />
                   </Form.Item>
                   <Form.Item field={`${item.field}.scale`} label={i === 0 ? t('ingestMqtt.form.scale') : undefined}>
                     <InputNumber step={0.001} />

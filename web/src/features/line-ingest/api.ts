@@ -8,22 +8,6 @@ export type LineRules = components['schemas']['LineRules'];
 export type LineRule = components['schemas']['LineRule'];
 export type UnknownSeries = components['schemas']['UnknownSeries'];
 
-/** The sample fields a rule may feed (docs/ingest.md, "Line protocol"). */
-export const LINE_TARGETS = [
-  'powerKw',
-  'energyKwh',
-  'energy2Kwh',
-  'dcVoltageV',
-  'dcCurrentA',
-  'acVoltageV',
-  'frequencyHz',
-  'tempC',
-  'soc',
-  'irradianceWm2',
-  'status',
-  'stringsActive',
-] as const;
-
 /** Why a series was not stored. */
 export const UNKNOWN_REASONS = ['no_rule', 'no_device_tag', 'unknown_device', 'not_numeric', 'more_series'] as const;
 

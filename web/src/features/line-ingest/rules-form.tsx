@@ -12,7 +12,8 @@ import '@arco-design/web-react/es/Select/style/css.js';
 import { useTranslation } from 'react-i18next';
 import { showFieldErrors } from '@/lib/form-errors';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import { LINE_TARGETS, type LineRule, type LineRules, useSaveRules } from './api';
+import { SAMPLE_FIELDS } from '@/lib/sample-fields';
+import { type LineRule, type LineRules, useSaveRules } from './api';
 import styles from './line-ingest.module.css';
 
 const COLUMNS = ['measurement', 'deviceTag', 'field', 'target', 'scale'] as const;
@@ -76,7 +77,7 @@ export function RulesForm({ form, initial }: { form: FormInstance<LineRules>; in
                     <Input aria-label={label('field')} maxLength={128} placeholder="power" />
                   </Form.Item>
                   <Form.Item field={`${item.field}.target`} rules={[required]}>
-                    <Select aria-label={label('target')} options={LINE_TARGETS.map((v) => ({ value: v, label: t(`lineIngest.target.${v}`) }))} />
+                    <Select aria-label={label('target')} options={SAMPLE_FIELDS.map((v) => ({ value: v, label: t(`sampleField.${v}`) }))} />
                   </Form.Item>
                   <Form.Item field={`${item.field}.scale`}>
                     <InputNumber aria-label={label('scale')} placeholder="1" />
