@@ -31,7 +31,7 @@ type DetectedColumn struct {
 }
 
 // previewRows is how many data rows detection looks at.
-const previewRows = 500
+const previewRows = 2000
 
 // Detect reads the first rows of a file and guesses its layout.
 func Detect(rr RowReader) (Detection, error) {
@@ -263,7 +263,9 @@ func energyKind(header string, values, devices []string) string {
 		}
 		last[key] = x
 	}
-	if steps > 0 && falls*20 > steps { // more than 5 % of the steps fall
+	// a counter falls only at a reset (a daily counter: once a day per device); interval
+	// energy falls through every afternoon
+	if steps > 0 && (falls*20 > steps || falls > 2*len(last)+2) {
 		return EnergyInterval
 	}
 	return EnergyCounter

@@ -56,6 +56,21 @@ type backfillJob struct {
 // through Write afterwards if it is inside the raw window, else rejected as out_of_order.
 // Backfill must not run at the same time as other writes for the same devices.
 func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (BackfillResult, error) {
+	out, err := w.BackfillQuiet(ctx, batches)
+	if err == nil {
+		w.AnnounceReload()
+	}
+	return out, err
+}
+
+// AnnounceReload tells the listeners (OnChange) to read the roll-ups again: what a
+// back-fill wrote reaches them no other way.
+func (w *Writer) AnnounceReload() { w.emit(Change{Reload: true}) }
+
+// BackfillQuiet is Backfill without AnnounceReload, for a caller that back-fills in slices
+// while holding Exclusive (a listener's reload takes Exclusive too) and announces once it
+// let go.
+func (w *Writer) BackfillQuiet(ctx context.Context, batches iter.Seq[[]Sample]) (BackfillResult, error) {
 	start := time.Now()
 	var out BackfillResult
 	// the roll-ups complete before the back-fill adds to them (it marks its devices'
@@ -329,7 +344,6 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 		out.Conflicts += int64(res.Conflicts)
 		out.Rejected += int64(res.Rejected)
 	}
-	w.emit(Change{Reload: true})
 	out.Elapsed = time.Since(start)
 	return out, nil
 }

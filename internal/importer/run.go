@@ -1,0 +1,199 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// FileRef is one file of an import.
+type FileRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	// Device is the file's device (serial number or name, as the mapping matches) when the
+	// mapping has no device column: one file per device.
+	Device string `json:"device,omitempty"`
+}
+
+// Plan is an import: an organisation's files read with one mapping.
+type Plan struct {
+	OrgID   int64     `json:"orgId"`
+	Files   []FileRef `json:"files"`
+	Mapping Mapping   `json:"mapping"`
+}
+
+// Checkpoint is how far an import got: every row before (File, Row) is committed, with
+// the running counters at that point and the report so far.
+type Checkpoint struct {
+	File     int                  `json:"file"`
+	Row      int64                `json:"row"` // rows of File already done (the header counted)
+	Counters map[int64][2]float64 `json:"counters,omitempty"`
+	Report   Report               `json:"report"`
+	Bytes    int64                `json:"bytes"` // bytes of the files before File
+}
+
+// Opener opens a file of the plan; size is its length in bytes.
+type Opener func(ctx context.Context, f FileRef) (rr RowReader, size int64, err error)
+
+// Importer runs plans against the write path.
+type Importer struct {
+	DB     *store.DB
+	Writer *telemetry.Writer
+	// SliceSize is how many samples go to one back-fill (default 100,000): the live writes
+	// of this process wait for one slice at a time, and memory holds one slice.
+	SliceSize int
+
+	mu        sync.Mutex
+	announced time.Time
+}
+
+// row is a sample and the row it came from.
+type pending struct {
+	s   telemetry.Sample
+	row int64
+}
+
+// Run reads the plan's files from cp on and stores their rows (dry: only counts what would
+// happen). After each slice it calls save with the new checkpoint; an error from save (a
+// lost lease, a pause) stops the run with that error after the slice is committed.
+func (im *Importer) Run(ctx context.Context, p Plan, open Opener, cp Checkpoint, dry bool, save func(Checkpoint) error) (Checkpoint, error) {
+	devs, err := loadDevices(ctx, im.DB, p.OrgID, p.Mapping.Match)
+	if err != nil {
+		return cp, err
+	}
+	size := im.SliceSize
+	if size <= 0 {
+		size = 100_000
+	}
+	counters := map[int64]*[2]float64{}
+	for id, c := range cp.Counters {
+		counters[id] = &[2]float64{c[0], c[1]}
+	}
+	tails := newTails(im.DB)
+	raw := im.Writer.Options().RawRetention
+	for ; cp.File < len(p.Files); cp.File, cp.Row = cp.File+1, 0 {
+		f := p.Files[cp.File]
+		rr, fsize, err := open(ctx, f)
+		if err != nil {
+			return cp, err
+		}
+		err = im.runFile(ctx, p, f, rr, devs, counters, tails, raw, size, &cp, dry, save)
+		rr.Close()
+		if err != nil {
+			return cp, err
+		}
+		cp.Bytes += fsize
+	}
+	cp.Counters = snapshot(counters)
+	if !dry {
+		im.announce(true)
+	}
+	return cp, nil
+}
+
+func snapshot(c map[int64]*[2]float64) map[int64][2]float64 {
+	out := make(map[int64][2]float64, len(c))
+	for id, v := range c {
+		out[id] = *v
+	}
+	return out
+}
+
+func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader, devs *devices, counters map[int64]*[2]float64,
+	tails *tailCache, raw time.Duration, size int, cp *Checkpoint, dry bool, save func(Checkpoint) error) error {
+	var header []string
+	var rowNo int64
+	for rowNo <= int64(p.Mapping.HeaderRow) {
+		r, err := rr.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return &FieldError{"headerRow", "beyond_file"}
+			}
+			return err
+		}
+		rowNo++
+		header = append(header[:0], r...)
+	}
+	fileDev := int64(0)
+	if f.Device != "" {
+		id, ok := devs.find(f.Device)
+		if !ok {
+			return &FieldError{"files.device", ReasonUnknownDevice}
+		}
+		fileDev = id
+	}
+	conv, err := NewConverter(p.Mapping, header, devs.zone(fileDev), fileDev, devs.find)
+	if err != nil {
+		return err
+	}
+	conv.State = counters
+	conv.Base = func(dev int64) [2]float64 {
+		t, _ := tails.get(ctx, dev)
+		return [2]float64{t.EnergyKWh, t.Energy2KWh}
+	}
+	batch := make([]pending, 0, size)
+	flush := func() error {
+		if err := im.slice(ctx, f.Name, batch, tails, raw, &cp.Report, dry); err != nil {
+			return err
+		}
+		batch = batch[:0]
+		cp.Row = rowNo
+		cp.Counters = snapshot(counters)
+		if save != nil {
+			return save(*cp)
+		}
+		return nil
+	}
+	for {
+		r, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: row %d: %w", f.Name, rowNo+1, err)
+		}
+		rowNo++
+		if rowNo <= cp.Row || emptyRow(r) {
+			continue // done before the checkpoint
+		}
+		cp.Report.Rows++
+		samples, reason, col := conv.Convert(r)
+		if reason != "" {
+			if col != "" {
+				if i, _ := strconv.Atoi(col); i < len(header) {
+					col = header[i]
+				}
+			}
+			cp.Report.reject(f.Name, rowNo, reason, col)
+			continue
+		}
+		for _, s := range samples {
+			batch = append(batch, pending{s: s, row: rowNo})
+		}
+		if len(batch) >= size {
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+func emptyRow(r []string) bool {
+	for _, v := range r {
+		if v != "" {
+			return false
+		}
+	}
+	return true
+}
