@@ -87,23 +87,28 @@ func ParseTime(v, format string, loc *time.Location) (time.Time, bool) {
 // field above 12 settles it, else the reading whose consecutive dates step by at most two
 // days (as a time series does) wins. ambiguous is true when nothing settled it.
 func detectTime(values []string) (format string, ambiguous bool) {
+	// a format must read four values in five (a file may hold a few bad rows); the one
+	// reading the most wins, the earlier in layouts on a tie
 	var ok []string
+	bestGood := 0
 	for _, f := range append(append([]string{}, layouts...), TimeUnixM, TimeUnix, TimeExcel) {
-		n, all := 0, true
+		n, good := 0, 0
 		for _, v := range values {
 			if strings.TrimSpace(v) == "" {
 				continue
 			}
 			n++
-			t, good := ParseTime(v, f, time.UTC)
-			if !good || !plausibleYear(t) {
-				all = false
-				break
+			if t, g := ParseTime(v, f, time.UTC); g && plausibleYear(t) {
+				good++
 			}
 		}
-		if all && n > 0 {
-			ok = append(ok, f)
+		if good == 0 || good*5 < n*4 || good < bestGood {
+			continue
 		}
+		if good > bestGood {
+			ok, bestGood = ok[:0], good
+		}
+		ok = append(ok, f)
 	}
 	if len(ok) == 0 {
 		return "", false
