@@ -31,7 +31,31 @@ const maxLine = 1 << 20
 // quoted fields may hold delimiters and line breaks.
 type csvRows struct {
 	r     *csv.Reader
+	n     *counting
 	Comma rune
+}
+
+// counting counts the bytes read through it (the progress of a file).
+type counting struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counting) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Offset is about how far into its file a reader is (bytes; 0 when unknown).
+func Offset(rr RowReader) int64 {
+	if c, ok := rr.(*csvRows); ok {
+		return c.n.n
+	}
+	if r, ok := rr.(*removeOnClose); ok {
+		return Offset(r.RowReader)
+	}
+	return 0
 }
 
 // ErrLineTooLong is returned for a line beyond maxLine bytes.
@@ -57,7 +81,8 @@ func (l *limitedLines) Read(p []byte) (int, error) {
 
 // NewCSV starts reading delimited text from r.
 func NewCSV(r io.Reader) (RowReader, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
+	cnt := &counting{r: r}
+	br := bufio.NewReaderSize(cnt, 256<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		_, _ = br.Discard(3)
 	}
@@ -80,7 +105,7 @@ func NewCSV(r io.Reader) (RowReader, error) {
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = true
-	return &csvRows{r: cr, Comma: comma}, nil
+	return &csvRows{r: cr, n: cnt, Comma: comma}, nil
 }
 
 func (c *csvRows) Next() ([]string, error) {

@@ -27,16 +27,18 @@ type Plan struct {
 	OrgID   int64     `json:"orgId"`
 	Files   []FileRef `json:"files"`
 	Mapping Mapping   `json:"mapping"`
+	Dry     bool      `json:"dry"`
 }
 
 // Checkpoint is how far an import got: every row before (File, Row) is committed, with
 // the running counters at that point and the report so far.
 type Checkpoint struct {
-	File     int                  `json:"file"`
-	Row      int64                `json:"row"` // rows of File already done (the header counted)
-	Counters map[int64][2]float64 `json:"counters,omitempty"`
-	Report   Report               `json:"report"`
-	Bytes    int64                `json:"bytes"` // bytes of the files before File
+	File      int                  `json:"file"`
+	Row       int64                `json:"row"` // rows of File already done (the header counted)
+	Counters  map[int64][2]float64 `json:"counters,omitempty"`
+	Report    Report               `json:"report"`
+	Bytes     int64                `json:"bytes"`     // bytes of the files before File
+	FileBytes int64                `json:"fileBytes"` // bytes of File read so far (about)
 }
 
 // Opener opens a file of the plan; size is its length in bytes.
@@ -90,6 +92,7 @@ func (im *Importer) Run(ctx context.Context, p Plan, open Opener, cp Checkpoint,
 			return cp, err
 		}
 		cp.Bytes += fsize
+		cp.FileBytes = 0
 	}
 	cp.Counters = snapshot(counters)
 	if !dry {
@@ -145,6 +148,7 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 		}
 		batch = batch[:0]
 		cp.Row = rowNo
+		cp.FileBytes = Offset(rr)
 		cp.Counters = snapshot(counters)
 		if save != nil {
 			return save(*cp)
