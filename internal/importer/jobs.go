@@ -226,15 +226,25 @@ func (r *Runner) run(ctx context.Context, id int64) error {
 		return r.finish(ctx, id, StateFailed, cp, err)
 	}
 	_ = json.Unmarshal([]byte(cps), &cp)
+	// save records the checkpoint while this runner holds the lease, whatever the state (a
+	// slice committed before a pause is in it), then stops the run if the job was paused or
+	// cancelled meanwhile
 	save := func(c Checkpoint) error {
 		b, _ := json.Marshal(c)
 		now := time.Now().UnixMilli()
 		res, err := db.Exec(ctx, `UPDATE import_jobs SET checkpoint = ?, updated_at = ?, lease_until = ?
-			WHERE id = ? AND lease_owner = ? AND state = ?`, string(b), now, now+r.Lease.Milliseconds(), id, r.owner, StateRunning)
+			WHERE id = ? AND lease_owner = ?`, string(b), now, now+r.Lease.Milliseconds(), id, r.owner)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
+			return errStopped // the lease is another's
+		}
+		var state string
+		if err := db.QueryRow(ctx, "SELECT state FROM import_jobs WHERE id = ?", id).Scan(&state); err != nil {
+			return err
+		}
+		if state != StateRunning {
 			return errStopped
 		}
 		return nil

@@ -32,6 +32,7 @@ const maxLine = 1 << 20
 type csvRows struct {
 	r     *csv.Reader
 	n     *counting
+	br    *bufio.Reader
 	Comma rune
 }
 
@@ -50,7 +51,7 @@ func (c *counting) Read(p []byte) (int, error) {
 // Offset is about how far into its file a reader is (bytes; 0 when unknown).
 func Offset(rr RowReader) int64 {
 	if c, ok := rr.(*csvRows); ok {
-		return c.n.n
+		return c.n.n - int64(c.br.Buffered()) // within the csv reader's own 4 KiB
 	}
 	if r, ok := rr.(*removeOnClose); ok {
 		return Offset(r.RowReader)
@@ -105,7 +106,7 @@ func NewCSV(r io.Reader) (RowReader, error) {
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = true
-	return &csvRows{r: cr, n: cnt, Comma: comma}, nil
+	return &csvRows{r: cr, n: cnt, br: br, Comma: comma}, nil
 }
 
 func (c *csvRows) Next() ([]string, error) {

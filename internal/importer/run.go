@@ -52,6 +52,8 @@ type Importer struct {
 	// of this process wait for one slice at a time, and memory holds one slice.
 	SliceSize int
 
+	afterSlice func()
+
 	mu        sync.Mutex
 	announced time.Time
 }
@@ -145,6 +147,9 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 	flush := func() error {
 		if err := im.slice(ctx, f.Name, batch, tails, raw, &cp.Report, dry); err != nil {
 			return err
+		}
+		if im.afterSlice != nil {
+			im.afterSlice() // tests: a pause or a crash between a slice and its checkpoint
 		}
 		batch = batch[:0]
 		cp.Row = rowNo
