@@ -14,7 +14,7 @@ import (
 
 var (
 	importRateRe = regexp.MustCompile(`import / back-fill rate: (\d+) %`)
-	importPeakRe = regexp.MustCompile(`\| import: upload \+ job \| [\d.]+ \| (\d+) \| (\d+) MiB \|`)
+	importPeakRe = regexp.MustCompile(`\| import: upload \+ job \| [\d.]+ \| (\d+) \| (\d+) MiB \| (\d+) MiB \|`)
 )
 
 // importHistory runs bench/importer: a generated CSV through the import API against
@@ -42,8 +42,10 @@ func (e *env) importHistory(ctx context.Context) error {
 	}
 	if m := importPeakRe.FindStringSubmatch(text); m != nil {
 		peak, _ := strconv.Atoi(m[2])
-		e.rep.add(figure{area: "Ingest", name: "History import, peak memory", value: m[2] + " MiB", goal: "< 300 MiB",
-			ref: m[1] + " rows/s", verdict: verdict(peak < 300)})
+		// the goal is the process's resident size, which also holds SQLite's page cache and
+		// mapped file; the Go heap is the importer's own share
+		e.rep.add(figure{area: "Ingest", name: "History import, peak memory (resident)", value: m[2] + " MiB", goal: "< 300 MiB",
+			ref: fmt.Sprintf("Go heap %s MiB; %s rows/s", m[3], m[1]), verdict: verdict(peak < 300)})
 	}
 	e.rep.section("Ingest", "History import", "From `bench/importer "+strings.Join(args, " ")+"`:\n\n"+text)
 	return nil

@@ -86,6 +86,7 @@ func run(ctx context.Context) error {
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	resetPeak()
+	stopHeap := heapPeak()
 	t1 := time.Now()
 	f, err := os.Open(csvPath)
 	if err != nil {
@@ -116,7 +117,7 @@ func run(ctx context.Context) error {
 	if err := get(srv.URL+"/v2/import/job/"+strconv.FormatInt(job.ID, 10), &job); err != nil {
 		return err
 	}
-	importPeak := peakMiB()
+	importPeak, importHeap := peakMiB(), stopHeap()
 	db.Close()
 	if job.State != importer.StateDone {
 		return fmt.Errorf("job %s: %s", job.State, job.Error)
@@ -130,23 +131,24 @@ func run(ctx context.Context) error {
 	defer db2.Close()
 	runtime.GC()
 	resetPeak()
+	stopHeap = heapPeak()
 	t3 := time.Now()
 	res, err := telemetry.NewWriter(db2, opt).Backfill(ctx, samples(ctx, db2, from))
 	if err != nil {
 		return err
 	}
 	bf := time.Since(t3)
-	bfPeak := peakMiB()
+	bfPeak, bfHeap := peakMiB(), stopHeap()
 
 	rate := float64(rows) / (upload + load).Seconds()
 	bfRate := float64(res.Samples) / bf.Seconds()
 	fmt.Printf("History import: %d devices × %d days of 5-minute rows = %d rows (%.1f MB CSV), raw retention %s\n",
 		*nDevices, *nDays, rows, float64(size)/1e6, *retention)
-	fmt.Printf("| run | seconds | rows/s | peak RSS |\n|---|---:|---:|---:|\n")
-	fmt.Printf("| import: upload (HTTP, streamed) | %.1f | %.0f | |\n", upload.Seconds(), float64(rows)/upload.Seconds())
-	fmt.Printf("| import: job (read, check, back-fill in slices of %d) | %.1f | %.0f | |\n", *slice, load.Seconds(), float64(rows)/load.Seconds())
-	fmt.Printf("| import: upload + job | %.1f | %.0f | %.0f MiB |\n", (upload + load).Seconds(), rate, importPeak)
-	fmt.Printf("| Writer.Backfill alone (samples from memory) | %.1f | %.0f | %.0f MiB |\n", bf.Seconds(), bfRate, bfPeak)
+	fmt.Printf("| run | seconds | rows/s | peak RSS | peak Go heap |\n|---|---:|---:|---:|---:|\n")
+	fmt.Printf("| import: upload (HTTP, streamed) | %.1f | %.0f | | |\n", upload.Seconds(), float64(rows)/upload.Seconds())
+	fmt.Printf("| import: job (read, check, back-fill in slices of %d) | %.1f | %.0f | | |\n", *slice, load.Seconds(), float64(rows)/load.Seconds())
+	fmt.Printf("| import: upload + job | %.1f | %.0f | %.0f MiB | %.0f MiB |\n", (upload + load).Seconds(), rate, importPeak, importHeap)
+	fmt.Printf("| Writer.Backfill alone (samples from memory) | %.1f | %.0f | %.0f MiB | %.0f MiB |\n", bf.Seconds(), bfRate, bfPeak, bfHeap)
 	fmt.Printf("import / back-fill rate: %.0f %% (job alone: %.0f %%); report: stored %d, rejected rows %d\n",
 		100*rate/bfRate, 100*float64(rows)/load.Seconds()/bfRate, job.Report.Stored, job.Report.RejectedRows)
 	return nil
@@ -305,6 +307,31 @@ func decode(resp *http.Response, out any) error {
 		return fmt.Errorf("%s: %d %s", resp.Request.URL.Path, resp.StatusCode, env.Msg)
 	}
 	return json.Unmarshal(env.Data, out)
+}
+
+// heapPeak samples the Go heap in use every 20 ms until stop is called, and answers its
+// peak in MiB: the importer's own memory, beside the resident size, which also holds
+// SQLite's page cache (64 MiB per connection) and the pages of its memory-mapped file.
+func heapPeak() (stop func() float64) {
+	done := make(chan struct{})
+	peak := make(chan float64)
+	go func() {
+		var m runtime.MemStats
+		max := 0.0
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			max = math.Max(max, float64(m.HeapInuse)/(1<<20))
+			select {
+			case <-done:
+				peak <- max
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 { close(done); return <-peak }
 }
 
 // resetPeak resets the process's resident high-water mark (Linux).
