@@ -38,7 +38,7 @@ var (
 	nDevices  = flag.Int("devices", 200, "devices")
 	nDays     = flag.Int("days", 30, "days of 5-minute history (the issue's full size is 1095)")
 	retention = flag.Duration("retention", 30*24*time.Hour, "raw retention")
-	slice     = flag.Int("slice", 100_000, "samples per back-fill slice of the import")
+	slice     = flag.Int("slice", 50_000, "samples per back-fill slice of the import")
 	work      = flag.String("work", "", "working directory (default: a temporary one, removed)")
 )
 

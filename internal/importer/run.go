@@ -48,7 +48,7 @@ type Opener func(ctx context.Context, f FileRef) (rr RowReader, size int64, err 
 type Importer struct {
 	DB     *store.DB
 	Writer *telemetry.Writer
-	// SliceSize is how many samples go to one back-fill (default 100,000): the live writes
+	// SliceSize is how many samples go to one back-fill (default 50,000): the live writes
 	// of this process wait for one slice at a time, and memory holds one slice.
 	SliceSize int
 
@@ -74,7 +74,7 @@ func (im *Importer) Run(ctx context.Context, p Plan, open Opener, cp Checkpoint,
 	}
 	size := im.SliceSize
 	if size <= 0 {
-		size = 100_000
+		size = 50_000
 	}
 	counters := map[int64]*[2]float64{}
 	for id, c := range cp.Counters {
