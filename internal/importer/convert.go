@@ -54,8 +54,11 @@ type Converter struct {
 	Base func(dev int64) [2]float64
 
 	samples []telemetry.Sample
-	vals    []float64
-	seen    []bool
+	// Deltas holds, beside each sample Convert answers, the per-interval energy it added to
+	// the device's running counters: taken back if the row is rejected later.
+	Deltas []([2]float64)
+	vals   []float64
+	seen   []bool
 }
 
 // NewConverter plans the mapping against a file's header. fileDevice is the file's device
@@ -131,6 +134,7 @@ func NewConverter(m Mapping, header []string, loc *time.Location, fileDevice int
 // a reason and the column at fault when the row is rejected whole.
 func (c *Converter) Convert(row []string) (samples []telemetry.Sample, reason, column string) {
 	c.samples = c.samples[:0]
+	c.Deltas = c.Deltas[:0]
 	if len(row) <= c.timeIdx {
 		return nil, ReasonShortRow, ""
 	}
@@ -170,6 +174,7 @@ func (c *Converter) Convert(row []string) (samples []telemetry.Sample, reason, c
 			dev = rowDev
 		}
 		s := telemetry.Sample{DeviceID: dev, Time: t}
+		var delta [2]float64
 		any := false
 		for i, pc := range c.cols {
 			if pc.group != g {
@@ -186,6 +191,7 @@ func (c *Converter) Convert(row []string) (samples []telemetry.Sample, reason, c
 				if c.seen[i] {
 					if pc.delta {
 						st[slot] += c.vals[i]
+						delta[slot] += c.vals[i]
 					} else {
 						st[slot] = c.vals[i]
 					}
@@ -205,6 +211,7 @@ func (c *Converter) Convert(row []string) (samples []telemetry.Sample, reason, c
 			s.Status = telemetry.StatusRunning
 		}
 		c.samples = append(c.samples, s)
+		c.Deltas = append(c.Deltas, delta)
 	}
 	return c.samples, "", ""
 }

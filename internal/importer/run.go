@@ -60,8 +60,9 @@ type Importer struct {
 
 // row is a sample and the row it came from.
 type pending struct {
-	s   telemetry.Sample
-	row int64
+	s     telemetry.Sample
+	row   int64
+	delta [2]float64 // per-interval energy the sample added to its device's counters
 }
 
 // Run reads the plan's files from cp on and stores their rows (dry: only counts what would
@@ -145,7 +146,7 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 	}
 	batch := make([]pending, 0, size)
 	flush := func() error {
-		if err := im.slice(ctx, f.Name, batch, tails, raw, &cp.Report, dry); err != nil {
+		if err := im.slice(ctx, f.Name, batch, counters, tails, raw, &cp.Report, dry); err != nil {
 			return err
 		}
 		if im.afterSlice != nil {
@@ -183,8 +184,8 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 			cp.Report.reject(f.Name, rowNo, reason, col)
 			continue
 		}
-		for _, s := range samples {
-			batch = append(batch, pending{s: s, row: rowNo})
+		for i, s := range samples {
+			batch = append(batch, pending{s: s, row: rowNo, delta: conv.Deltas[i]})
 		}
 		if len(batch) >= size {
 			if err := flush(); err != nil {

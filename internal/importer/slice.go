@@ -15,7 +15,8 @@ import (
 // slice checks a slice's samples against the write path's own rules, drops every sample of
 // a row any of whose samples fails (a row is stored whole or not at all), and stores the
 // rest (dry: counts what would happen).
-func (im *Importer) slice(ctx context.Context, file string, batch []pending, tails *tailCache, raw time.Duration, rep *Report, dry bool) error {
+func (im *Importer) slice(ctx context.Context, file string, batch []pending, counters map[int64]*[2]float64, tails *tailCache,
+	raw time.Duration, rep *Report, dry bool) error {
 	if len(batch) == 0 {
 		return nil
 	}
@@ -34,10 +35,38 @@ func (im *Importer) slice(ctx context.Context, file string, batch []pending, tai
 			rep.reject(file, batch[i].row, r, "")
 		}
 	}
+	// a rejected row's per-interval energy is taken back out of its device's running
+	// counter: the later samples would carry it otherwise
+	var back map[int64]*[2]float64
 	keep := samples[:0]
 	for i := range batch {
-		if !bad[batch[i].row] {
-			keep = append(keep, samples[i])
+		p := &batch[i]
+		if bad[p.row] {
+			if p.delta != [2]float64{} {
+				if back == nil {
+					back = map[int64]*[2]float64{}
+				}
+				b := back[p.s.DeviceID]
+				if b == nil {
+					b = new([2]float64)
+					back[p.s.DeviceID] = b
+				}
+				b[0] += p.delta[0]
+				b[1] += p.delta[1]
+			}
+			continue
+		}
+		s := samples[i]
+		if b := back[s.DeviceID]; b != nil {
+			s.EnergyKWh -= b[0]
+			s.Energy2KWh -= b[1]
+		}
+		keep = append(keep, s)
+	}
+	for dev, b := range back {
+		if st := counters[dev]; st != nil {
+			st[0] -= b[0]
+			st[1] -= b[1]
 		}
 	}
 	rep.Samples += int64(len(keep))
