@@ -109,6 +109,21 @@ func figures(t testing.TB, db *store.DB) []string {
 		}
 		rows.Close()
 	}
+	// the devices' hours (energy and power-energy per hour), rounded like the rest
+	ids, err := store.IDs(ctx, db, "SELECT id FROM devices")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hours, err := telemetry.NewReader(db, telemetry.Options{}).DeviceRollups(ctx, ids, telemetry.Hour,
+		time.Unix(0, 0), time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, pts := range hours {
+		for _, p := range pts {
+			out = append(out, fmt.Sprintf("hour %d %s %.4f %.4f", id, p.Start.UTC().Format(time.RFC3339), p.Stats.EnergyKWh, p.Stats.PowerKWh))
+		}
+	}
 	sort.Strings(out)
 	return out
 }
