@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +41,7 @@ var (
 	retention = flag.Duration("retention", 30*24*time.Hour, "raw retention")
 	slice     = flag.Int("slice", 50_000, "samples per back-fill slice of the import")
 	work      = flag.String("work", "", "working directory (default: a temporary one, removed)")
+	cpuProf   = flag.String("cpuprofile", "", "write a CPU profile of the import job to this file")
 )
 
 func main() {
@@ -109,11 +111,21 @@ func run(ctx context.Context) error {
 		return err
 	}
 	runner := &importer.Runner{Importer: im}
+	if *cpuProf != "" {
+		pf, err := os.Create(*cpuProf)
+		if err != nil {
+			return err
+		}
+		_ = pprof.StartCPUProfile(pf)
+	}
 	t2 := time.Now()
 	if _, err := runner.RunOne(ctx); err != nil {
 		return err
 	}
 	load := time.Since(t2)
+	if *cpuProf != "" {
+		pprof.StopCPUProfile()
+	}
 	if err := get(srv.URL+"/v2/import/job/"+strconv.FormatInt(job.ID, 10), &job); err != nil {
 		return err
 	}

@@ -44,3 +44,26 @@ func (r *Report) reject(file string, row int64, reason, column string) {
 		r.Rejects = append(r.Rejects, Reject{File: file, Row: row, Reason: reason, Column: column})
 	}
 }
+
+// merge adds a part's counts (the rows of a later slice) to r.
+func (r *Report) merge(p *Report) {
+	r.Rows += p.Rows
+	r.Samples += p.Samples
+	r.Stored += p.Stored
+	r.Duplicates += p.Duplicates
+	r.Conflicts += p.Conflicts
+	r.Overlapping += p.Overlapping
+	r.Skipped += p.Skipped
+	r.RejectedRows += p.RejectedRows
+	for k, n := range p.Reasons {
+		if r.Reasons == nil {
+			r.Reasons = map[string]int64{}
+		}
+		r.Reasons[k] += n
+	}
+	for _, x := range p.Rejects {
+		if len(r.Rejects) < MaxRejects {
+			r.Rejects = append(r.Rejects, x)
+		}
+	}
+}

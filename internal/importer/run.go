@@ -140,26 +140,76 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 		return err
 	}
 	conv.State = counters
+	// the reading side looks a device's stored counters up on its own (the storing side
+	// keeps its own cache of the latest samples)
+	bases := newTails(im.DB)
 	conv.Base = func(dev int64) [2]float64 {
-		t, _ := tails.get(ctx, dev)
+		t, _ := bases.get(ctx, dev)
 		return [2]float64{t.EnergyKWh, t.Energy2KWh}
 	}
+
+	// Reading, converting and checking the next slice runs beside the storing of the one
+	// before (at most one waits between them): the back-fill's database work and the
+	// parsing take a core each.
+	type ready struct {
+		keep      []telemetry.Sample
+		part      Report // the slice's rows, rejects and samples
+		row       int64
+		fileBytes int64
+		counters  map[int64][2]float64
+	}
+	resume := cp.Row // cp is the storing side's from here on
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	work := make(chan ready, 1)
+	stored := make(chan error, 1)
+	go func() {
+		var err error
+		for r := range work {
+			if err != nil {
+				continue // drain
+			}
+			if err = im.store(sctx, r.keep, tails, raw, &r.part, dry); err != nil {
+				stop()
+				continue
+			}
+			if im.afterSlice != nil {
+				im.afterSlice() // tests: a pause or a crash between a slice and its checkpoint
+			}
+			cp.Report.merge(&r.part)
+			cp.Row, cp.FileBytes, cp.Counters = r.row, r.fileBytes, r.counters
+			if save != nil {
+				if err = save(*cp); err != nil {
+					stop()
+				}
+			}
+		}
+		stored <- err
+	}()
+	finish := func(err error) error {
+		close(work)
+		if serr := <-stored; serr != nil {
+			return serr
+		}
+		return err
+	}
+
+	var part Report
 	batch := make([]pending, 0, size)
 	flush := func() error {
-		if err := im.slice(ctx, f.Name, batch, counters, tails, raw, &cp.Report, dry); err != nil {
+		keep, err := im.prepare(sctx, f.Name, batch, counters, &part)
+		if err != nil {
 			return err
 		}
-		if im.afterSlice != nil {
-			im.afterSlice() // tests: a pause or a crash between a slice and its checkpoint
-		}
+		r := ready{keep: keep, part: part, row: rowNo, fileBytes: Offset(rr), counters: snapshot(counters)}
+		part = Report{}
 		batch = batch[:0]
-		cp.Row = rowNo
-		cp.FileBytes = Offset(rr)
-		cp.Counters = snapshot(counters)
-		if save != nil {
-			return save(*cp)
+		select {
+		case work <- r:
+			return nil
+		case <-sctx.Done():
+			return sctx.Err()
 		}
-		return nil
 	}
 	for {
 		r, err := rr.Next()
@@ -167,13 +217,13 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: row %d: %w", f.Name, rowNo+1, err)
+			return finish(fmt.Errorf("%s: row %d: %w", f.Name, rowNo+1, err))
 		}
 		rowNo++
-		if rowNo <= cp.Row || emptyRow(r) {
+		if rowNo <= resume || emptyRow(r) {
 			continue // done before the checkpoint
 		}
-		cp.Report.Rows++
+		part.Rows++
 		samples, reason, col := conv.Convert(r)
 		if reason != "" {
 			if col != "" {
@@ -181,7 +231,7 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 					col = header[i]
 				}
 			}
-			cp.Report.reject(f.Name, rowNo, reason, col)
+			part.reject(f.Name, rowNo, reason, col)
 			continue
 		}
 		for i, s := range samples {
@@ -189,14 +239,11 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 		}
 		if len(batch) >= size {
 			if err := flush(); err != nil {
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
+				return finish(err)
 			}
 		}
 	}
-	return flush()
+	return finish(flush())
 }
 
 func emptyRow(r []string) bool {

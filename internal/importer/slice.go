@@ -12,13 +12,13 @@ import (
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
-// slice checks a slice's samples against the write path's own rules, drops every sample of
-// a row any of whose samples fails (a row is stored whole or not at all), and stores the
-// rest (dry: counts what would happen).
-func (im *Importer) slice(ctx context.Context, file string, batch []pending, counters map[int64]*[2]float64, tails *tailCache,
-	raw time.Duration, rep *Report, dry bool) error {
+// prepare checks a slice's samples against the write path's own rules and drops every
+// sample of a row any of whose samples fails (a row is stored whole or not at all). It runs
+// on the reading side, before the rows after the slice are converted: a rejected row's
+// per-interval energy is taken back out of its device's running counter here.
+func (im *Importer) prepare(ctx context.Context, file string, batch []pending, counters map[int64]*[2]float64, rep *Report) ([]telemetry.Sample, error) {
 	if len(batch) == 0 {
-		return nil
+		return nil, nil
 	}
 	samples := make([]telemetry.Sample, len(batch))
 	for i := range batch {
@@ -26,7 +26,7 @@ func (im *Importer) slice(ctx context.Context, file string, batch []pending, cou
 	}
 	reasons, err := im.Writer.ValidateHistory(ctx, samples)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bad := map[int64]bool{}
 	for i, r := range reasons {
@@ -70,9 +70,16 @@ func (im *Importer) slice(ctx context.Context, file string, batch []pending, cou
 		}
 	}
 	rep.Samples += int64(len(keep))
+	return keep, nil
+}
+
+// store stores a prepared slice (dry: counts what would happen). It runs on the storing
+// side, one slice at a time, in order.
+func (im *Importer) store(ctx context.Context, keep []telemetry.Sample, tails *tailCache, raw time.Duration, rep *Report, dry bool) error {
 	if len(keep) == 0 {
 		return nil
 	}
+	var err error
 	rawFrom := im.Writer.Options().Now().Add(-raw)
 	if dry {
 		for _, s := range keep {
