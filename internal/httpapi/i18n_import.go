@@ -26,6 +26,8 @@ var importMessages = map[string]map[string]string{
 		"无法以 CSV 或 XLSX 读取该文件", "無法以 CSV 或 XLSX 讀取該檔案", "파일을 CSV 또는 XLSX로 읽을 수 없습니다", "ファイルを CSV または XLSX として読み取れません"),
 	"import_job_state": m5("The import is %s: this is not possible now",
 		"导入任务处于%s状态，现在无法执行此操作", "匯入工作處於%s狀態，現在無法執行此操作", "가져오기 작업이 %s 상태라 지금은 할 수 없습니다", "インポートは %s の状態のため、今は実行できません"),
+	"import_file_in_use": m5("An import that has not ended reads this file: cancel it first",
+		"有未结束的导入任务正在读取此文件，请先取消该任务", "有未結束的匯入工作正在讀取此檔案，請先取消該工作", "끝나지 않은 가져오기 작업이 이 파일을 읽고 있습니다. 먼저 취소하세요", "終了していないインポートがこのファイルを読んでいます。先に取り消してください"),
 	"import_quota": m5("The organisation's import files would exceed %d bytes: delete files no longer needed",
 		"本组织的导入文件将超过 %d 字节，请删除不再需要的文件", "本組織的匯入檔案將超過 %d 位元組，請刪除不再需要的檔案", "조직의 가져오기 파일이 %d바이트를 넘게 됩니다. 필요 없는 파일을 지우세요", "組織のインポートファイルが %d バイトを超えます。不要なファイルを削除してください"),
 }

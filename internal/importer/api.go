@@ -145,7 +145,11 @@ func (s *Service) deleteFile(r *http.Request) (any, error) {
 	if err := decodeID(r, &in, &in.FileID, "fileId"); err != nil {
 		return nil, err
 	}
-	return nil, fail(DeleteFile(r.Context(), s.DB, httpapi.Caller(r).OrgID, in.FileID), "")
+	err := DeleteFile(r.Context(), s.DB, httpapi.Caller(r).OrgID, in.FileID)
+	if errors.Is(err, ErrInUse) {
+		return nil, httpapi.Conflict("import_file_in_use")
+	}
+	return nil, fail(err, "")
 }
 
 func (s *Service) preview(r *http.Request) (any, error) {

@@ -97,9 +97,25 @@ func TestAPIRoundTrip(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d samples stored, want 3", n)
 	}
+	// a file a job not ended reads cannot be deleted
+	var queued Job
+	do("POST", "/v2/import/job/start", "application/json", body, &queued)
+	del := fmt.Sprintf(`{"fileId":%d}`, file.ID)
+	if s := do("POST", "/v2/import/file/delete", "application/json", del, nil); s != 409 {
+		t.Errorf("deleting a file a queued job reads: %d", s)
+	}
+	if s := do("POST", "/v2/import/job/cancel", "application/json", fmt.Sprintf(`{"jobId":%d}`, queued.ID), nil); s != 200 {
+		t.Errorf("cancel: %d", s)
+	}
+	if s := do("POST", "/v2/import/job/cancel", "application/json", fmt.Sprintf(`{"jobId":%d}`, queued.ID), nil); s != 409 {
+		t.Errorf("cancel twice: %d", s)
+	}
+	if s := do("POST", "/v2/import/file/delete", "application/json", del, nil); s != 200 {
+		t.Errorf("delete: %d", s)
+	}
 	org = f.org + 1000 // another organisation
-	if s := do("POST", "/v2/import/preview", "application/json", fmt.Sprintf(`{"fileId":%d}`, file.ID), nil); s != 404 {
-		t.Errorf("another organisation's preview: %d", s)
+	if s := do("POST", "/v2/import/job/pause", "application/json", fmt.Sprintf(`{"jobId":%d}`, queued.ID), nil); s != 404 {
+		t.Errorf("another organisation's job: pause %d", s)
 	}
 	if s := do("GET", "/v2/import/job/1", "", "", nil); s != 404 {
 		t.Errorf("another organisation's job: %d", s)

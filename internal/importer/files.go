@@ -130,8 +130,23 @@ func ListFiles(ctx context.Context, db *store.DB, orgID int64) ([]File, error) {
 	return out, rows.Err()
 }
 
-// DeleteFile removes the organisation's file and its parts.
+// ErrInUse is a file a job that has not ended still reads.
+var ErrInUse = errors.New("importer: a job not ended reads this file")
+
+// DeleteFile removes the organisation's file and its parts, unless a job that has not
+// ended (queued, running, paused) reads it.
 func DeleteFile(ctx context.Context, db *store.DB, orgID, id int64) error {
+	jobs, err := queryJobs(ctx, db, "WHERE org_id = ? AND state IN (?, ?, ?)", orgID, StateQueued, StateRunning, StatePaused)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		for _, f := range j.Files {
+			if f.ID == id {
+				return ErrInUse
+			}
+		}
+	}
 	return db.InTx(ctx, func(tx *store.Tx) error {
 		res, err := tx.Exec(ctx, "DELETE FROM import_files WHERE id = ? AND org_id = ?", id, orgID)
 		if err != nil {
@@ -150,6 +165,8 @@ type partsReader struct {
 	ctx  context.Context
 	db   *store.DB
 	id   int64
+	size int64 // what the parts must add up to
+	read int64
 	seq  int
 	cur  []byte
 	done bool
@@ -164,12 +181,17 @@ func (p *partsReader) Read(b []byte) (int, error) {
 		err := p.db.QueryRow(p.ctx, "SELECT data FROM import_file_parts WHERE file_id = ? AND seq = ?", p.id, p.seq).Scan(&data)
 		if err != nil {
 			if noRows(err) {
+				if p.read != p.size {
+					// parts gone (the file deleted meanwhile): never a silently short import
+					return 0, fmt.Errorf("importer: file %d: %d of %d bytes stored", p.id, p.read, p.size)
+				}
 				p.done = true
 				continue
 			}
 			return 0, err
 		}
 		p.seq++
+		p.read += int64(len(data))
 		p.cur = data
 	}
 	n := copy(b, p.cur)
@@ -180,7 +202,7 @@ func (p *partsReader) Read(b []byte) (int, error) {
 // OpenFile opens a stored file's rows: a CSV streamed from its parts, an XLSX copied to a
 // temporary file first (the zip needs random access), removed on Close.
 func OpenFile(ctx context.Context, db *store.DB, f File) (RowReader, error) {
-	src := &partsReader{ctx: ctx, db: db, id: f.ID}
+	src := &partsReader{ctx: ctx, db: db, id: f.ID, size: f.Size}
 	if f.Kind != "xlsx" {
 		return NewCSV(src)
 	}
