@@ -6,13 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
 // TestFileReadBackWholeOrError: a stored file reads back as uploaded, across parts; with a
 // part gone it fails instead of ending short.
 func TestFileReadBackWholeOrError(t *testing.T) {
-	db := storetest.SQLite(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) { testFileReadBack(t, db) })
+}
+
+func testFileReadBack(t *testing.T, db *store.DB) {
 	f := newFleet(t, db)
 	ctx := context.Background()
 	text := "t,sn,p\n" + strings.Repeat("2026-03-19 10:00,INV-1,1.5\n", (2*partSize)/27+10)
