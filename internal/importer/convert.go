@@ -49,9 +49,9 @@ type Converter struct {
 	resolve Resolver
 	// State holds the running counters: per device, the main and second counter.
 	State map[int64]*[2]float64
-	// Base gives a device's starting counters the first time it is seen (the stored
-	// latest counters, so imported history continues them).
-	Base func(dev int64) [2]float64
+	// Base gives a device's starting counters the first time it is seen, at time t: the
+	// stored counters just before t, so imported history continues them.
+	Base func(dev int64, t time.Time) [2]float64
 
 	samples []telemetry.Sample
 	// Deltas holds, beside each sample Convert answers, the per-interval energy it added to
@@ -180,7 +180,7 @@ func (c *Converter) Convert(row []string) (samples []telemetry.Sample, reason, c
 			if pc.group != g {
 				continue
 			}
-			st := c.state(dev)
+			st := c.state(dev, t)
 			slot := 0
 			if pc.field == FieldEnergy2 {
 				slot = 1
@@ -216,12 +216,12 @@ func (c *Converter) Convert(row []string) (samples []telemetry.Sample, reason, c
 	return c.samples, "", ""
 }
 
-func (c *Converter) state(dev int64) *[2]float64 {
+func (c *Converter) state(dev int64, t time.Time) *[2]float64 {
 	st := c.State[dev]
 	if st == nil {
 		st = new([2]float64)
 		if c.Base != nil {
-			*st = c.Base(dev)
+			*st = c.Base(dev, t)
 		}
 		c.State[dev] = st
 	}

@@ -119,7 +119,7 @@ func TestConvertIntervalBecomesCounterAndZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Base = func(dev int64) [2]float64 { return [2]float64{float64(dev) * 1000, 0} }
+	c.Base = func(dev int64, _ time.Time) [2]float64 { return [2]float64{float64(dev) * 1000, 0} }
 	var got []float64
 	for _, r := range [][]string{{"2025-01-02 08:05", "A", "1000", "100"}, {"2025-01-02 08:05", "B", "2000", "200"},
 		{"2025-01-02 08:10", "A", "1500", "1,5"}, {"2025-01-02 08:15", "A", "0", ""}} {

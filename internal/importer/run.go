@@ -143,9 +143,8 @@ func (im *Importer) runFile(ctx context.Context, p Plan, f FileRef, rr RowReader
 	// the reading side looks a device's stored counters up on its own (the storing side
 	// keeps its own cache of the latest samples)
 	bases := newTails(im.DB)
-	conv.Base = func(dev int64) [2]float64 {
-		t, _ := bases.get(ctx, dev)
-		return [2]float64{t.EnergyKWh, t.Energy2KWh}
+	conv.Base = func(dev int64, at time.Time) [2]float64 {
+		return bases.countersBefore(ctx, dev, at)
 	}
 
 	// Reading, converting and checking the next slice runs beside the storing of the one
