@@ -57,6 +57,8 @@ type config struct {
 	pushUsers               string
 
 	demoBackfillDays int
+
+	importDevices, importDays int
 }
 
 func flags() *config {
@@ -65,7 +67,7 @@ func flags() *config {
 	flag.StringVar(&c.out, "out", "docs/performance.md", "where to write the results")
 	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
-	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, demo)")
+	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, demo, import)")
 	flag.StringVar(&c.section, "section", "", "write the results as this named section of -out (make bench-large: large), keeping the rest of the page; without it, -out is rewritten and its sections are kept")
 	flag.StringVar(&c.title, "title", "", "with -section: the section's title")
 	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
@@ -102,6 +104,8 @@ func flags() *config {
 	flag.StringVar(&c.pushUsers, "push-users", "100,5000", "alarm push: user counts, one run each (bench/push)")
 	flag.IntVar(&c.pushAlarms, "push-alarms", 40, "alarm push: alarms per run (bench/push)")
 	flag.IntVar(&c.demoBackfillDays, "demo-backfill-days", 365, "demo start-up: days of back-fill (make demo's default)")
+	flag.IntVar(&c.importDevices, "import-devices", 200, "history import: devices of the generated CSV (bench/importer)")
+	flag.IntVar(&c.importDays, "import-days", 90, "history import: days of 5-minute rows (the issue's full size is 1095)")
 	flag.Parse()
 	if c.quick {
 		set := map[string]bool{}
@@ -130,6 +134,7 @@ func flags() *config {
 		small("push-clients", &c.pushClients, 100)
 		small("push-alarms", &c.pushAlarms, 5)
 		small("demo-backfill-days", &c.demoBackfillDays, 7)
+		small("import-days", &c.importDays, 3)
 		if !set["push-users"] {
 			c.pushUsers = "10"
 		}
@@ -219,6 +224,7 @@ func run(ctx context.Context, c *config) error {
 		{"console", nil}, // runs inside dashboard, on the first fleet's server
 		{"push", env.push},
 		{"demo", env.demo},
+		{"import", env.importHistory},
 	}
 	if c.runs("console") && !c.runs("dashboard") {
 		for i := range parts {

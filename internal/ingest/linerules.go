@@ -29,7 +29,6 @@ type LineRules struct {
 // MaxLineRules bounds an organisation's rules.
 const MaxLineRules = 500
 
-
 var lineNameRe = regexp.MustCompile(`^[^\x00-\x1f]{1,128}$`)
 
 // Validate checks the rules and fills defaults; the 400 names each bad field

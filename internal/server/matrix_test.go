@@ -226,6 +226,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 	for k, v := range mqttBodies() {
 		bodies[k] = v
 	}
+	for k, v := range importBodies(f) {
+		bodies[k] = v
+	}
 	for k, v := range orgBodies(f.grantedStation, f.dept) {
 		bodies[k] = v
 	}
@@ -503,6 +506,9 @@ func TestCrossOrganisationMatrix(t *testing.T) {
 	orgWide := map[string]bool{"GET /api/vectorstore/documents/{id}": true, "GET /api/vectorstore/documents/{id}/file": true}
 	for k := range scadaBodies(f) {
 		bodyIDs[k] = k != "POST /v1/scada/project/get" && k != "POST /v1/scada/register/config/add" && k != "POST /v1/scada/template/list"
+	}
+	for _, k := range importBodyIDs {
+		bodyIDs[k] = true
 	}
 	checked := 0
 	for _, rt := range e.Server.API.Routes() {

@@ -23,6 +23,7 @@ import (
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/importer"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/monitor"
@@ -64,6 +65,7 @@ type Server struct {
 	Reports  *report.Service
 	Ingest   *ingest.Service
 	Line     *ingest.LineService
+	Import   *importer.Runner // history import jobs (internal/importer)
 	Messages *message.Store
 	Alarms   *alarm.Engine
 	Hub      *push.Hub
@@ -136,6 +138,8 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Line.LineRoutes(s.API) // InfluxDB line protocol: /write, /api/v2/write, /ping
 	s.Line.RuleRoutes(s.API)
 	s.Ingest.MapRoutes(s.API) // MQTT mapping rules, presets, what arrived
+	s.Import = &importer.Runner{Importer: &importer.Importer{DB: db, Writer: s.Writer}}
+	(&importer.Service{DB: db, Importer: s.Import.Importer}).Routes(s.API)
 	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
 		return alarm.PendingByUser(ctx, db, ids)
 	}}
@@ -428,6 +432,8 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.Library.Run(bgCtx)
 		s.Scada.Start(bgCtx, 30*time.Second) // on one replica: the lock's holder polls
 		go s.DB.RunExclusive(bgCtx, "syslog-retention", func(ctx context.Context) { s.SysLog.RunPruner(ctx, time.Hour) })
+		// import jobs: each replica runs one runner, and each job's lease lets one run it
+		go s.Import.Run(bgCtx)
 		if s.Engine != nil {
 			s.UseEngine(s.Engine)
 			go s.DB.RunExclusive(bgCtx, "simulator", s.Engine.Run)

@@ -41,6 +41,11 @@ const deferred Outcome = 255
 type backfillJob struct {
 	raw  []*rawRow
 	days *accum
+	// tails is set on the last job: its transaction also writes the months and years and
+	// the latest rows, so a back-fill whose samples fit one job commits all or nothing (an
+	// import resumed after a crash must not add a slice's days twice)
+	tails []*rawRow
+	final bool
 }
 
 // Backfill loads history fast: it runs the samples through the same counter and bucket
@@ -51,6 +56,21 @@ type backfillJob struct {
 // through Write afterwards if it is inside the raw window, else rejected as out_of_order.
 // Backfill must not run at the same time as other writes for the same devices.
 func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (BackfillResult, error) {
+	out, err := w.BackfillQuiet(ctx, batches)
+	if err == nil {
+		w.AnnounceReload()
+	}
+	return out, err
+}
+
+// AnnounceReload tells the listeners (OnChange) to read the roll-ups again: what a
+// back-fill wrote reaches them no other way.
+func (w *Writer) AnnounceReload() { w.emit(Change{Reload: true}) }
+
+// BackfillQuiet is Backfill without AnnounceReload, for a caller that back-fills in slices
+// while holding Exclusive (a listener's reload takes Exclusive too) and announces once it
+// let go.
+func (w *Writer) BackfillQuiet(ctx context.Context, batches iter.Seq[[]Sample]) (BackfillResult, error) {
 	start := time.Now()
 	var out BackfillResult
 	// the roll-ups complete before the back-fill adds to them (it marks its devices'
@@ -118,7 +138,15 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 					for _, k := range j.days.order {
 						written[k] = true
 					}
-					return err
+					if err != nil {
+						return err
+					}
+				}
+				if j.final {
+					if _, err := writePeriods(ctx, tx, per); err != nil {
+						return err
+					}
+					return upsertLatest(ctx, tx, j.tails, now, true)
 				}
 				return nil
 			})
@@ -140,7 +168,7 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 	// flushDays hands the complete days to the database goroutine: a device's days once
 	// none of its later samples can reach them, and station days once no device's can
 	// (a station day flushed early and touched again is merged with the stored row).
-	flushDays := func(force bool) {
+	flushDays := func(force bool, final []*rawRow) {
 		part := newAccum(acc.maxGap)
 		global := int64(1 << 62)
 		for _, bd := range devs {
@@ -177,8 +205,8 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 			}
 		}
 		acc.order = keep
-		if len(part.order) > 0 || len(raw) > 0 {
-			jobs <- backfillJob{raw: raw, days: part}
+		if len(part.order) > 0 || len(raw) > 0 || final != nil {
+			jobs <- backfillJob{raw: raw, days: part, tails: final, final: final != nil}
 			raw = nil
 		}
 	}
@@ -288,27 +316,18 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 		seen += len(batch)
 		if seen >= backfillFlushEvery || len(raw) >= 100_000 {
 			seen = 0
-			flushDays(false)
+			flushDays(false, nil)
 		}
 	}
-	flushDays(true)
-	close(jobs)
-	if err := <-dbDone; err != nil {
-		return out, err
-	}
-	var tailRows []*rawRow
+	tailRows := []*rawRow{}
 	for _, bd := range devs {
 		if bd.tail != nil {
 			tailRows = append(tailRows, bd.tail)
 		}
 	}
-	err := w.db.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := writePeriods(ctx, tx, per); err != nil {
-			return err
-		}
-		return upsertLatest(ctx, tx, tailRows, now, true)
-	})
-	if err != nil {
+	flushDays(true, tailRows)
+	close(jobs)
+	if err := <-dbDone; err != nil {
 		return out, err
 	}
 	samplesTotal.Add(float64(out.Accepted), "backfill", "accepted")
@@ -325,7 +344,6 @@ func (w *Writer) Backfill(ctx context.Context, batches iter.Seq[[]Sample]) (Back
 		out.Conflicts += int64(res.Conflicts)
 		out.Rejected += int64(res.Rejected)
 	}
-	w.emit(Change{Reload: true})
 	out.Elapsed = time.Since(start)
 	return out, nil
 }

@@ -220,6 +220,16 @@ func (w *Writer) check(d *deviceInfo, s *Sample, now int64, backfill bool) strin
 
 // Validate checks samples without storing anything: one reason per sample, "" when valid.
 func (w *Writer) Validate(ctx context.Context, samples []Sample) ([]string, error) {
+	return w.validate(ctx, samples, false)
+}
+
+// ValidateHistory is Validate for samples meant for Backfill, which takes any age (no
+// too_old): an import's dry run and its rows' checks.
+func (w *Writer) ValidateHistory(ctx context.Context, samples []Sample) ([]string, error) {
+	return w.validate(ctx, samples, true)
+}
+
+func (w *Writer) validate(ctx context.Context, samples []Sample, history bool) ([]string, error) {
 	if err := w.reg.sync(ctx); err != nil {
 		return nil, err
 	}
@@ -230,7 +240,7 @@ func (w *Writer) Validate(ctx context.Context, samples []Sample) ([]string, erro
 		if err != nil {
 			return nil, err
 		}
-		out[i] = w.check(d, &samples[i], now, false)
+		out[i] = w.check(d, &samples[i], now, history)
 	}
 	return out, nil
 }

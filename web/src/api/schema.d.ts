@@ -683,6 +683,244 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/import/dryrun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a dry run: what the import would store, reject (row and reason) or find present; follow it as a job */
+        post: operations["postV2ImportDryrun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/file/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an uploaded import file */
+        post: operations["postV2ImportFileDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/file/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's uploaded import files */
+        get: operations["getV2ImportFileList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/file/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload an export (CSV or XLSX) as the request body, streamed; the organisation's import files hold at most 1 GiB */
+        post: operations["postV2ImportFileUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/job/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import job: state, progress and report */
+        get: operations["getV2ImportJobId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/job/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an import job */
+        post: operations["postV2ImportJobCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/job/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's latest import jobs and dry runs */
+        get: operations["getV2ImportJobList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/job/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause an import job */
+        post: operations["postV2ImportJobPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/job/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume an import job */
+        post: operations["postV2ImportJobResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/job/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start an import job */
+        post: operations["postV2ImportJobStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The first rows of a file with the detected columns, time format and units and a suggested mapping */
+        post: operations["postV2ImportPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/template/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete one of the organisation's templates */
+        post: operations["postV2ImportTemplateDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/template/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shipped vendor templates and the organisation's */
+        get: operations["getV2ImportTemplateList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/import/template/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a mapping as a template (templateId 0 adds one) */
+        post: operations["postV2ImportTemplateSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/ingest/key/issue": {
         parameters: {
             query?: never;
@@ -3172,6 +3410,14 @@ export interface components {
             /** @description country: each station's carbon reduction uses its country's factor */
             kpiScope?: string;
         };
+        Column: {
+            device?: string;
+            energy?: string;
+            /** @description power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc, irradiance, status */
+            field?: string;
+            name?: string;
+            unit?: string;
+        };
         Comment: {
             body?: string;
             id?: number;
@@ -3344,6 +3590,27 @@ export interface components {
             /** Format: date-time */
             updateTime?: string;
         };
+        DetectedColumn: {
+            /** @description energy columns: counter or interval */
+            energy?: string;
+            name?: string;
+            /** @description time, device, a sample field, or empty when unknown */
+            role?: string;
+            unit?: string;
+        };
+        Detection: {
+            columns?: components["schemas"]["DetectedColumn"][];
+            header?: string[];
+            headerRow?: number;
+            /** @description the suggested mapping */
+            mapping?: components["schemas"]["Mapping"];
+            /** @description the first data rows as read */
+            rows?: string[][];
+            timeAmbiguous?: boolean;
+            /** @description a Go layout or unix, unix_ms, excel_serial; empty when no column reads as time */
+            timeFormat?: string;
+            timeHasOffset?: boolean;
+        };
         Device: {
             capacityKwh?: number;
             collectorSn?: string;
@@ -3500,6 +3767,24 @@ export interface components {
             /** @description multiplies the value (W to kW: 0.001); 0 means 1 */
             scale?: number;
         };
+        File: {
+            /** Format: date-time */
+            createdAt?: string;
+            id?: number;
+            /** @description csv or xlsx */
+            kind?: string;
+            name?: string;
+            sha256?: string;
+            size?: number;
+        };
+        FileID: {
+            fileId: number;
+        };
+        FileRef: {
+            device?: string;
+            id?: number;
+            name?: string;
+        };
         Flows: {
             chargeKwh?: number;
             dischargeKwh?: number;
@@ -3617,6 +3902,34 @@ export interface components {
             type?: string;
             /** Format: date-time */
             updateTime?: string;
+        };
+        Job: {
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description a dry run: counts only, stores nothing */
+            dry?: boolean;
+            error?: string;
+            files?: components["schemas"]["FileRef"][];
+            id?: number;
+            /** @description 0 to 1: the share of the files' bytes read */
+            progress?: number;
+            report?: components["schemas"]["Report"];
+            /** @description queued, running, paused, done, failed or cancelled */
+            state?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        JobFile: {
+            /** @description the file's device (serial number or name, as mapping.match says) */
+            device?: string;
+            fileId: number;
+        };
+        JobID: {
+            jobId: number;
+        };
+        JobRequest: {
+            files: components["schemas"]["JobFile"][];
+            mapping: components["schemas"]["Mapping"];
         };
         KeyInfo: {
             /** @description device keys: the device */
@@ -3870,6 +4183,16 @@ export interface components {
             model?: string;
             name: string;
             registers: components["schemas"]["Register"][];
+        };
+        Mapping: {
+            columns?: components["schemas"]["Column"][];
+            deviceColumn?: string;
+            headerRow?: number;
+            /** @description serial or name */
+            match?: string;
+            timeColumn: string;
+            timeFormat: string;
+            zone?: string;
         };
         MapPreset: {
             /** @description opendtu, ahoydtu, tasmota or victron */
@@ -4289,6 +4612,22 @@ export interface components {
             /** @description bucket start, unix ms */
             time?: number;
         };
+        Preview: {
+            columns?: components["schemas"]["DetectedColumn"][];
+            file?: components["schemas"]["File"];
+            header?: string[];
+            headerRow?: number;
+            /** @description the suggested mapping */
+            mapping?: components["schemas"]["Mapping"];
+            /** @description the first data rows as read */
+            rows?: string[][];
+            /** @description the names of the templates that fit the file's header */
+            templates?: string[];
+            timeAmbiguous?: boolean;
+            /** @description a Go layout or unix, unix_ms, excel_serial; empty when no column reads as time */
+            timeFormat?: string;
+            timeHasOffset?: boolean;
+        };
         PreviewInput: {
             /** @description a device with a field connection (its map, if any, is not changed) */
             deviceId: number;
@@ -4445,6 +4784,31 @@ export interface components {
             wordOrder?: string;
             /** @description the debugging page may write it (admins, audited); plain number holding registers only */
             writable?: boolean;
+        };
+        Reject: {
+            column?: string;
+            file?: string;
+            reason?: string;
+            /** @description 1-based row of the file, the header counted (a spreadsheet's row number) */
+            row?: number;
+        };
+        Report: {
+            conflicts?: number;
+            duplicates?: number;
+            overlapping?: number;
+            /** @description rejected rows per reason */
+            reasons?: {
+                [key: string]: number;
+            };
+            rejectedRows?: number;
+            /** @description the first rejected rows */
+            rejects?: components["schemas"]["Reject"][];
+            /** @description data rows read */
+            rows?: number;
+            /** @description samples the valid rows make (a wide row makes one per device) */
+            samples?: number;
+            skipped?: number;
+            stored?: number;
         };
         ResetPasswordRequest: {
             password: string;
@@ -4938,9 +5302,23 @@ export interface components {
             name?: string;
             stations?: number;
         };
+        Template: {
+            builtIn?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description 0 for the templates shipped with Helio */
+            id?: number;
+            mapping?: components["schemas"]["Mapping"];
+            name?: string;
+            source?: string;
+            vendor?: string;
+        };
         TemplateConfig: {
             params?: components["schemas"]["Params"];
             schedule?: components["schemas"]["Schedule"];
+        };
+        TemplateID: {
+            templateId: number;
         };
         TemplateInput: {
             config: components["schemas"]["TemplateConfig"];
@@ -4975,6 +5353,12 @@ export interface components {
             shared?: boolean;
             /** Format: date-time */
             updateTime?: string;
+        };
+        TemplateSave: {
+            mapping: components["schemas"]["Mapping"];
+            name: string;
+            templateId?: number;
+            vendor?: string;
         };
         TopDevice: {
             currentPowerKw?: number;
@@ -7251,6 +7635,605 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Summary"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportDryrun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobRequest"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportFileDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileID"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: null;
+                    };
+                };
+            };
+        };
+    };
+    getV2ImportFileList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["File"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportFileUpload: {
+        parameters: {
+            query?: {
+                /** @description the file's name (.csv, .txt or .xlsx) */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    getV2ImportJobId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportJobCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobID"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"];
+                    };
+                };
+            };
+        };
+    };
+    getV2ImportJobList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportJobPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobID"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportJobResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobID"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportJobStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobRequest"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Job"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileID"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Preview"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportTemplateDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateID"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: null;
+                    };
+                };
+            };
+        };
+    };
+    getV2ImportTemplateList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Template"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2ImportTemplateSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateSave"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Template"];
                     };
                 };
             };
