@@ -19,6 +19,9 @@ func (c *Client) DeviceData(ctx context.Context, siteID, serial string, loc *tim
 	var a EquipmentDataAnswer
 	// the API's range is whole seconds and inclusive: ask from the next second
 	start := from.Truncate(time.Second).Add(time.Second)
+	if start.After(to) {
+		return nil, nil // nothing to ask for: the API would refuse the range
+	}
 	q := url.Values{"startTime": {start.In(loc).Format(TimeLayout)}, "endTime": {to.In(loc).Format(TimeLayout)}}
 	if err := c.get(ctx, "/equipment/"+url.PathEscape(siteID)+"/"+url.PathEscape(serial)+"/data", q, &a); err != nil {
 		return nil, err

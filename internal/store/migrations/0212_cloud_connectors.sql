@@ -8,7 +8,6 @@ CREATE TABLE cloud_connections (
     vendor TEXT NOT NULL,
     name TEXT NOT NULL,
     sealed_credentials TEXT NOT NULL,
-    base_url TEXT NOT NULL DEFAULT '',
     state TEXT NOT NULL,
     last_error TEXT NOT NULL DEFAULT '',
     daily_budget INTEGER NOT NULL,
@@ -22,11 +21,13 @@ CREATE TABLE cloud_connections (
     UNIQUE (org_id, name)
 );
 
+-- synced_to: the last instant (ms) whose readings are written; a restart resumes after it.
 CREATE TABLE cloud_cursors (
     connection_id BIGINT NOT NULL REFERENCES cloud_connections(id) ON DELETE CASCADE,
     device_id BIGINT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
     site_id TEXT NOT NULL,
     serial TEXT NOT NULL,
+    time_zone TEXT NOT NULL,
     synced_to BIGINT NOT NULL,
     PRIMARY KEY (connection_id, device_id)
 );
