@@ -97,6 +97,13 @@ func (r *rig) follow(w *cloud.Worker) []int64 {
 	if _, err := w.Confirm(ctx, c, []cloud.Pick{{SiteID: siteID, Serials: []string{"7E1000A1-B2", "7E1000A2-C3"}}}, 0); err != nil {
 		r.t.Fatal(err)
 	}
+	return r.devices()
+}
+
+// devices are the devices the connection follows.
+func (r *rig) devices() []int64 {
+	ctx := context.Background()
+	c := r.get()
 	var ids []int64
 	rows, err := r.db.Query(ctx, "SELECT device_id FROM cloud_cursors WHERE connection_id = ? ORDER BY device_id", c.ID)
 	if err != nil {

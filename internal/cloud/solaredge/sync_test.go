@@ -241,3 +241,29 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 		}
 	})
 }
+
+func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
+	r := newRig(t, storetest.SQLite(t), 2, 300)
+	w := r.worker()
+	ids := r.follow(w)
+	ctx := context.Background()
+	r.se.FailNext(2, http.StatusServiceUnavailable)
+	_ = w.RunOnce(ctx)
+	c := r.get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+		t.Fatalf("after a 503: %+v", c)
+	}
+	r.clk.Set(c.NextSync)
+	_ = w.RunOnce(ctx)
+	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+		t.Fatalf("after a second 503: %+v", c)
+	}
+	r.clk.Set(c.NextSync)
+	r.syncUntil(w, cloud.StateLive, 2)
+	if c = r.get(); c.LastError != "" {
+		t.Fatalf("error kept: %q", c.LastError)
+	}
+	if n, _ := r.stored(ids[1]); n != r.want() {
+		t.Fatalf("%d readings, want %d", n, r.want())
+	}
+}
