@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
@@ -158,7 +159,16 @@ func (w *Worker) Confirm(ctx context.Context, c *Connection, picks []Pick, creat
 			if id == 0 {
 				if stationID == 0 {
 					st := &station.Station{OrgID: c.OrgID, CreatedByDept: createdByDept, Name: f.Name, Timezone: f.TimeZone,
-						CapacityKWp: f.PeakKW, Address: f.Address, StationType: "rooftop", SystemType: "pv", Currency: "EUR"}
+						CapacityKWp: f.PeakKW, Address: f.Address, StationType: "rooftop", SystemType: "pv"}
+					if len(f.Country) == 2 {
+						st.Country = strings.ToUpper(f.Country)
+					}
+					if st.Currency = strings.ToUpper(f.Currency); len(st.Currency) != 3 {
+						// the organisation's base currency when the vendor names none
+						if err := w.Store.DB.QueryRow(ctx, "SELECT base_currency FROM organizations WHERE id = ?", c.OrgID).Scan(&st.Currency); err != nil {
+							return out, fmt.Errorf("cloud: unable to read the base currency: %w", err)
+						}
+					}
 					if stationID, err = station.Insert(ctx, w.Store.DB, st); err != nil {
 						return out, err
 					}

@@ -21,7 +21,8 @@ type Site struct {
 	Name     string         `json:"name"`
 	TimeZone string         `json:"timeZone" doc:"IANA zone the vendor reports the site's local times in"`
 	PeakKW   float64        `json:"peakKw"`
-	Country  string         `json:"country"`
+	Country  string         `json:"country" doc:"ISO 3166-1 alpha-2 when the vendor gives it"`
+	Currency string         `json:"currency" doc:"ISO 4217 when the vendor gives it"`
 	Address  string         `json:"address"`
 	Devices  []RemoteDevice `json:"devices"`
 }

@@ -122,7 +122,7 @@ func (c *Client) Sites(ctx context.Context) ([]cloud.Site, error) {
 		}
 		for _, s := range page.Sites.Site {
 			out = append(out, cloud.Site{ID: strconv.FormatInt(s.ID, 10), Name: s.Name, TimeZone: s.Location.TimeZone,
-				PeakKW: s.PeakPower, Country: s.Location.Country, Address: s.Location.Address})
+				PeakKW: s.PeakPower, Country: s.Location.CountryCode, Currency: s.Currency, Address: s.Location.Address})
 		}
 		if len(page.Sites.Site) < sitesPageSize || start+sitesPageSize >= page.Sites.Count {
 			break

@@ -58,10 +58,11 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		if stations != 2 || devices != 3 {
 			t.Fatalf("%d stations, %d devices", stations, devices)
 		}
-		var tz string
-		_ = db.QueryRow(ctx, "SELECT s.timezone FROM stations s JOIN devices d ON d.station_id = s.id WHERE d.sn = ?", "7E1000A1-B2").Scan(&tz)
-		if tz != "Europe/Berlin" {
-			t.Fatalf("new station's zone %q", tz)
+		var tz, country, currency string
+		_ = db.QueryRow(ctx, "SELECT s.timezone, s.country, s.currency FROM stations s JOIN devices d ON d.station_id = s.id WHERE d.sn = ?",
+			"7E1000A1-B2").Scan(&tz, &country, &currency)
+		if tz != "Europe/Berlin" || country != "DE" || currency != "EUR" {
+			t.Fatalf("new station: zone %q, country %q, currency %q", tz, country, currency)
 		}
 		// a serial number the vendor did not list is refused, and nothing is created
 		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {

@@ -185,7 +185,8 @@ func info(site *Site) solaredge.SiteInfo {
 	for _, inv := range site.Inverters {
 		i.PeakPower += inv.PeakW / 1000
 	}
-	i.Location.TimeZone, i.Location.Country, i.Location.Address = site.TimeZone, "Germany", "Sonnenweg 1"
+	i.Location.TimeZone, i.Location.Country, i.Location.CountryCode, i.Location.Address = site.TimeZone, "Germany", "DE", "Sonnenweg 1"
+	i.Currency = "EUR"
 	return i
 }
 
