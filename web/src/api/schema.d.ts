@@ -3286,7 +3286,10 @@ export interface components {
         };
         CloudSite: {
             address?: string;
+            /** @description ISO 3166-1 alpha-2 when the vendor gives it */
             country?: string;
+            /** @description ISO 4217 when the vendor gives it */
+            currency?: string;
             devices?: components["schemas"]["RemoteDevice"][];
             id?: string;
             name?: string;
@@ -3694,7 +3697,10 @@ export interface components {
         };
         FoundSite: {
             address?: string;
+            /** @description ISO 3166-1 alpha-2 when the vendor gives it */
             country?: string;
+            /** @description ISO 4217 when the vendor gives it */
+            currency?: string;
             devices?: components["schemas"]["FoundDevice"][];
             id?: string;
             name?: string;
