@@ -107,7 +107,9 @@ func (w *Worker) Sync(ctx context.Context, c *Connection) error {
 	}
 	creds, err := w.Store.credentials(c)
 	if err != nil {
-		return w.Store.setState(ctx, c.ID, StateRefused, err.Error(), c.Failures, w.now(), false)
+		// no key, or another key than sealed them: the operator's to fix (a restart with the
+		// right --secret-key), so tried again later rather than given up
+		return w.Store.setState(ctx, c.ID, StateRetrying, err.Error(), c.Failures, w.now().Add(maxBackoff), false)
 	}
 	cursors, err := w.Store.cursors(ctx, c.ID)
 	if err != nil {

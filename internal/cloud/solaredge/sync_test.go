@@ -268,3 +268,23 @@ func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 		t.Fatalf("%d readings, want %d", n, r.want())
 	}
 }
+
+func TestCredentialsThatDoNotOpenWaitForTheRightKey(t *testing.T) {
+	r := newRig(t, storetest.SQLite(t), 2, 300)
+	w := r.worker()
+	r.follow(w)
+	ctx := context.Background()
+	w.Store.Sealer = cloud.NewSealer("another secret") // restarted with the wrong key
+	if err := w.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := r.get()
+	if c.State != cloud.StateRetrying || !strings.Contains(c.LastError, "secret key") || !c.NextSync.After(r.clk.Now()) {
+		t.Fatalf("with the wrong key: %+v", c)
+	}
+	w.Store.Sealer = r.store.Sealer // and again with the right one
+	if _, err := r.store.SyncNow(ctx, r.org, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	r.syncUntil(w, cloud.StateLive, 2)
+}
