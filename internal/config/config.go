@@ -59,6 +59,9 @@ type Config struct {
 	// ReadTimeout bounds reading a whole request (a client trickling its body byte by byte
 	// is cut off); headers get at most 10 s of it.
 	ReadTimeout time.Duration
+	// SecretKey seals credentials Helio keeps for others (vendor-cloud API keys); empty:
+	// such credentials are refused rather than stored in clear.
+	SecretKey string
 }
 
 // Flags registers every option on fs, each defaulting to its HELIO_* variable, and
@@ -95,6 +98,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("HELIO_METRICS_ADDR", ""), "serve /metrics on this address instead of --addr, e.g. 127.0.0.1:9090 (HELIO_METRICS_ADDR)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("HELIO_TRUST_PROXY", false), "behind a reverse proxy: take the client address from X-Forwarded-For and send HSTS when X-Forwarded-Proto is https (HELIO_TRUST_PROXY)")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", envDuration("HELIO_READ_TIMEOUT", time.Minute), "longest time to read one request, headers and body (HELIO_READ_TIMEOUT)")
+	fs.StringVar(&c.SecretKey, "secret-key", env("HELIO_SECRET_KEY", ""), "key that seals stored credentials such as vendor-cloud API keys (AES-GCM; a long random string, the same on every replica; empty: none can be stored) (HELIO_SECRET_KEY)")
 	fs.StringVar(&c.LogFormat, "log", env("HELIO_LOG", "text"), "log format: text or json (HELIO_LOG)")
 	return c
 }

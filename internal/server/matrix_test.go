@@ -35,6 +35,7 @@ type fixture struct {
 	cover                           string
 	compareTpl, reportTpl, record   int64 // the administrator's own (private) analysis items
 	mqttRule                        int64
+	cloudConn                       int64
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -86,6 +87,7 @@ func newFixture(t *testing.T) *fixture {
 		VALUES (?, ?, 2025, '[1,1,1,1,1,1,1,1,1,1,1,1]', 1, ?, 0, 0) RETURNING id`, e.Accounts.OrgID, f.station, e.Accounts.AdminID)
 	f.dept, f.cert = e.Accounts.HQDeptID, orgCert(t, e)
 	f.mqttRule = mqttRuleFixture(t, e)
+	f.cloudConn = cloudConnFixture(t, e)
 	// the alarms the fault opened are notified in the background: let that work finish, so
 	// that the matrices' snapshots see only what their calls change
 	e.Server.Alarms.Settle()
@@ -163,6 +165,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.record)
 	case strings.HasPrefix(path, "/v2/ingest/mqtt/rule/"):
 		return fmt.Sprint(f.mqttRule)
+	case strings.HasPrefix(path, "/v2/cloud/"):
+		return fmt.Sprint(f.cloudConn)
 	case param == "token":
 		return strings.Repeat("ab", 24)
 	}
@@ -227,6 +231,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		bodies[k] = v
 	}
 	for k, v := range importBodies(f) {
+		bodies[k] = v
+	}
+	for k, v := range cloudBodies() {
 		bodies[k] = v
 	}
 	for k, v := range orgBodies(f.grantedStation, f.dept) {

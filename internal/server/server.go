@@ -18,6 +18,8 @@ import (
 	"github.com/helio-energy/helio/internal/assistant"
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/blob"
+	"github.com/helio-energy/helio/internal/cloud"
+	"github.com/helio-energy/helio/internal/cloud/solaredge"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
@@ -76,6 +78,8 @@ type Server struct {
 	// Accounts serves the organisation and account calls; SysLog keeps every API write.
 	Accounts *account.Service
 	SysLog   *syslog.Log
+	// Cloud syncs vendor-cloud connections (SolarEdge) on one replica (Run).
+	Cloud *cloud.Worker
 	// Engine runs the demo simulator (nil without --demo).
 	Engine  *demo.Engine
 	engine  atomic.Pointer[demo.Engine] // Engine, once start-up has made it
@@ -176,6 +180,10 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version,
 		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
 	s.assistantRoutes(cfg, db)
+	// vendor clouds: credentials sealed under --secret-key; the worker runs on one replica
+	s.Cloud = &cloud.Worker{Store: &cloud.Store{DB: db, Sealer: cloud.NewSealer(cfg.SecretKey)}, Writer: s.Writer,
+		Vendors: map[string]cloud.Vendor{solaredge.Vendor.Name: solaredge.Vendor}, RawRetention: cfg.RawRetention}
+	(&cloud.Service{Worker: s.Cloud}).Routes(s.API)
 	httpapi.TrustProxy(cfg.TrustProxy)
 	// field polling runs on one replica (Run); every replica answers /v1/scada
 	s.Scada = scada.NewService(db, scada.Options{Sink: s.writeField})
@@ -431,6 +439,7 @@ func (s *Server) Run(ctx context.Context) error {
 		go s.DB.RunExclusive(bgCtx, "alarm-sweeper", func(ctx context.Context) { s.Alarms.RunSweeper(ctx, time.Minute) })
 		go s.Library.Run(bgCtx)
 		s.Scada.Start(bgCtx, 30*time.Second) // on one replica: the lock's holder polls
+		go s.DB.RunExclusive(bgCtx, "cloud-sync", s.Cloud.Run)
 		go s.DB.RunExclusive(bgCtx, "syslog-retention", func(ctx context.Context) { s.SysLog.RunPruner(ctx, time.Hour) })
 		// import jobs: each replica runs one runner, and each job's lease lets one run it
 		go s.Import.Run(bgCtx)

@@ -394,6 +394,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/cloud/connection/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect a vendor cloud account (credentials are sealed and never shown again) */
+        post: operations["postV2CloudConnectionAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cloud/connection/confirm/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create the chosen stations and devices and start syncing them, history first */
+        post: operations["postV2CloudConnectionConfirmId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cloud/connection/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a connection (its stations, devices and data stay) */
+        post: operations["postV2CloudConnectionDeleteId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cloud/connection/discover/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sites and devices the vendor lists, marked with those Helio already has (costs 1 call plus 1 per site) */
+        get: operations["getV2CloudConnectionDiscoverId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cloud/connection/edit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rename a connection, change its daily budget or give new credentials */
+        post: operations["postV2CloudConnectionEditId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cloud/connection/sync/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sync the connection now (within its budget) */
+        post: operations["postV2CloudConnectionSyncId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cloud/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's vendor-cloud connections: state, quota used today, next sync, last error */
+        get: operations["getV2CloudConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/compare/data/{uid}": {
         parameters: {
             query?: never;
@@ -3403,6 +3522,19 @@ export interface components {
             id?: number;
             name?: string;
         };
+        CloudSite: {
+            address?: string;
+            /** @description ISO 3166-1 alpha-2 when the vendor gives it */
+            country?: string;
+            /** @description ISO 4217 when the vendor gives it */
+            currency?: string;
+            devices?: components["schemas"]["RemoteDevice"][];
+            id?: string;
+            name?: string;
+            peakKw?: number;
+            /** @description IANA zone the vendor reports the site's local times in */
+            timeZone?: string;
+        };
         CO2Factors: {
             countries?: components["schemas"]["Country"][];
             /** @description the factor of stations whose country is not listed (--emission-factor) */
@@ -3469,6 +3601,48 @@ export interface components {
             name: string;
             /** @description share with the organisation */
             shared?: boolean;
+        };
+        Confirmed: {
+            devicesCreated?: number;
+            /** @description existing devices of the same serial number now synced */
+            devicesLinked?: number;
+            stationsCreated?: number;
+        };
+        ConfirmInput: {
+            sites: components["schemas"]["Pick"][];
+        };
+        Connection: {
+            /** Format: date-time */
+            createTime?: string;
+            /** @description calls a day Helio allows itself with this key */
+            dailyBudget?: number;
+            /** @description devices synced through it */
+            devices?: number;
+            id?: number;
+            /** @description the last failure, empty once a sync succeeds */
+            lastError?: string;
+            /**
+             * Format: date-time
+             * @description zero: never
+             */
+            lastSync?: string;
+            name?: string;
+            /** Format: date-time */
+            nextSync?: string;
+            /** @description calls made today (UTC day) */
+            quotaUsed?: number;
+            /** @description new, backfill, live, quota, retrying or refused */
+            state?: string;
+            vendor?: string;
+        };
+        ConnectionInput: {
+            /** @description the vendor's API key; required when adding, empty on an edit keeps the stored one */
+            credentials?: string;
+            /** @description calls a day (0: the vendor's limit, 300 for SolarEdge) */
+            dailyBudget?: number;
+            name: string;
+            /** @description solaredge */
+            vendor: string;
         };
         Country: {
             /** @description ISO 3166-1 alpha-2 */
@@ -3792,6 +3966,33 @@ export interface components {
             importKwh?: number;
             loadKwh?: number;
             pvKwh?: number;
+        };
+        FoundDevice: {
+            /** @description the organisation's device of this serial number (0: none yet) */
+            deviceId?: number;
+            /** @description this connection already syncs it */
+            following?: boolean;
+            /** @description PV array behind it, kWp (0: not reported) */
+            kwp?: number;
+            model?: string;
+            name?: string;
+            serial?: string;
+            /** @description Helio device type: inverter */
+            type?: string;
+        };
+        FoundSite: {
+            address?: string;
+            /** @description ISO 3166-1 alpha-2 when the vendor gives it */
+            country?: string;
+            /** @description ISO 4217 when the vendor gives it */
+            currency?: string;
+            devices?: components["schemas"]["FoundDevice"][];
+            id?: string;
+            name?: string;
+            peakKw?: number;
+            stationId?: number;
+            /** @description IANA zone the vendor reports the site's local times in */
+            timeZone?: string;
         };
         Header: {
             /** @description address of the model's ID register */
@@ -4561,6 +4762,12 @@ export interface components {
             id?: number;
             name?: string;
         };
+        Pick: {
+            serials?: string[];
+            siteId?: string;
+            /** @description 0: create a station named after the site */
+            stationId?: number;
+        };
         PlanOverview: {
             actualKwh?: number;
             /** @description actual ÷ the whole year's plan, % */
@@ -4791,6 +4998,15 @@ export interface components {
             reason?: string;
             /** @description 1-based row of the file, the header counted (a spreadsheet's row number) */
             row?: number;
+        };
+        RemoteDevice: {
+            /** @description PV array behind it, kWp (0: not reported) */
+            kwp?: number;
+            model?: string;
+            name?: string;
+            serial?: string;
+            /** @description Helio device type: inverter */
+            type?: string;
         };
         Report: {
             conflicts?: number;
@@ -6877,6 +7093,308 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Overview"];
+                    };
+                };
+            };
+        };
+    };
+    postV2CloudConnectionAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Connection"];
+                    };
+                };
+            };
+        };
+    };
+    postV2CloudConnectionConfirmId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Confirmed"];
+                    };
+                };
+            };
+        };
+    };
+    postV2CloudConnectionDeleteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: null;
+                    };
+                };
+            };
+        };
+    };
+    getV2CloudConnectionDiscoverId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["FoundSite"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2CloudConnectionEditId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Connection"];
+                    };
+                };
+            };
+        };
+    };
+    postV2CloudConnectionSyncId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Connection"];
+                    };
+                };
+            };
+        };
+    };
+    getV2CloudConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Connection"][];
                     };
                 };
             };

@@ -249,6 +249,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/ingest-mqtt/ingest-mqtt-page'), (m) => m.IngestMqttPage),
   },
   {
+    // Vendor-cloud connections: connect an account, discover and confirm, state and quota.
+    name: 'cloud',
+    path: '/permission/cloud',
+    locale: 'menu.permission.cloud',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/cloud/cloud-page'), (m) => m.CloudPage),
+  },
+  {
     name: 'tools',
     path: '/tools',
     locale: 'menu.tools',

@@ -94,6 +94,9 @@ export function IngestKeysPage() {
           <p className={styles.intro}>
             <Link to="/permission/line-protocol" className={styles.link}>{t('ingestKeys.lineLink')}</Link>
           </p>
+          <p className={styles.intro}>
+            <Link to="/permission/cloud" className={styles.link}>{t('ingestKeys.cloudLink')}</Link>
+          </p>
           <DataState
             loading={keys.isPending}
             error={keys.isError}

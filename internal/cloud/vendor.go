@@ -1,0 +1,83 @@
+// Package cloud connects an organisation to a vendor's monitoring cloud (SolarEdge now;
+// FusionSolar, iSolarCloud and Enphase to come): the connection record with its sealed
+// credentials, discovery of sites and devices, and the sync worker that back-fills history
+// and then follows each device within the vendor's daily quota. A vendor is a Connector;
+// everything else here is shared. docs/ingest.md, "Vendor clouds".
+package cloud
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// Site is a vendor site as discovery shows it, with its devices.
+type Site struct {
+	ID       string         `json:"id"`
+	Name     string         `json:"name"`
+	TimeZone string         `json:"timeZone" doc:"IANA zone the vendor reports the site's local times in"`
+	PeakKW   float64        `json:"peakKw"`
+	Country  string         `json:"country" doc:"ISO 3166-1 alpha-2 when the vendor gives it"`
+	Currency string         `json:"currency" doc:"ISO 4217 when the vendor gives it"`
+	Address  string         `json:"address"`
+	Devices  []RemoteDevice `json:"devices"`
+}
+
+// RemoteDevice is a vendor device (an inverter) found under a site.
+type RemoteDevice struct {
+	Serial string  `json:"serial"`
+	Name   string  `json:"name"`
+	Model  string  `json:"model"`
+	Type   string  `json:"type" doc:"Helio device type: inverter"`
+	KWp    float64 `json:"kwp" doc:"PV array behind it, kWp (0: not reported)"`
+}
+
+// Connector is one vendor's client, built per connection from its credentials. Every HTTP
+// call it makes is one call of the vendor's quota and is reported through the Counter it
+// was built with before it is sent.
+type Connector interface {
+	// Sites lists the account's sites and their devices.
+	Sites(ctx context.Context) ([]Site, error)
+	// DataStart is the first day the vendor holds data for the site.
+	DataStart(ctx context.Context, siteID string, loc *time.Location) (time.Time, error)
+	// MaxSpan is the longest range one DeviceData call may ask for.
+	MaxSpan() time.Duration
+	// DeviceData returns the device's readings in (from, to], oldest first, with Time set
+	// and DeviceID left 0.
+	DeviceData(ctx context.Context, siteID, serial string, loc *time.Location, from, to time.Time) ([]telemetry.Sample, error)
+}
+
+// Counter is told of every call a connector is about to make; it answers ErrQuota when the
+// connection's budget for the day is spent, and the call is then not made.
+type Counter func() error
+
+// Factory builds a vendor's connector from the plain credentials and the base URL (empty:
+// the vendor's own).
+type Factory func(credentials, baseURL string, hc *http.Client, count Counter) Connector
+
+// Vendor describes a vendor the connections may name.
+type Vendor struct {
+	Name          string
+	DefaultBudget int // calls a day the vendor allows one key
+	New           Factory
+}
+
+// The errors a connector answers with, by what the worker does about them.
+var (
+	// ErrRefused: the vendor refused the credentials (expired, revoked, mistyped). The
+	// connection stops until the administrator gives new ones.
+	ErrRefused = errors.New("cloud: the vendor refused the credentials")
+	// ErrQuota: the day's calls are spent (ours, or the vendor said 429). Sync resumes
+	// the next day where it stopped.
+	ErrQuota = errors.New("cloud: the day's quota of calls is spent")
+)
+
+// TemporaryError is a failure worth trying again later (5xx, a network fault).
+type TemporaryError struct{ Err error }
+
+func (e *TemporaryError) Error() string { return fmt.Sprintf("cloud: vendor unavailable: %v", e.Err) }
+func (e *TemporaryError) Unwrap() error { return e.Err }

@@ -1,0 +1,108 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
+import { api } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+
+/** Types generated from the API description (src/api/schema.d.ts). */
+export type Connection = components['schemas']['Connection'];
+export type ConnectionInput = components['schemas']['ConnectionInput'];
+export type FoundSite = components['schemas']['FoundSite'];
+export type Pick = components['schemas']['Pick'];
+export type Confirmed = components['schemas']['Confirmed'];
+
+/** The vendors a connection may name (docs/ingest.md, "Vendor clouds"). */
+export const VENDORS = ['solaredge'] as const;
+
+/** Vendors' names: brand names, the same in every language. */
+export const VENDOR_NAMES: Record<string, string> = { solaredge: 'SolarEdge' };
+
+/** A connection's states, in the order an administrator meets them. */
+export const STATES = ['new', 'backfill', 'live', 'quota', 'retrying', 'refused'] as const;
+
+const STATE_COLORS: Record<string, string> = {
+  new: 'gray',
+  backfill: 'arcoblue',
+  live: 'green',
+  quota: 'orange',
+  retrying: 'orangered',
+  refused: 'red',
+};
+
+/** The tag colour of a state; gray for one the console does not know. */
+export function stateColor(state: string | undefined): string {
+  return STATE_COLORS[state ?? ''] ?? 'gray';
+}
+
+/** Today's calls of the budget, e.g. "42 / 300". */
+export function quotaText(c: Connection): string {
+  return `${c.quotaUsed ?? 0} / ${c.dailyBudget ?? 0}`;
+}
+
+/** A site's chosen devices, every field present. */
+export interface Choice extends Pick {
+  siteId: string;
+  stationId: number;
+  serials: string[];
+}
+
+/** Every serial number of the discovered sites Helio does not sync yet, by site. */
+export function defaultPicks(sites: FoundSite[]): Choice[] {
+  return sites
+    .map((s) => ({
+      siteId: s.id ?? '',
+      stationId: s.stationId ?? 0,
+      serials: (s.devices ?? []).filter((d) => !d.following).map((d) => d.serial ?? ''),
+    }))
+    .filter((p) => p.serials.length > 0);
+}
+
+export const connectionsQuery = queryOptions({
+  queryKey: ['cloud', 'connections'],
+  queryFn: ({ signal }) => api.get<Connection[]>('/v2/cloud/connections', { signal }),
+  // the worker moves states and quota on its own: follow it while the screen is open
+  refetchInterval: 15_000,
+});
+
+const refresh = () => queryClient.invalidateQueries({ queryKey: connectionsQuery.queryKey });
+
+export function useAddConnection() {
+  return useMutation({
+    mutationFn: (c: ConnectionInput) => api.post<Connection>('/v2/cloud/connection/add', c),
+    onSuccess: refresh,
+  });
+}
+
+export function useEditConnection() {
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number; input: ConnectionInput }) => api.post<Connection>(`/v2/cloud/connection/edit/${id}`, input),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteConnection() {
+  return useMutation({
+    mutationFn: (id: number) => api.post<null>(`/v2/cloud/connection/delete/${id}`),
+    onSuccess: refresh,
+  });
+}
+
+export function useSyncNow() {
+  return useMutation({
+    mutationFn: (id: number) => api.post<Connection>(`/v2/cloud/connection/sync/${id}`),
+    onSuccess: refresh,
+  });
+}
+
+export function useDiscover() {
+  return useMutation({
+    mutationFn: (id: number) => api.get<FoundSite[]>(`/v2/cloud/connection/discover/${id}`),
+    onSuccess: refresh, // discovery spends calls
+  });
+}
+
+export function useConfirm() {
+  return useMutation({
+    mutationFn: ({ id, sites }: { id: number; sites: Pick[] }) => api.post<Confirmed>(`/v2/cloud/connection/confirm/${id}`, { sites }),
+    onSuccess: refresh,
+  });
+}
