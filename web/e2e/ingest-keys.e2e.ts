@@ -43,7 +43,7 @@ async function journey(context: TestContext, locale: keyof typeof TEXT, theme: '
   await page.locator('.arco-modal').getByText(t.collector, { exact: true }).click();
   const sn = `E2E-${locale}-${theme}`;
   await page.getByLabel(t.sn).fill(sn);
-  await page.getByRole('button', { name: t.ok }).click();
+  await page.getByRole('button', { name: t.ok, exact: true }).click();
   await page.getByText(t.copyNow).waitFor();
   const key = await page.getByTestId('issued-key').textContent();
   expect(key).toMatch(/^hk_[A-Za-z0-9_-]{43}$/);

@@ -53,45 +53,64 @@ export function RulesForm({ form, initial }: { form: FormInstance<LineRules>; in
     <Form form={form} layout="vertical" initialValues={initial} onSubmit={() => void submit()} aria-label={t('lineIngest.rules')} autoComplete="off">
       <Form.List field="rules">
         {(fields, { add, remove }) => (
-          <div role="table" aria-label={t('lineIngest.rules')} className={styles.rules}>
-            <div role="row" className={styles.ruleRow}>
-              {COLUMNS.map((c) => (
-                <span role="columnheader" key={c}>
-                  {t(`lineIngest.col.${c}`)}
-                </span>
-              ))}
-              <span />
-            </div>
-            {fields.length === 0 && <p className={styles.hint}>{t('lineIngest.noRules')}</p>}
-            {fields.map((item, index) => {
-              const label = (c: string) => `${t(`lineIngest.col.${c}`)} ${index + 1}`;
-              return (
-                <div role="row" key={item.key} className={styles.ruleRow}>
-                  <Form.Item field={`${item.field}.measurement`} rules={[required]}>
-                    <Input aria-label={label('measurement')} maxLength={128} placeholder="inverter" />
-                  </Form.Item>
-                  <Form.Item field={`${item.field}.deviceTag`} rules={[required]}>
-                    <Input aria-label={label('deviceTag')} maxLength={128} placeholder="sn" />
-                  </Form.Item>
-                  <Form.Item field={`${item.field}.field`} rules={[required]}>
-                    <Input aria-label={label('field')} maxLength={128} placeholder="power" />
-                  </Form.Item>
-                  <Form.Item field={`${item.field}.target`} rules={[required]}>
-                    <Select aria-label={label('target')} options={SAMPLE_FIELDS.map((v) => ({ value: v, label: t(`sampleField.${v}`) }))} />
-                  </Form.Item>
-                  <Form.Item field={`${item.field}.scale`}>
-                    <InputNumber aria-label={label('scale')} placeholder="1" />
-                  </Form.Item>
-                  <Button type="text" status="danger" onClick={() => remove(index)} aria-label={`${t('lineIngest.remove')} ${index + 1}`}>
-                    {t('lineIngest.remove')}
-                  </Button>
+          <>
+            {fields.length === 0 ? (
+              <p className={styles.hint}>{t('lineIngest.noRules')}</p>
+            ) : (
+              <div role="table" aria-label={t('lineIngest.rules')} className={styles.rules}>
+                <div role="row" className={styles.ruleRow}>
+                  {COLUMNS.map((c) => (
+                    <span role="columnheader" key={c}>
+                      {t(`lineIngest.col.${c}`)}
+                    </span>
+                  ))}
+                  <span role="columnheader" className={styles.hidden}>
+                    {t('lineIngest.col.actions')}
+                  </span>
                 </div>
-              );
-            })}
-            <Button type="dashed" onClick={() => add({ measurement: '', deviceTag: 'sn', field: '', target: 'powerKw', scale: 1 })}>
+                {fields.map((item, index) => {
+                  const label = (c: string) => `${t(`lineIngest.col.${c}`)} ${index + 1}`;
+                  return (
+                    <div role="row" key={item.key} className={styles.ruleRow}>
+                      <div role="cell">
+                        <Form.Item field={`${item.field}.measurement`} rules={[required]}>
+                          <Input aria-label={label('measurement')} maxLength={128} placeholder="inverter" />
+                        </Form.Item>
+                      </div>
+                      <div role="cell">
+                        <Form.Item field={`${item.field}.deviceTag`} rules={[required]}>
+                          <Input aria-label={label('deviceTag')} maxLength={128} placeholder="sn" />
+                        </Form.Item>
+                      </div>
+                      <div role="cell">
+                        <Form.Item field={`${item.field}.field`} rules={[required]}>
+                          <Input aria-label={label('field')} maxLength={128} placeholder="power" />
+                        </Form.Item>
+                      </div>
+                      <div role="cell">
+                        <Form.Item field={`${item.field}.target`} rules={[required]}>
+                          <Select aria-label={label('target')} options={SAMPLE_FIELDS.map((v) => ({ value: v, label: t(`sampleField.${v}`) }))} />
+                        </Form.Item>
+                      </div>
+                      <div role="cell">
+                        <Form.Item field={`${item.field}.scale`}>
+                          <InputNumber aria-label={label('scale')} placeholder="1" />
+                        </Form.Item>
+                      </div>
+                      <div role="cell">
+                        <Button type="text" status="danger" onClick={() => remove(index)} aria-label={`${t('lineIngest.remove')} ${index + 1}`}>
+                          {t('lineIngest.remove')}
+                        </Button>
+                      </div>
+                    </div>
+                  );
+                })}
+              </div>
+            )}
+            <Button type="dashed" long onClick={() => add({ measurement: '', deviceTag: 'sn', field: '', target: 'powerKw', scale: 1 })}>
               {t('lineIngest.add')}
             </Button>
-          </div>
+          </>
         )}
       </Form.List>
       <div className={styles.save}>

@@ -1,0 +1,39 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { baseUrl, launch, screenshot, signedInPage } from './support';
+
+// The doors into Helio beside the ingest keys: MQTT mapping and vendor clouds, each in two
+// languages and themes, on a desktop and a phone width.
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const SCREENS = [
+  { path: '/permission/ingest-mqtt', name: 'ingest-mqtt', title: { 'en-US': 'MQTT mapping', 'zh-CN': 'MQTT 映射' } },
+  { path: '/permission/cloud', name: 'cloud', title: { 'en-US': 'Vendor clouds', 'zh-CN': '厂商云接入' } },
+] as const;
+
+async function look(context: TestContext, locale: 'en-US' | 'zh-CN', theme: 'light' | 'dark') {
+  const page = await signedInPage(browser, context, { locale, theme });
+  for (const s of SCREENS) {
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${baseUrl()}/#${s.path}`);
+      await page.getByRole('heading', { name: s.title[locale], exact: true }).first().waitFor();
+      await page.locator('.arco-spin-loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+      await screenshot(page, `${s.name}-${locale}-${theme}-${width}`);
+    }
+  }
+}
+
+describe('ingest doors', () => {
+  it('shows MQTT mapping and vendor clouds in en-US, light', (context) => look(context, 'en-US', 'light'), 120_000);
+  it('shows them in zh-CN, dark', (context) => look(context, 'zh-CN', 'dark'), 120_000);
+});
