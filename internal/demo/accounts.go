@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/helio-energy/helio/internal/auth"
+	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/money"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
@@ -39,6 +40,10 @@ func SeedAccounts(ctx context.Context, db *store.DB) (*Accounts, bool, error) {
 			return org.SaveSettings(ctx, db, a.OrgID, org.Settings{Name: "Helio Demo Energy", Timezone: "Asia/Shanghai"})
 		},
 		func() error { return money.Save(ctx, db, a.OrgID, DemoRates()) },
+		// the doors a fleet comes in by, set up as an operator would: Telegraf's Modbus
+		// input writing line protocol, OpenDTU publishing its own MQTT topics
+		func() error { return ingest.SaveLineRules(ctx, db, a.OrgID, DemoLineRules()) },
+		func() error { _, err := ingest.AddPreset(ctx, db, a.OrgID, "opendtu", ""); return err },
 		func() (err error) { a.HQDeptID, err = org.CreateDept(ctx, db, a.OrgID, 0, "Headquarters"); return },
 		func() (err error) {
 			a.OpsDeptID, err = org.CreateDept(ctx, db, a.OrgID, a.HQDeptID, "O&M Team East")
@@ -131,6 +136,17 @@ func LoadAccounts(ctx context.Context, db *store.DB) (*Accounts, error) {
 		}
 	}
 	return a, nil
+}
+
+// DemoLineRules are the rules a Telegraf Modbus input needs (docs/ingest.md, "Line
+// protocol"): measurement inverter, the serial number in tag sn, watts and watt-hours.
+func DemoLineRules() ingest.LineRules {
+	return ingest.LineRules{Rules: []ingest.LineRule{
+		{Measurement: "inverter", DeviceTag: "sn", Field: "power", Target: "powerKw", Scale: 0.001},
+		{Measurement: "inverter", DeviceTag: "sn", Field: "energy", Target: "energyKwh", Scale: 0.001},
+		{Measurement: "inverter", DeviceTag: "sn", Field: "state", Target: "status", Scale: 1},
+		{Measurement: "inverter", DeviceTag: "sn", Field: "temp", Target: "tempC", Scale: 1},
+	}}
 }
 
 // DemoRates is the demo organisation's book: totals in CNY, a rate for each currency its

@@ -23,7 +23,7 @@ func TestMQTTRuleCalls(t *testing.T) {
 		}
 		return n
 	}
-	rule := `{"name":"Power","topic":"solar/{serial}/0/power","device":"{serial}","fields":[{"path":"","field":"powerKw","scale":0.001}]}`
+	rule := `{"name":"Power","topic":"plant/{serial}/ac/power","device":"{serial}","fields":[{"path":"","field":"powerKw","scale":0.001}]}`
 	r := e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/ingest/mqtt/rule/add", As: "admin", Body: rule})
 	if r.Status != 200 {
 		t.Fatalf("add: %d %s", r.Status, r.Body)
@@ -35,7 +35,7 @@ func TestMQTTRuleCalls(t *testing.T) {
 	root := fmt.Sprintf(`"root":"helio/map/%d/"`, e.Accounts.OrgID)
 	e.Run(t, []apitest.Scenario{
 		{Name: "listed", Method: "GET", URL: "/v2/ingest/mqtt/rule/list", As: "admin", Status: 200,
-			Contains: []string{`"topic":"solar/{serial}/0/power"`, root}},
+			Contains: []string{`"topic":"plant/{serial}/ac/power"`, root}},
 		{Name: "the same topic twice", Method: "POST", URL: "/v2/ingest/mqtt/rule/add", As: "admin", Body: rule, Status: 400, Contains: []string{`"topic"`}},
 		{Name: "bad topic", Method: "POST", URL: "/v2/ingest/mqtt/rule/add", As: "admin", Status: 400, Contains: []string{`"topic"`},
 			Body: `{"topic":"solar/#/x","device":"A","fields":[{"path":"","field":"powerKw","scale":1}]}`},
@@ -53,7 +53,7 @@ func TestMQTTRuleCalls(t *testing.T) {
 		{Name: "another organisation may not edit", Method: "POST", URL: edit, As: "other", Body: rule, Status: 404},
 		{Name: "another organisation may not delete", Method: "POST", URL: del, As: "other", Status: 404},
 		{Name: "another organisation does not list it", Method: "GET", URL: "/v2/ingest/mqtt/rule/list", As: "other", Status: 200,
-			NotContains: []string{"solar/{serial}/0/power"}},
+			NotContains: []string{"plant/{serial}/ac/power"}},
 		{Name: "edited", Method: "POST", URL: edit, As: "admin", Status: 200, Contains: []string{`"tele/{serial}/SENSOR"`},
 			Body: `{"name":"Meter","topic":"tele/{serial}/SENSOR","device":"{serial}","fields":[{"path":"ENERGY.Power","field":"powerKw","scale":0.001}]}`},
 		{Name: "preset list", Method: "GET", URL: "/v2/ingest/mqtt/preset/list", As: "admin", Status: 200,

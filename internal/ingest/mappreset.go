@@ -1,6 +1,12 @@
 package ingest
 
-import "strings"
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/helio-energy/helio/internal/store"
+)
 
 // MapPreset is a shipped set of rules for a collector's own topics. Its topics start with
 // {root}, the collector's base topic (OpenDTU's "solar", Tasmota's "tele", …).
@@ -93,4 +99,17 @@ func (p MapPreset) rulesAt(root string) []MapRule {
 		out[i] = r
 	}
 	return out
+}
+
+// AddPreset adds a shipped preset's rules under a base topic ("" : the preset's default),
+// leaving out topics the organisation maps already, as the preset call does.
+func AddPreset(ctx context.Context, db *store.DB, orgID int64, key, root string) ([]MapRule, error) {
+	pre, ok := findPreset(key)
+	if !ok {
+		return nil, fmt.Errorf("ingest: no preset %q", key)
+	}
+	if root == "" {
+		root = pre.Root
+	}
+	return AddRules(ctx, db, orgID, pre.rulesAt(root), true)
 }

@@ -73,23 +73,25 @@ async function open(context: TestContext, locale: 'en-US' | 'zh-CN', theme: 'lig
 describe('line protocol', () => {
   it('lists what arrived unmapped, maps it from the list and stores the next points (en-US, light)', async (context) => {
     expect(await write(`e2e_${sn},serial=${sn} watts=12000,fan=7i ${Date.now() - 60_000}`)).toBe(204);
+    type Rules = { rules: { measurement: string; deviceTag: string; field: string; target: string; scale: number }[] };
+    const before = (await apiGet<Rules>('/v2/ingest/line/rules', token)).rules;
+    const n = before.length + 1; // the demo's rules, then the one mapped here
     const page = await open(context, 'en-US', 'light');
     await page.getByRole('heading', { name: 'Line protocol', exact: true }).waitFor();
-    await page.getByText('No rules yet').waitFor();
     const row = page.getByRole('row').filter({ hasText: `e2e_${sn}` }).filter({ hasText: 'watts' });
     await row.getByText('No rule for this field').waitFor();
     await screenshot(page, 'line-ingest-unmapped-en-US-light');
 
     await page.getByRole('button', { name: `Map e2e_${sn}.watts` }).click();
-    await expect.poll(() => page.getByLabel('Measurement 1', { exact: true }).inputValue()).toBe(`e2e_${sn}`);
-    expect(await page.getByLabel('Device tag 1', { exact: true }).inputValue()).toBe('serial');
-    expect(await page.getByLabel('Field 1', { exact: true }).inputValue()).toBe('watts');
-    await page.getByLabel('Scale 1', { exact: true }).fill('0.001');
+    await expect.poll(() => page.getByLabel(`Measurement ${n}`, { exact: true }).inputValue()).toBe(`e2e_${sn}`);
+    expect(await page.getByLabel(`Device tag ${n}`, { exact: true }).inputValue()).toBe('serial');
+    expect(await page.getByLabel(`Field ${n}`, { exact: true }).inputValue()).toBe('watts');
+    await page.getByLabel(`Scale ${n}`, { exact: true }).fill('0.001');
     await page.getByRole('button', { name: 'Save rules' }).click();
     await page.getByText('Rules saved').waitFor();
 
-    const saved = await apiGet<{ rules: { measurement: string; deviceTag: string; field: string; target: string; scale: number }[] }>('/v2/ingest/line/rules', token);
-    expect(saved.rules).toEqual([{ measurement: `e2e_${sn}`, deviceTag: 'serial', field: 'watts', target: 'powerKw', scale: 0.001 }]);
+    const saved = await apiGet<Rules>('/v2/ingest/line/rules', token);
+    expect(saved.rules).toEqual([...before, { measurement: `e2e_${sn}`, deviceTag: 'serial', field: 'watts', target: 'powerKw', scale: 0.001 }]);
 
     expect(await write(`e2e_${sn},serial=${sn} watts=12000,fan=7i ${Date.now() - 30_000}`)).toBe(204);
     await expect
