@@ -94,6 +94,9 @@ export function IngestKeysPage() {
           <p className={styles.intro}>
             <Link to="/permission/line-protocol" className={styles.link}>{t('ingestKeys.lineLink')}</Link>
           </p>
+          <p className={styles.intro}>
+            <Link to="/permission/import" className={styles.link}>{t('ingestKeys.importLink')}</Link>
+          </p>
           <DataState
             loading={keys.isPending}
             error={keys.isError}
