@@ -22,6 +22,7 @@ export function PreviewRows({ preview }: { preview: Preview }) {
   ];
   return (
     <DataState empty={data.length === 0} emptyText={t('historyImport.noRows')} minHeight={80}>
+      <div role="region" aria-label={t('historyImport.firstRows')}>
       <Table
         rowKey="key"
         columns={columns}
@@ -30,8 +31,8 @@ export function PreviewRows({ preview }: { preview: Preview }) {
         border={false}
         size="small"
         scroll={{ x: 64 + header.length * 150 }}
-        aria-label={t('historyImport.firstRows')}
       />
+      </div>
     </DataState>
   );
 }
