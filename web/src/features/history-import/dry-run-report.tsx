@@ -1,8 +1,6 @@
 import Alert from '@arco-design/web-react/es/Alert';
-import Progress from '@arco-design/web-react/es/Progress';
 import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Alert/style/css.js';
-import '@arco-design/web-react/es/Progress/style/css.js';
 import '@arco-design/web-react/es/Table/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
@@ -10,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { formatNumber } from '@/lib/format';
 import { isActive, jobQuery, REJECT_REASONS, type Report } from './api';
-import { percent } from './format';
 import styles from './history-import.module.css';
+import { JobProgress } from './job-progress';
 
 type Reject = NonNullable<Report['rejects']>[number];
 
@@ -59,7 +57,7 @@ export function JobReport({ jobId }: { jobId: number }) {
             {t(data.dry ? 'historyImport.dryRunNo' : 'historyImport.importNo', { id: jobId })} · {t(`historyImport.state.${data.state ?? 'queued'}`)}
           </p>
           {isActive(data) && (
-            <Progress percent={percent(data.progress)} aria-label={t('historyImport.progressOf', { id: jobId })} />
+            <JobProgress fraction={data.progress} label={t('historyImport.progressOf', { id: jobId })} />
           )}
           {data.state === 'failed' && <Alert type="error" content={data.error || t('historyImport.state.failed')} className={styles.alert} />}
           <dl className={styles.tiles}>

@@ -158,11 +158,13 @@ describe('HistoryImportPage', () => {
     await waitFor(() => expect(posts.some(([u]) => u === '/v2/import/job/start')).toBe(true));
     const row = (await screen.findByRole('button', { name: 'Pause job 4' })).closest('tr') as HTMLElement;
     expect(within(row).getByText('Running')).toBeInTheDocument();
-    await waitFor(() => expect(within(row).getByText('40%')).toBeInTheDocument());
+    await waitFor(() => expect(within(row).getByRole('progressbar', { name: 'Progress of job 4' })).toHaveAttribute('aria-valuenow', '40'));
+    expect(within(row).getByText('40%')).toBeInTheDocument();
     // the next poll, 2 s on, finds it done
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Pause job 4' })).toBeNull(), { timeout: 5000 });
     const done = screen.getByRole('button', { name: 'Show the report of job 4' }).closest('tr') as HTMLElement;
     expect(within(done).getByText('Done')).toBeInTheDocument();
+    expect(within(done).getByRole('progressbar', { name: 'Progress of job 4' })).toHaveAttribute('aria-valuenow', '100');
     expect(within(done).getByText('577')).toBeInTheDocument();
     expect(screen.getByLabelText('Report of job 4')).toHaveTextContent('Import #4 · Done');
   }, 20_000);

@@ -1,11 +1,9 @@
 import Button from '@arco-design/web-react/es/Button';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
-import Progress from '@arco-design/web-react/es/Progress';
 import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
-import '@arco-design/web-react/es/Progress/style/css.js';
 import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -17,8 +15,8 @@ import { currentLocale } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
 import { isActive, type Job, type JobAction, jobQuery, jobsQuery, useJobAction } from './api';
-import { percent } from './format';
 import styles from './history-import.module.css';
+import { JobProgress } from './job-progress';
 
 const STATE_COLORS: Record<string, string> = { queued: 'gray', running: 'arcoblue', paused: 'orange', done: 'green', failed: 'red', cancelled: 'gray' };
 
@@ -61,7 +59,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
       title: t('historyImport.col.progress'),
       width: 170,
       render: (_: unknown, j: Job) => (
-        <Progress percent={percent(j.state === 'done' ? 1 : j.progress)} size="small" aria-label={t('historyImport.progressOf', { id: j.id })} />
+        <JobProgress small fraction={j.state === 'done' ? 1 : j.progress} failed={j.state === 'failed'} label={t('historyImport.progressOf', { id: j.id })} />
       ),
     },
     { title: t('historyImport.col.rows'), width: 100, align: 'right', render: (_: unknown, j: Job) => formatNumber(j.report?.rows ?? 0, 0) },

@@ -1,12 +1,10 @@
 import Button from '@arco-design/web-react/es/Button';
 import Checkbox from '@arco-design/web-react/es/Checkbox';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
-import Progress from '@arco-design/web-react/es/Progress';
 import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Checkbox/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
-import '@arco-design/web-react/es/Progress/style/css.js';
 import '@arco-design/web-react/es/Table/style/css.js';
 import { IconUpload } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
@@ -18,8 +16,9 @@ import { currentLocale } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
 import { filesQuery, type ImportFile, uploadFile, useDeleteFile } from './api';
-import { formatSize, percent } from './format';
+import { formatSize } from './format';
 import styles from './history-import.module.css';
+import { JobProgress } from './job-progress';
 
 interface Upload {
   key: string;
@@ -157,7 +156,7 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
                   </Button>
                 </span>
               ) : (
-                <Progress percent={percent(u.fraction)} size="small" aria-label={t('historyImport.uploadingNamed', { name: u.name })} />
+                <JobProgress small fraction={u.fraction} label={t('historyImport.uploadingNamed', { name: u.name })} />
               )}
             </li>
           ))}
