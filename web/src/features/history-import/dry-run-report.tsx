@@ -70,7 +70,7 @@ export function JobReport({ jobId }: { jobId: number }) {
           </dl>
           {reasons.length > 0 && (
             <>
-              <h4 className={styles.subhead}>{t('historyImport.perReason')}</h4>
+              <h3 className={styles.subhead}>{t('historyImport.perReason')}</h3>
               <ul className={styles.reasons}>
                 {reasons.map(([reason, n]) => (
                   <li key={reason}>
@@ -79,7 +79,7 @@ export function JobReport({ jobId }: { jobId: number }) {
                   </li>
                 ))}
               </ul>
-              <h4 className={styles.subhead}>{t('historyImport.rejectedRows', { n: report.rejects?.length ?? 0 })}</h4>
+              <h3 className={styles.subhead}>{t('historyImport.rejectedRows', { n: report.rejects?.length ?? 0 })}</h3>
               <Table
                 rowKey={(r: Reject) => `${r.file ?? ''}:${r.row ?? 0}:${r.column ?? ''}`}
                 columns={columns}

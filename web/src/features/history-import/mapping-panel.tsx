@@ -135,9 +135,9 @@ export function MappingPanel({ previewId, mapping, onMapping, chosen, devices, o
               })}
             </div>
           )}
-          <h4 className={styles.subhead}>{t('historyImport.columns')}</h4>
+          <h3 className={styles.subhead}>{t('historyImport.columns')}</h3>
           <ColumnsEditor preview={preview.data} mapping={mapping} onChange={onMapping} />
-          <h4 className={styles.subhead}>{t('historyImport.firstRows')}</h4>
+          <h3 className={styles.subhead}>{t('historyImport.firstRows')}</h3>
           <PreviewRows preview={preview.data} />
         </div>
       )}
