@@ -30,8 +30,10 @@ export function HistoryImportPage() {
   const start = useStartJob(false);
 
   const preview = (id: number) => {
-    setPreviewId(id);
-    setMapping(null);
+    if (id !== previewId) {
+      setPreviewId(id);
+      setMapping(null);
+    }
     setChosen((c) => (c.includes(id) ? c : [...c, id]));
   };
   const request = (): JobRequest | null =>
@@ -71,6 +73,7 @@ export function HistoryImportPage() {
           <DataState empty emptyText={t('historyImport.choosePreview')} minHeight={120} />
         ) : (
           <MappingPanel
+            key={previewId}
             previewId={previewId}
             mapping={mapping}
             onMapping={setMapping}

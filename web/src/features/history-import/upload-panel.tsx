@@ -53,6 +53,8 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
     event.target.value = '';
     const started = picked.map((f, i) => ({ file: f, key: `${Date.now()}-${i}-${f.name}` }));
     setUploads((list) => [...list, ...started.map(({ file, key }) => ({ key, name: file.name, size: file.size, fraction: 0 }))]);
+    // the first file uploaded is previewed unless one already is
+    let previewed = previewId !== null;
     // one at a time: the organisation's quota is checked file by file
     for (const { file, key } of started) {
       try {
@@ -60,7 +62,10 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
         setUploads((list) => list.filter((u) => u.key !== key));
         notifySuccess(t('historyImport.uploaded', { name: file.name }));
         await queryClient.invalidateQueries({ queryKey: filesQuery.queryKey });
-        if (stored.id !== undefined && previewId === null) onPreview(stored.id);
+        if (stored.id !== undefined && !previewed) {
+          previewed = true;
+          onPreview(stored.id);
+        }
       } catch (err) {
         patch(key, { error: err instanceof Error ? err.message : String(err) });
       }
