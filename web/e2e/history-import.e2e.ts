@@ -130,7 +130,10 @@ describe('history import', () => {
     expect(done?.state).toBe('done');
     expect(done?.report?.rejectedRows).toBe(1);
     expect(done?.report?.stored).toBeGreaterThan(0);
-    const bar = page.getByRole('row').filter({ hasText: `#${done?.id}` }).getByRole('progressbar');
+    const bar = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: `#${done?.id}`, exact: true }) })
+      .getByRole('progressbar');
     await expect.poll(() => bar.getAttribute('aria-valuenow')).toBe('100');
     await screenshot(page, 'history-import-done-en-US-light');
     await page.setViewportSize({ width: 390, height: 844 });
