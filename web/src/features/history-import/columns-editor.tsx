@@ -50,7 +50,7 @@ export function ColumnsEditor({ preview, mapping, onChange }: { preview: Preview
   };
 
   const columns: ColumnProps<Row>[] = [
-    { title: t('historyImport.col.column'), dataIndex: 'name', render: (n: string) => <code className={styles.code}>{n}</code> },
+    { title: t('historyImport.col.column'), dataIndex: 'name', width: 180, render: (n: string) => <code className={styles.code}>{n}</code> },
     { title: t('historyImport.col.detected'), dataIndex: 'detected', width: 200, render: (d: string) => <span className={styles.muted}>{d}</span> },
     {
       title: t('historyImport.col.field'),
@@ -111,5 +111,5 @@ export function ColumnsEditor({ preview, mapping, onChange }: { preview: Preview
         ),
     },
   ];
-  return <Table rowKey="name" columns={columns} data={rows} pagination={false} border={false} scroll={{ x: 980 }} />;
+  return <Table rowKey="name" columns={columns} data={rows} pagination={false} border={false} scroll={{ x: 1100 }} />;
 }

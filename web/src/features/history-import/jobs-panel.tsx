@@ -46,6 +46,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
     {
       title: t('historyImport.col.files'),
       dataIndex: 'files',
+      width: 220,
       ellipsis: true,
       render: (files: Job['files']) => (files ?? []).map((f) => f.name).join(', '),
     },
@@ -121,7 +122,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
       emptyText={t('historyImport.noJobs')}
       minHeight={120}
     >
-      <Table rowKey="id" columns={columns} data={jobs} pagination={{ pageSize: 10, hideOnSinglePage: true }} border={false} scroll={{ x: 1180 }} />
+      <Table rowKey="id" columns={columns} data={jobs} pagination={{ pageSize: 10, hideOnSinglePage: true }} border={false} scroll={{ x: 1400 }} />
     </DataState>
   );
 }
