@@ -168,4 +168,61 @@ describe('HistoryImportPage', () => {
     expect(within(done).getByText('577')).toBeInTheDocument();
     expect(screen.getByLabelText('Report of job 4')).toHaveTextContent('Import #4 · Done');
   }, 20_000);
+
+  it('names each file\'s device without a device column and saves the mapping as a template', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const posts: [string, unknown][] = [];
+    const single: Preview = {
+      ...preview,
+      header: ['Time', 'AC Power (W)'],
+      columns: [{ name: 'Time', role: 'time' }, { name: 'AC Power (W)', role: 'power', unit: 'W' }],
+      rows: [['01.06.2024 10:05', '6120']],
+      templates: ['Portal A'],
+      mapping: { headerRow: 0, timeColumn: 'Time', timeFormat: '02.01.2006 15:04', zone: '', deviceColumn: '', match: 'serial', columns: [{ name: 'AC Power (W)', field: 'power', unit: 'W', energy: '', device: '' }] },
+    };
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input);
+      if (init?.method === 'POST') {
+        const body = JSON.parse(String(init.body ?? 'null')) as unknown;
+        posts.push([url, body]);
+        if (url === '/v2/import/preview') return ok(single);
+        if (url === '/v2/import/template/save') return ok({ id: 5, name: 'Portal B', vendor: 'SMA', mapping: single.mapping });
+        if (url === '/v2/import/dryrun') return ok({ ...dryRun, id: 9, state: 'queued' });
+        return ok(null);
+      }
+      if (url.startsWith('/v2/import/file/list')) return ok([file]);
+      if (url.startsWith('/v2/import/template/list')) return ok([{ id: 2, name: 'Portal A', vendor: 'SolarEdge', mapping: preview.mapping }]);
+      if (url.startsWith('/v2/import/job/list')) return ok([]);
+      if (url === '/v2/import/job/9') return ok({ ...dryRun, id: 9 });
+      return jsonResponse({ code: 404, msg: 'not found', data: null }, 404);
+    });
+    renderWithProviders(<HistoryImportPage />);
+    await user.click(await screen.findByRole('button', { name: 'Preview plant-2024.csv' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Device of plant-2024.csv' }), 'INV-7');
+
+    await user.type(screen.getByRole('textbox', { name: 'Template name' }), 'Portal B');
+    await user.type(screen.getByRole('textbox', { name: 'Vendor format' }), 'SMA');
+    await user.click(screen.getByRole('button', { name: 'Save as template' }));
+    await waitFor(() => expect(posts.some(([u]) => u === '/v2/import/template/save')).toBe(true));
+    expect(posts.find(([u]) => u === '/v2/import/template/save')?.[1]).toEqual({ name: 'Portal B', vendor: 'SMA', mapping: single.mapping, templateId: 0 });
+
+    await user.click(screen.getByRole('button', { name: 'Dry run' }));
+    await waitFor(() => expect(posts.some(([u]) => u === '/v2/import/dryrun')).toBe(true));
+    expect(posts.find(([u]) => u === '/v2/import/dryrun')?.[1]).toEqual({ files: [{ fileId: 7, device: 'INV-7' }], mapping: single.mapping });
+  });
+
+  it('offers a retry when the preview fails', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input);
+      if (init?.method === 'POST') return jsonResponse({ code: 400, msg: 'The file cannot be read', data: null }, 400);
+      if (url.startsWith('/v2/import/file/list')) return ok([file]);
+      return ok([]);
+    });
+    renderWithProviders(<HistoryImportPage />);
+    expect(await screen.findByText('Upload a file or choose Preview on one to see its columns')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Preview plant-2024.csv' }));
+    expect(await screen.findByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Dry run' })).toBeDisabled();
+  });
 });
