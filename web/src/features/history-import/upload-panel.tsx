@@ -8,7 +8,7 @@ import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Table/style/css.js';
 import { IconUpload } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
-import { type ChangeEvent, useRef, useState } from 'react';
+import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { zonedTime } from '@/lib/format';
@@ -44,6 +44,12 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
   const remove = useDeleteFile();
   const input = useRef<HTMLInputElement>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
+  // each upload's way to stop it (waiting ones stop before they start)
+  const stops = useRef(new Map<string, AbortController>());
+  useEffect(() => {
+    const all = stops.current;
+    return () => all.forEach((c) => c.abort());
+  }, []);
 
   const patch = (key: string, change: Partial<Upload>) =>
     setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
@@ -52,13 +58,16 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
     const picked = [...(event.target.files ?? [])];
     event.target.value = '';
     const started = picked.map((f, i) => ({ file: f, key: `${Date.now()}-${i}-${f.name}` }));
+    started.forEach(({ key }) => stops.current.set(key, new AbortController()));
     setUploads((list) => [...list, ...started.map(({ file, key }) => ({ key, name: file.name, size: file.size, fraction: 0 }))]);
     // the first file uploaded is previewed unless one already is
     let previewed = previewId !== null;
     // one at a time: the organisation's quota is checked file by file
     for (const { file, key } of started) {
+      const signal = stops.current.get(key)?.signal;
       try {
-        const stored = await uploadFile(file, (fraction) => patch(key, { fraction }));
+        if (signal?.aborted) continue;
+        const stored = await uploadFile(file, (fraction) => patch(key, { fraction }), signal);
         setUploads((list) => list.filter((u) => u.key !== key));
         notifySuccess(t('historyImport.uploaded', { name: file.name }));
         await queryClient.invalidateQueries({ queryKey: filesQuery.queryKey });
@@ -67,9 +76,17 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
           onPreview(stored.id);
         }
       } catch (err) {
-        patch(key, { error: err instanceof Error ? err.message : String(err) });
+        if (!signal?.aborted) patch(key, { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        stops.current.delete(key);
       }
     }
+  };
+
+  const stop = (key: string) => {
+    stops.current.get(key)?.abort();
+    stops.current.delete(key);
+    setUploads((list) => list.filter((u) => u.key !== key));
   };
 
   const toggle = (id: number, on: boolean) => onChosen(on ? [...chosen, id] : chosen.filter((c) => c !== id));
@@ -161,7 +178,12 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
                   </Button>
                 </span>
               ) : (
-                <JobProgress small fraction={u.fraction} label={t('historyImport.uploadingNamed', { name: u.name })} />
+                <span className={styles.uploadBar}>
+                  <JobProgress small fraction={u.fraction} label={t('historyImport.uploadingNamed', { name: u.name })} />
+                  <Button size="mini" type="text" onClick={() => stop(u.key)} aria-label={t('historyImport.stopUploadNamed', { name: u.name })}>
+                    {t('historyImport.stopUpload')}
+                  </Button>
+                </span>
               )}
             </li>
           ))}
