@@ -1,17 +1,14 @@
 import Alert from '@arco-design/web-react/es/Alert';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Alert/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import table from '@/components/plain-table.module.css';
 import { formatNumber } from '@/lib/format';
-import { isActive, jobQuery, REJECT_REASONS, type Report } from './api';
+import { isActive, jobQuery, REJECT_REASONS } from './api';
 import styles from './history-import.module.css';
 import { JobProgress } from './job-progress';
-
-type Reject = NonNullable<Report['rejects']>[number];
 
 /** A reject reason in words where the report names one the console knows, else as the server wrote it. */
 export function reasonText(t: TFunction, reason: string | undefined): string {
@@ -26,6 +23,7 @@ export function JobReport({ jobId }: { jobId: number }) {
   const job = useQuery(jobQuery(jobId));
   const data = job.data;
   const report = data?.report ?? {};
+  const rejects = report.rejects ?? [];
   const reasons = Object.entries(report.reasons ?? {}).sort((a, b) => b[1] - a[1]);
   const tiles: [string, number | undefined, string?][] = data?.dry
     ? [
@@ -43,12 +41,6 @@ export function JobReport({ jobId }: { jobId: number }) {
         ['skipped', report.skipped],
         ['rejected', report.rejectedRows, report.rejectedRows ? styles.bad : undefined],
       ];
-  const columns: ColumnProps<Reject>[] = [
-    { title: t('historyImport.col.file'), dataIndex: 'file', ellipsis: true },
-    { title: t('historyImport.col.row'), dataIndex: 'row', width: 90, align: 'right' },
-    { title: t('historyImport.col.column'), dataIndex: 'column', width: 160, ellipsis: true },
-    { title: t('historyImport.col.reason'), dataIndex: 'reason', render: (r: string) => reasonText(t, r) },
-  ];
   return (
     <DataState loading={job.isPending} error={job.isError} onRetry={() => void job.refetch()} minHeight={120}>
       {data && (
@@ -79,16 +71,31 @@ export function JobReport({ jobId }: { jobId: number }) {
                   </li>
                 ))}
               </ul>
-              <h3 className={styles.subhead}>{t('historyImport.rejectedRows', { n: report.rejects?.length ?? 0 })}</h3>
-              <Table
-                rowKey={(r: Reject) => `${r.file ?? ''}:${r.row ?? 0}:${r.column ?? ''}`}
-                columns={columns}
-                data={report.rejects ?? []}
-                pagination={{ pageSize: 20, hideOnSinglePage: true }}
-                border={false}
-                size="small"
-                scroll={{ x: 640 }}
-              />
+              <h3 className={styles.subhead}>{t('historyImport.rejectedRows', { n: rejects.length })}</h3>
+              <div role="region" aria-label={t('historyImport.rejectedRows', { n: rejects.length })} tabIndex={0} className={`${styles.scroll} ${styles.rejects}`}>
+                <table className={table.table}>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('historyImport.col.file')}</th>
+                      <th scope="col" className={table.num}>
+                        {t('historyImport.col.row')}
+                      </th>
+                      <th scope="col">{t('historyImport.col.column')}</th>
+                      <th scope="col">{t('historyImport.col.reason')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rejects.map((r) => (
+                      <tr key={`${r.file ?? ''}:${r.row ?? 0}:${r.column ?? ''}`}>
+                        <td>{r.file}</td>
+                        <td className={table.num}>{r.row}</td>
+                        <td>{r.column}</td>
+                        <td>{reasonText(t, r.reason)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             </>
           )}
         </div>

@@ -1,37 +1,41 @@
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import table from '@/components/plain-table.module.css';
 import type { Preview } from './api';
 import styles from './history-import.module.css';
-
-type Row = Record<string, string> & { key: string };
 
 /** The file's first data rows as read, under its header (times as the file writes them). */
 export function PreviewRows({ preview }: { preview: Preview }) {
   const { t } = useTranslation();
   const header = preview.header ?? [];
+  const rows = preview.rows ?? [];
   const first = (preview.headerRow ?? 0) + 2; // a spreadsheet's row number of the first data row
-  const data: Row[] = (preview.rows ?? []).map((cells, i) => ({
-    key: String(first + i),
-    ...Object.fromEntries(header.map((_, c) => [`c${c}`, cells[c] ?? ''])),
-  }));
-  const columns: ColumnProps<Row>[] = [
-    { title: t('historyImport.col.row'), dataIndex: 'key', width: 64, render: (k: string) => <span className={styles.muted}>{k}</span> },
-    ...header.map((name, c) => ({ title: name, dataIndex: `c${c}`, width: 150, ellipsis: true })),
-  ];
   return (
-    <DataState empty={data.length === 0} emptyText={t('historyImport.noRows')} minHeight={80}>
-      <div role="region" aria-label={t('historyImport.firstRows')}>
-      <Table
-        rowKey="key"
-        columns={columns}
-        data={data}
-        pagination={false}
-        border={false}
-        size="small"
-        scroll={{ x: 64 + header.length * 150 }}
-      />
+    <DataState empty={rows.length === 0} emptyText={t('historyImport.noRows')} minHeight={80}>
+      {/* scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it too */}
+      <div role="region" aria-label={t('historyImport.firstRows')} tabIndex={0} className={styles.scroll}>
+        <table className={`${table.table} ${styles.nowrap}`}>
+          <thead>
+            <tr>
+              <th scope="col">{t('historyImport.col.row')}</th>
+              {header.map((name, c) => (
+                <th key={`${c}:${name}`} scope="col">
+                  {name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((cells, r) => (
+              <tr key={first + r}>
+                <td className={styles.muted}>{first + r}</td>
+                {header.map((name, c) => (
+                  <td key={`${c}:${name}`}>{cells[c] ?? ''}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </DataState>
   );
