@@ -36,6 +36,13 @@ export function HistoryImportPage() {
     }
     setChosen((c) => (c.includes(id) ? c : [...c, id]));
   };
+  const deleted = (id: number) => {
+    setChosen((c) => c.filter((x) => x !== id));
+    if (id === previewId) {
+      setPreviewId(null);
+      setMapping(null);
+    }
+  };
   const request = (): JobRequest | null =>
     mapping && chosen.length > 0
       ? { mapping, files: chosen.map((fileId) => ({ fileId, device: mapping.deviceColumn ? '' : (devices[fileId] ?? '') })) }
@@ -66,7 +73,7 @@ export function HistoryImportPage() {
             {t('historyImport.otherDoors')}
           </Link>
         </p>
-        <UploadPanel chosen={chosen} onChosen={setChosen} previewId={previewId} onPreview={preview} />
+        <UploadPanel chosen={chosen} onChosen={setChosen} previewId={previewId} onPreview={preview} onDeleted={deleted} />
       </Panel>
       <Panel title={t('historyImport.mapping')}>
         {previewId === null ? (

@@ -36,9 +36,8 @@ export function MappingPanel({ previewId, mapping, onMapping, chosen, devices, o
   const suggested = preview.data?.mapping;
   // a newly previewed file starts from its suggested mapping
   useEffect(() => {
-    if (suggested) onMapping(suggested);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [suggested]);
+    if (suggested && mapping === null) onMapping(suggested);
+  }, [suggested, mapping, onMapping]);
 
   return (
     <DataState loading={preview.isPending} error={preview.isError} onRetry={() => void preview.refetch()} minHeight={160}>

@@ -33,7 +33,7 @@ describe('UploadPanel', () => {
     let files: unknown[] = [];
     fetchMock.mockImplementation(async (input) => (String(input).startsWith('/v2/import/file/list') ? ok(files) : ok(null)));
     const onPreview = vi.fn();
-    renderWithProviders(<UploadPanel chosen={[]} onChosen={() => undefined} previewId={null} onPreview={onPreview} />);
+    renderWithProviders(<UploadPanel chosen={[]} onChosen={() => undefined} previewId={null} onPreview={onPreview} onDeleted={() => undefined} />);
     expect(await screen.findByText('No files uploaded yet')).toBeInTheDocument();
 
     await user.upload(screen.getByLabelText('Choose files'), new File(['Time,SN\n2024-06-01 10:05,INV-1\n'], 'plant.csv', { type: 'text/csv' }));

@@ -35,10 +35,11 @@ export interface UploadPanelProps {
   /** The file whose preview the mapping starts from. */
   previewId: number | null;
   onPreview: (id: number) => void;
+  onDeleted: (id: number) => void;
 }
 
 /** Choose CSV/XLSX files, upload each with its progress, list the uploaded files. */
-export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPanelProps) {
+export function UploadPanel({ chosen, onChosen, previewId, onPreview, onDeleted }: UploadPanelProps) {
   const { t } = useTranslation();
   const files = useQuery(filesQuery);
   const remove = useDeleteFile();
@@ -130,7 +131,7 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview }: UploadPa
             onOk={() =>
               remove.mutateAsync(f.id ?? 0).then(
                 () => {
-                  onChosen(chosen.filter((c) => c !== f.id));
+                  onDeleted(f.id ?? 0);
                   notifySuccess(t('historyImport.deleted'));
                 },
                 (err: unknown) => notifyError(err instanceof Error ? err.message : String(err)),
