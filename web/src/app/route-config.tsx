@@ -260,6 +260,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/cloud/cloud-page'), (m) => m.CloudPage),
   },
   {
+    // History import: vendor portals' CSV/XLSX exports, previewed, mapped, dry run, imported as jobs.
+    name: 'historyImport',
+    path: '/permission/import',
+    locale: 'menu.permission.historyImport',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/history-import/history-import-page'), (m) => m.HistoryImportPage),
+  },
+  {
     name: 'tools',
     path: '/tools',
     locale: 'menu.tools',

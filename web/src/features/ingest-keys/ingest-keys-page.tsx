@@ -91,11 +91,20 @@ export function IngestKeysPage() {
           }
         >
           <p className={styles.intro}>{t('ingestKeys.intro')}</p>
-          <p className={styles.intro}>
-            <Link to="/permission/line-protocol" className={styles.link}>{t('ingestKeys.lineLink')}</Link>
-          </p>
-          <p className={styles.intro}>
-            <Link to="/permission/cloud" className={styles.link}>{t('ingestKeys.cloudLink')}</Link>
+          {/* the other doors into Helio, beside the keys of devices and collectors */}
+          <p className={`${styles.intro} ${styles.doors}`}>
+            <Link to="/permission/line-protocol" className={styles.link}>
+              {t('ingestKeys.lineLink')}
+            </Link>
+            <Link to="/permission/ingest-mqtt" className={styles.link}>
+              {t('menu.permission.ingestMqtt')}
+            </Link>
+            <Link to="/permission/import" className={styles.link}>
+              {t('ingestKeys.importLink')}
+            </Link>
+            <Link to="/permission/cloud" className={styles.link}>
+              {t('ingestKeys.cloudLink')}
+            </Link>
           </p>
           <DataState
             loading={keys.isPending}
