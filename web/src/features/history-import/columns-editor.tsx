@@ -111,5 +111,5 @@ export function ColumnsEditor({ preview, mapping, onChange }: { preview: Preview
         ),
     },
   ];
-  return <Table rowKey="name" columns={columns} data={rows} pagination={false} border={false} scroll={{ x: 1100 }} />;
+  return <Table rowKey="name" columns={columns} data={rows} pagination={false} border={false} scroll={{ x: 960 }} />;
 }

@@ -122,7 +122,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
       emptyText={t('historyImport.noJobs')}
       minHeight={120}
     >
-      <Table rowKey="id" columns={columns} data={jobs} pagination={{ pageSize: 10, hideOnSinglePage: true }} border={false} scroll={{ x: 1400 }} />
+      <Table rowKey="id" columns={columns} data={jobs} pagination={{ pageSize: 10, hideOnSinglePage: true }} border={false} scroll={{ x: 960 }} />
     </DataState>
   );
 }

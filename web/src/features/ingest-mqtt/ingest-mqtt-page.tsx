@@ -11,7 +11,7 @@ import '@arco-design/web-react/es/Select/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
 import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
@@ -46,8 +46,8 @@ export function IngestMqttPage() {
 
   const ruleColumns: ColumnProps<MapRule>[] = [
     { title: t('ingestMqtt.col.name'), dataIndex: 'name', width: 200 },
-    { title: t('ingestMqtt.col.topic'), dataIndex: 'topic', render: (v: string) => <span className={styles.mono}>{v}</span> },
-    { title: t('ingestMqtt.col.device'), dataIndex: 'device', width: 220, render: (v: string) => <span className={styles.mono}>{v}</span> },
+    { title: t('ingestMqtt.col.topic'), dataIndex: 'topic', render: (v: string) => <Topic topic={v} /> },
+    { title: t('ingestMqtt.col.device'), dataIndex: 'device', width: 220, render: (v: string) => <Topic topic={v} /> },
     {
       title: t('ingestMqtt.col.fields'),
       dataIndex: 'fields',
@@ -82,7 +82,7 @@ export function IngestMqttPage() {
   ];
 
   const arrivedColumns: ColumnProps<ArrivedTopic>[] = [
-    { title: t('ingestMqtt.col.topic'), dataIndex: 'topic', render: (v: string) => <span className={styles.mono}>{v}</span> },
+    { title: t('ingestMqtt.col.topic'), dataIndex: 'topic', render: (v: string) => <Topic topic={v} /> },
     {
       title: t('ingestMqtt.col.reason'),
       dataIndex: 'reason',
@@ -176,5 +176,24 @@ export function IngestMqttPage() {
       )}
       <RuleDialog rule={editing} visible={dialog} onClose={() => setDialog(false)} />
     </>
+  );
+}
+
+/** A topic that wraps only between its levels, never inside a word. */
+function Topic({ topic }: { topic: string }) {
+  const levels = topic.split('/');
+  return (
+    <span className={styles.topic}>
+      {levels.map((level, i) => (
+        <Fragment key={i}>
+          {level}
+          {i < levels.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </span>
   );
 }
