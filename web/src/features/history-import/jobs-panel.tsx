@@ -41,32 +41,32 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
     act.mutateAsync({ jobId: job.id ?? 0, action }).catch((err: unknown) => notifyError(err instanceof Error ? err.message : String(err)));
 
   const columns: ColumnProps<Job>[] = [
-    { title: t('historyImport.col.job'), dataIndex: 'id', width: 70, render: (id: number) => `#${id}` },
-    { title: t('historyImport.col.kind'), dataIndex: 'dry', width: 110, render: (dry: boolean) => t(dry ? 'historyImport.dryRun' : 'historyImport.import') },
+    { title: t('historyImport.col.job'), dataIndex: 'id', width: 56, render: (id: number) => `#${id}` },
+    { title: t('historyImport.col.kind'), dataIndex: 'dry', width: 84, render: (dry: boolean) => t(dry ? 'historyImport.dryRun' : 'historyImport.import') },
     {
       title: t('historyImport.col.files'),
       dataIndex: 'files',
-      width: 220,
       ellipsis: true,
       render: (files: Job['files']) => (files ?? []).map((f) => f.name).join(', '),
     },
     {
       title: t('historyImport.col.state'),
       dataIndex: 'state',
-      width: 110,
+      width: 96,
       render: (s: string) => <Tag color={STATE_COLORS[s] ?? 'gray'}>{t(`historyImport.state.${s}`)}</Tag>,
     },
     {
       title: t('historyImport.col.progress'),
-      width: 170,
+      width: 140,
       render: (_: unknown, j: Job) => (
         <JobProgress small fraction={j.state === 'done' ? 1 : j.progress} failed={j.state === 'failed'} label={t('historyImport.progressOf', { id: j.id })} />
       ),
     },
-    { title: t('historyImport.col.rows'), width: 100, align: 'right', render: (_: unknown, j: Job) => formatNumber(j.report?.rows ?? 0, 0) },
+    { title: t('historyImport.col.rows'), width: 80, align: 'right', render: (_: unknown, j: Job) => formatNumber(j.report?.rows ?? 0, 0) },
     {
       title: t('historyImport.col.errors'),
-      width: 160,
+      width: 100,
+      ellipsis: true,
       render: (_: unknown, j: Job) => (
         <span className={j.error || j.report?.rejectedRows ? styles.bad : styles.muted}>
           {j.error || formatNumber(j.report?.rejectedRows ?? 0, 0)}
@@ -76,12 +76,12 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
     {
       title: t('historyImport.col.updatedAt'),
       dataIndex: 'updatedAt',
-      width: 200,
+      width: 160,
       render: (v: string) => zonedTime(v, undefined, currentLocale()).text,
     },
     {
       title: t('historyImport.col.actions'),
-      width: 250,
+      width: 180,
       render: (_: unknown, j: Job) => (
         <span className={styles.actions}>
           {isActive(j) && (
