@@ -236,26 +236,18 @@ func setEnergy(s *telemetry.Sample, slot int, v float64) {
 	}
 }
 
+// sampleField numbers the mapping's fields as telemetry.SampleFields.
+var sampleField = map[string]int{FieldPower: telemetry.FieldPower, FieldDCVoltage: telemetry.FieldDCVoltage,
+	FieldDCCurrent: telemetry.FieldDCCurrent, FieldACVoltage: telemetry.FieldACVoltage, FieldFrequency: telemetry.FieldFrequency,
+	FieldTemp: telemetry.FieldTemp, FieldSOC: telemetry.FieldSOC, FieldIrradiance: telemetry.FieldIrradiance}
+
 func setField(s *telemetry.Sample, field string, v float64) {
-	switch field {
-	case FieldPower:
-		s.PowerKW = v
-	case FieldDCVoltage:
-		s.DCVoltageV = v
-	case FieldDCCurrent:
-		s.DCCurrentA = v
-	case FieldACVoltage:
-		s.ACVoltageV = v
-	case FieldFrequency:
-		s.FrequencyHz = v
-	case FieldTemp:
-		s.TempC = v
-	case FieldSOC:
-		s.SOC = v
-	case FieldIrradiance:
-		s.IrradianceWm2 = v
-	case FieldStatus:
-		s.Status = int(v)
+	if field == FieldStatus {
+		s.Status = int(v) // a status code as the file writes it, not rounded
+		return
+	}
+	if i, ok := sampleField[field]; ok {
+		s.SetField(i, v)
 	}
 }
 
