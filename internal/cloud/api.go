@@ -23,7 +23,7 @@ type Service struct {
 type ConnectionInput struct {
 	Vendor      string `json:"vendor" validate:"required" doc:"solaredge"`
 	Name        string `json:"name" validate:"required"`
-	Credentials string `json:"credentials" doc:"the vendor's API key; required when adding, empty on an edit keeps the stored one"`
+	Credentials string `json:"credentials" doc:"the vendor's one secret as typed, or for a vendor of several fields (GET /v2/cloud/vendors) a JSON object of them; required when adding, empty on an edit keeps the stored ones"`
 	DailyBudget int    `json:"dailyBudget" doc:"calls a day (0: the vendor's limit, 300 for SolarEdge)"`
 }
 
@@ -36,6 +36,8 @@ type ConfirmInput struct {
 func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/cloud/connections", Tag: "cloud", Summary: "The organisation's vendor-cloud connections: state, quota used today, next sync, last error",
 		Access: httpapi.Admin, Resp: []Connection{}, Handle: s.list})
+	api.Add(httpapi.Route{Method: "GET", Path: "/v2/cloud/vendors", Tag: "cloud", Summary: "The vendors a connection may name, with the credentials each needs and its default daily budget",
+		Access: httpapi.Admin, Resp: []VendorInfo{}, Handle: s.vendors})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/cloud/connection/add", Tag: "cloud", Summary: "Connect a vendor cloud account (credentials are sealed and never shown again)",
 		Access: httpapi.Admin, Body: ConnectionInput{}, Resp: Connection{}, Handle: s.add})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/cloud/connection/edit/{id}", Tag: "cloud", Summary: "Rename a connection, change its daily budget or give new credentials",
@@ -72,8 +74,8 @@ func (s *Service) validate(in *ConnectionInput, adding bool) error {
 		v.Required("credentials", in.Credentials)
 	}
 	v.MaxLen("credentials", in.Credentials, 4096)
-	if strings.ContainsAny(in.Credentials, "\r\n\t ") {
-		v.Add("credentials", "invalid_format")
+	if vendor, ok := s.Worker.Vendors[in.Vendor]; ok && in.Credentials != "" {
+		checkCredentials(&v, vendor, in.Credentials)
 	}
 	v.Range("dailyBudget", float64(in.DailyBudget), 0, 100000)
 	if err := v.Err(); err != nil {
@@ -83,6 +85,42 @@ func (s *Service) validate(in *ConnectionInput, adding bool) error {
 		in.DailyBudget = s.Worker.Vendors[in.Vendor].DefaultBudget
 	}
 	return nil
+}
+
+// checkCredentials: one secret has no blanks; several fields are a JSON object with every
+// required field given (the error names the field: "credentials.appKey").
+func checkCredentials(v *httpapi.Validator, vendor Vendor, credentials string) {
+	if len(vendor.Fields) <= 1 {
+		if strings.ContainsAny(credentials, "\r\n\t ") {
+			v.Add("credentials", "invalid_format")
+		}
+		return
+	}
+	_, err := ParseFields(credentials, vendor.Fields)
+	var missing *MissingFieldError
+	switch {
+	case errors.As(err, &missing):
+		v.Add("credentials."+missing.Key, "required")
+	case err != nil:
+		v.Add("credentials", "invalid_format")
+	}
+}
+
+// VendorInfo is a vendor as the console's connection form needs it.
+type VendorInfo struct {
+	Name          string  `json:"name"`
+	Label         string  `json:"label"`
+	DefaultBudget int     `json:"defaultBudget" doc:"calls a day"`
+	Fields        []Field `json:"fields"`
+}
+
+func (s *Service) vendors(*http.Request) (any, error) {
+	out := make([]VendorInfo, 0, len(s.Worker.Vendors))
+	for _, n := range s.vendorNames() {
+		v := s.Worker.Vendors[n]
+		out = append(out, VendorInfo{Name: v.Name, Label: v.Label, DefaultBudget: v.DefaultBudget, Fields: v.Fields})
+	}
+	return out, nil
 }
 
 // fail turns the package's errors into answers the administrator can act on.

@@ -189,6 +189,21 @@ func (s *Store) credentials(c *Connection) (string, error) {
 	return s.Sealer.Open(c.sealed, bound(c.OrgID))
 }
 
+// saveCredentials seals new credentials into the connection without touching its state: a
+// vendor rotated its token mid-sync.
+func (s *Store) saveCredentials(ctx context.Context, c *Connection, credentials string) error {
+	sealed, err := s.Sealer.Seal(credentials, bound(c.OrgID))
+	if err != nil {
+		return err
+	}
+	if _, err := s.DB.Exec(ctx, "UPDATE cloud_connections SET sealed_credentials = ?, updated_at = ? WHERE id = ? AND org_id = ?",
+		sealed, s.now().UnixMilli(), c.ID, c.OrgID); err != nil {
+		return fmt.Errorf("cloud: unable to store the rotated credentials: %w", err)
+	}
+	c.sealed = sealed
+	return nil
+}
+
 // spend counts one call against the connection's budget for today, in the database so
 // that every replica and restart sees it; ErrQuota when the budget is spent.
 func (s *Store) spend(ctx context.Context, id int64) error {

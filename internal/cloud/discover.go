@@ -37,7 +37,7 @@ func (w *Worker) connector(ctx context.Context, c *Connection) (Connector, error
 	if err != nil {
 		return nil, err
 	}
-	return v.New(creds, w.BaseURLs[c.Vendor], w.HTTP, func() error { return w.Store.spend(ctx, c.ID) }), nil
+	return v.New(creds, w.deps(ctx, c)), nil
 }
 
 // Discover lists the connection's sites and devices (one call per page of sites and one

@@ -7,9 +7,11 @@ package cloud
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -55,16 +57,62 @@ type Connector interface {
 // connection's budget for the day is spent, and the call is then not made.
 type Counter func() error
 
-// Factory builds a vendor's connector from the plain credentials and the base URL (empty:
-// the vendor's own).
-type Factory func(credentials, baseURL string, hc *http.Client, count Counter) Connector
+// Deps is what a connector is built with besides its credentials.
+type Deps struct {
+	// BaseURL is the API's address (empty: the vendor's own; tests point it at a stand-in).
+	BaseURL string
+	HTTP    *http.Client
+	// Count is told of every call before it is made (nil: nothing counted).
+	Count Counter
+	// Save seals and stores new credentials in place of the connection's (a vendor that
+	// rotates its refresh tokens); nil where nothing can be stored (a preview).
+	Save func(ctx context.Context, credentials string) error
+}
+
+// Factory builds a vendor's connector from the plain credentials (one secret, or for a
+// vendor with several fields a JSON object of them: Fields).
+type Factory func(credentials string, d Deps) Connector
 
 // Vendor describes a vendor the connections may name.
 type Vendor struct {
-	Name          string
-	DefaultBudget int // calls a day the vendor allows one key
-	New           Factory
+	Name  string
+	Label string // the brand name, the same in every language
+	// DefaultBudget is the calls a day one key may spend (a monthly plan divided by 31).
+	DefaultBudget int
+	// Fields are the credentials the administrator gives. One field: the credentials are
+	// that secret as typed. Several: a JSON object of them, keyed by Field.Key.
+	Fields []Field
+	New    Factory
 }
+
+// Field is one credential the administrator types; its label is the console's
+// "cloud.field.<key>" text.
+type Field struct {
+	Key    string `json:"key"`
+	Secret bool   `json:"secret" doc:"typed in a password box"`
+	// Optional fields may stay empty.
+	Optional bool `json:"optional"`
+}
+
+// ParseFields reads credentials of several fields (a JSON object of strings) and answers
+// each field's value; an error names the first missing one.
+func ParseFields(credentials string, fields []Field) (map[string]string, error) {
+	out := map[string]string{}
+	if err := json.Unmarshal([]byte(credentials), &out); err != nil {
+		return nil, fmt.Errorf("cloud: credentials are not a JSON object of strings: %w", err)
+	}
+	for _, f := range fields {
+		if !f.Optional && strings.TrimSpace(out[f.Key]) == "" {
+			return nil, &MissingFieldError{Key: f.Key}
+		}
+	}
+	return out, nil
+}
+
+// MissingFieldError names a required credential that was left empty.
+type MissingFieldError struct{ Key string }
+
+func (e *MissingFieldError) Error() string { return "cloud: credential " + e.Key + " is required" }
 
 // The errors a connector answers with, by what the worker does about them.
 var (

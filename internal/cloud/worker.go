@@ -118,7 +118,7 @@ func (w *Worker) Sync(ctx context.Context, c *Connection) error {
 	if len(cursors) == 0 {
 		return w.Store.setState(ctx, c.ID, StateNew, "", 0, w.now().Add(24*time.Hour), false)
 	}
-	conn := v.New(creds, w.BaseURLs[c.Vendor], w.HTTP, func() error { return w.Store.spend(ctx, c.ID) })
+	conn := v.New(creds, w.deps(ctx, c))
 	behind, err := w.syncDevices(ctx, c, conn, cursors)
 	now := w.now()
 	switch {
@@ -268,4 +268,17 @@ func (w *Worker) write(ctx context.Context, samples []telemetry.Sample, now time
 		}
 	}
 	return nil
+}
+
+// deps is what the connection's connector is built with: its calls counted against the
+// connection's budget, rotated credentials sealed back into the connection.
+func (w *Worker) deps(ctx context.Context, c *Connection) Deps {
+	return Deps{
+		BaseURL: w.BaseURLs[c.Vendor],
+		HTTP:    w.HTTP,
+		Count:   func() error { return w.Store.spend(ctx, c.ID) },
+		Save: func(ctx context.Context, credentials string) error {
+			return w.Store.saveCredentials(ctx, c, credentials)
+		},
+	}
 }

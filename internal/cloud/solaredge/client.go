@@ -36,9 +36,10 @@ const (
 )
 
 // Vendor registers SolarEdge with the cloud package.
-var Vendor = cloud.Vendor{Name: "solaredge", DefaultBudget: DailyBudget,
-	New: func(key, base string, hc *http.Client, count cloud.Counter) cloud.Connector {
-		return New(key, base, hc, count)
+var Vendor = cloud.Vendor{Name: "solaredge", Label: "SolarEdge", DefaultBudget: DailyBudget,
+	Fields: []cloud.Field{{Key: "apiKey", Secret: true}},
+	New: func(key string, d cloud.Deps) cloud.Connector {
+		return New(key, d.BaseURL, d.HTTP, d.Count)
 	}}
 
 // Client calls the API with one key.

@@ -2,7 +2,6 @@ package solaredge_test
 
 import (
 	"context"
-	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,9 +28,9 @@ func TestTwoReplicasOneSyncs(t *testing.T) {
 		w := r.workerOn(db)
 		w.Poll = 20 * time.Millisecond
 		w.Vendors = map[string]cloud.Vendor{"solaredge": {Name: "solaredge", DefaultBudget: 300,
-			New: func(key, base string, hc *http.Client, count cloud.Counter) cloud.Connector {
+			New: func(key string, d cloud.Deps) cloud.Connector {
 				rounds[i].Add(1)
-				return solaredge.New(key, base, hc, count)
+				return solaredge.New(key, d.BaseURL, d.HTTP, d.Count)
 			}}}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})

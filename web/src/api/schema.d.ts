@@ -513,6 +513,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/cloud/vendors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vendors a connection may name, with the credentials each needs and its default daily budget */
+        get: operations["getV2CloudVendors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/compare/data/{uid}": {
         parameters: {
             query?: never;
@@ -3636,7 +3653,7 @@ export interface components {
             vendor?: string;
         };
         ConnectionInput: {
-            /** @description the vendor's API key; required when adding, empty on an edit keeps the stored one */
+            /** @description the vendor's one secret as typed, or for a vendor of several fields (GET /v2/cloud/vendors) a JSON object of them; required when adding, empty on an edit keeps the stored ones */
             credentials?: string;
             /** @description calls a day (0: the vendor's limit, 300 for SolarEdge) */
             dailyBudget?: number;
@@ -3932,6 +3949,12 @@ export interface components {
             kind?: string;
             /** Format: date-time */
             start?: string;
+        };
+        Field: {
+            key?: string;
+            optional?: boolean;
+            /** @description typed in a password box */
+            secret?: boolean;
         };
         FieldMap: {
             /** @description a sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
@@ -5751,6 +5774,13 @@ export interface components {
             uid?: number;
             username?: string;
         };
+        VendorInfo: {
+            /** @description calls a day */
+            defaultBudget?: number;
+            fields?: components["schemas"]["Field"][];
+            label?: string;
+            name?: string;
+        };
         Weather: {
             /** @description 1 excellent … 6 severe */
             airQuality?: number;
@@ -7395,6 +7425,46 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data?: components["schemas"]["Connection"][];
+                    };
+                };
+            };
+        };
+    };
+    getV2CloudVendors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["VendorInfo"][];
                     };
                 };
             };

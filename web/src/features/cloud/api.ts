@@ -10,11 +10,32 @@ export type FoundSite = components['schemas']['FoundSite'];
 export type Pick = components['schemas']['Pick'];
 export type Confirmed = components['schemas']['Confirmed'];
 
-/** The vendors a connection may name (docs/ingest.md, "Vendor clouds"). */
-export const VENDORS = ['solaredge'] as const;
+export type VendorInfo = components['schemas']['VendorInfo'];
+export type CredentialField = components['schemas']['Field'];
 
-/** Vendors' names: brand names, the same in every language. */
-export const VENDOR_NAMES: Record<string, string> = { solaredge: 'SolarEdge' };
+/** The vendors a connection may name, with the credentials each needs (docs/ingest.md, "Vendor clouds"). */
+export const vendorsQuery = queryOptions({
+  queryKey: ['cloud', 'vendors'],
+  queryFn: ({ signal }) => api.get<VendorInfo[]>('/v2/cloud/vendors', { signal }),
+  staleTime: Infinity,
+});
+
+/** A vendor's brand name (the same in every language); its key while the list loads. */
+export function vendorLabel(vendors: VendorInfo[] | undefined, name: string): string {
+  return vendors?.find((v) => v.name === name)?.label || name;
+}
+
+/**
+ * The credentials as the API takes them from the form's values of the vendor's fields: one
+ * field is sent as typed; several as a JSON object of them. Nothing typed (an edit that keeps
+ * the stored credentials) is the empty string.
+ */
+export function credentialsOf(fields: CredentialField[], values: Record<string, string | undefined>): string {
+  const typed = fields.map((f) => [f.key ?? '', (values[f.key ?? ''] ?? '').trim()] as const);
+  if (typed.every(([, v]) => v === '')) return '';
+  if (typed.length === 1) return typed[0]?.[1] ?? '';
+  return JSON.stringify(Object.fromEntries(typed.filter(([, v]) => v !== '')));
+}
 
 /** A connection's states, in the order an administrator meets them. */
 export const STATES = ['new', 'backfill', 'live', 'quota', 'retrying', 'refused'] as const;

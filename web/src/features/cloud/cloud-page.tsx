@@ -17,7 +17,7 @@ import { PageHeader, Panel } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import { type Connection, connectionsQuery, quotaText, stateColor, useDeleteConnection, useSyncNow, VENDOR_NAMES } from './api';
+import { type Connection, connectionsQuery, quotaText, stateColor, useDeleteConnection, useSyncNow, vendorLabel, vendorsQuery } from './api';
 import styles from './cloud.module.css';
 import { ConnectionDialog } from './connection-dialog';
 import { DiscoverDialog } from './discover-dialog';
@@ -32,6 +32,7 @@ export function CloudPage() {
   const { t } = useTranslation();
   const ready = cloudTexts.useReady();
   const list = useQuery(connectionsQuery);
+  const vendors = useQuery(vendorsQuery);
   const remove = useDeleteConnection();
   const sync = useSyncNow();
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
@@ -41,7 +42,7 @@ export function CloudPage() {
 
   const columns: ColumnProps<Connection>[] = [
     { title: t('cloud.col.name'), dataIndex: 'name' },
-    { title: t('cloud.col.vendor'), dataIndex: 'vendor', width: 120, render: (v: string) => VENDOR_NAMES[v] ?? v },
+    { title: t('cloud.col.vendor'), dataIndex: 'vendor', width: 120, render: (v: string) => vendorLabel(vendors.data, v) },
     {
       title: t('cloud.col.state'),
       dataIndex: 'state',
