@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/base64"
@@ -23,6 +24,9 @@ import (
 // larger one with 413, and Telegraf then splits its batch).
 const MaxLineBody = 8 << 20
 
+var busyTotal = metrics.Default.NewCounter("helio_ingest_busy_total",
+	"Write requests answered 503 because too many were being read at once, by door.", "door")
+
 var linePointsTotal = metrics.Default.NewCounter("helio_ingest_line_points_total",
 	"Line-protocol points received, by outcome: stored, unmapped (a field with no rule or no device), rejected (by the write path's checks).", "outcome")
 
@@ -32,11 +36,42 @@ type LineService struct {
 	Writer *telemetry.Writer
 	// Now is the time of points without a timestamp (time.Now when nil).
 	Now func() time.Time
+	// MaxInFlight bounds the write requests read and parsed at once (default 8): with
+	// 8 MiB bodies that keeps line ingest's memory under ~200 MiB whatever the number of
+	// clients. Others wait their turn up to BusyWait, then get 503 and Retry-After, which
+	// Telegraf and InfluxDB clients retry.
+	MaxInFlight int
+	BusyWait    time.Duration
 
-	once  sync.Once
-	batch *telemetry.Batcher
-	carry counterCarry
+	once     sync.Once
+	batch    *telemetry.Batcher
+	carry    counterCarry
+	slotOnce sync.Once
+	slots    chan struct{}
 }
+
+// acquire takes a slot for one write; false when none freed within BusyWait (or the client
+// went away).
+func (s *LineService) acquire(ctx context.Context) bool {
+	s.slotOnce.Do(func() { s.slots = make(chan struct{}, cmp.Or(s.MaxInFlight, 8)) })
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(cmp.Or(s.BusyWait, 10*time.Second))
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *LineService) release() { <-s.slots }
 
 func (s *LineService) batcher() *telemetry.Batcher {
 	s.once.Do(func() { s.batch = s.Writer.NewBatcher("line", telemetry.BatchOptions{Linger: time.Millisecond}) })
@@ -191,6 +226,13 @@ func (s *LineService) write(w http.ResponseWriter, r *http.Request, v int) {
 		lineFail(w, v, http.StatusUnauthorized, "unauthorized", "unauthorized access")
 		return
 	}
+	if !s.acquire(ctx) {
+		busyTotal.Inc("line")
+		w.Header().Set("Retry-After", "1")
+		lineFail(w, v, http.StatusServiceUnavailable, "unavailable", "too many writes at once; retry")
+		return
+	}
+	defer s.release()
 	body, status, msg := readLineBody(r)
 	if status != 0 {
 		code := "invalid"

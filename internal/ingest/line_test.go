@@ -26,6 +26,7 @@ type lineRig struct {
 	f   *fleet
 	db  *store.DB
 	srv *httptest.Server
+	ls  *LineService
 }
 
 func newLineRig(t *testing.T, db *store.DB) *lineRig {
@@ -49,7 +50,7 @@ func newLineRig(t *testing.T, db *store.DB) *lineRig {
 	if err := SaveLineRules(context.Background(), db, f.org, rules); err != nil {
 		t.Fatal(err)
 	}
-	return &lineRig{f: f, db: db, srv: srv}
+	return &lineRig{f: f, db: db, srv: srv, ls: ls}
 }
 
 type lineAnswer struct {
@@ -247,4 +248,65 @@ func TestLineProtocolAnswers(t *testing.T) {
 			t.Fatalf("ping: %v %v", res, err)
 		}
 	})
+}
+
+// TestLineProtocolBusy: beyond MaxInFlight writes being read at once, a write waits its
+// turn up to BusyWait and then answers 503 with Retry-After (clients retry); nothing of it
+// is stored, and the slot frees when the slow write ends.
+func TestLineProtocolBusy(t *testing.T) {
+	db := storetest.SQLite(t)
+	g := newLineRig(t, db)
+	g.ls.MaxInFlight, g.ls.BusyWait = 1, 100*time.Millisecond
+	token := "Token " + g.f.collKey
+	v2 := g.srv.URL + "/api/v2/write?org=o&bucket=b&precision=s"
+	t0 := time.Now().UTC().Add(-time.Hour).Truncate(time.Minute)
+
+	// a slow client: its body arrives in two parts, the second only when the test says
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() }) // before the server's Close, which waits for this request
+	req, _ := http.NewRequest("POST", v2, pr)
+	req.Header.Set("Authorization", token)
+	slow := make(chan int, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			slow <- 0
+			return
+		}
+		res.Body.Close()
+		slow <- res.StatusCode
+	}()
+	fmt.Fprintf(pw, "inverter,sn=%s power=1000 %d\n", g.f.inv1SN, t0.Unix())
+	for deadline := time.Now().Add(5 * time.Second); len(g.ls.slots) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow write never took its slot")
+		}
+	}
+
+	other := fmt.Sprintf("inverter,sn=%s power=2000 %d\n", g.f.inv2SN, t0.Unix())
+	req2, _ := http.NewRequest("POST", v2, strings.NewReader(other))
+	req2.Header.Set("Authorization", token)
+	res, err := http.DefaultClient.Do(req2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("a write beyond the limit: %d, Retry-After %q; want 503 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	if got := g.stored(t, g.f.inv2); len(got) != 0 {
+		t.Fatalf("the refused write stored %+v", got)
+	}
+
+	fmt.Fprintf(pw, "inverter,sn=%s power=1500 %d\n", g.f.inv1SN, t0.Add(time.Minute).Unix())
+	pw.Close()
+	if code := <-slow; code != http.StatusNoContent {
+		t.Fatalf("the slow write: %d", code)
+	}
+	if a := g.post(t, "/api/v2/write?org=o&bucket=b&precision=s", map[string]string{"Authorization": token}, []byte(other)); a.status != 204 {
+		t.Fatalf("the retry: %d %v", a.status, a.body)
+	}
+	if got := g.stored(t, g.f.inv2); len(got) != 1 || got[0].PowerKW != 2 {
+		t.Fatalf("the retry stored %+v", got)
+	}
 }
