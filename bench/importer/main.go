@@ -129,7 +129,8 @@ func run(ctx context.Context) error {
 	if err := get(srv.URL+"/v2/import/job/"+strconv.FormatInt(job.ID, 10), &job); err != nil {
 		return err
 	}
-	importPeak, importHeap := peakMiB(), stopHeap()
+	importHeap, importAnon := stopHeap()
+	importPeak := peakMiB()
 	db.Close()
 	if job.State != importer.StateDone {
 		return fmt.Errorf("job %s: %s", job.State, job.Error)
@@ -150,17 +151,18 @@ func run(ctx context.Context) error {
 		return err
 	}
 	bf := time.Since(t3)
-	bfPeak, bfHeap := peakMiB(), stopHeap()
+	bfHeap, bfAnon := stopHeap()
+	bfPeak := peakMiB()
 
 	rate := float64(rows) / (upload + load).Seconds()
 	bfRate := float64(res.Samples) / bf.Seconds()
 	fmt.Printf("History import: %d devices × %d days of 5-minute rows = %d rows (%.1f MB CSV), raw retention %s\n",
 		*nDevices, *nDays, rows, float64(size)/1e6, *retention)
-	fmt.Printf("| run | seconds | rows/s | peak RSS | peak Go heap |\n|---|---:|---:|---:|---:|\n")
-	fmt.Printf("| import: upload (HTTP, streamed) | %.1f | %.0f | | |\n", upload.Seconds(), float64(rows)/upload.Seconds())
-	fmt.Printf("| import: job (read, check, back-fill in slices of %d) | %.1f | %.0f | | |\n", *slice, load.Seconds(), float64(rows)/load.Seconds())
-	fmt.Printf("| import: upload + job | %.1f | %.0f | %.0f MiB | %.0f MiB |\n", (upload + load).Seconds(), rate, importPeak, importHeap)
-	fmt.Printf("| Writer.Backfill alone (samples from memory) | %.1f | %.0f | %.0f MiB | %.0f MiB |\n", bf.Seconds(), bfRate, bfPeak, bfHeap)
+	fmt.Printf("| run | seconds | rows/s | peak RSS | peak anonymous RSS | peak Go heap |\n|---|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("| import: upload (HTTP, streamed) | %.1f | %.0f | | | |\n", upload.Seconds(), float64(rows)/upload.Seconds())
+	fmt.Printf("| import: job (read, check, back-fill in slices of %d) | %.1f | %.0f | | | |\n", *slice, load.Seconds(), float64(rows)/load.Seconds())
+	fmt.Printf("| import: upload + job | %.1f | %.0f | %.0f MiB | %.0f MiB | %.0f MiB |\n", (upload + load).Seconds(), rate, importPeak, importAnon, importHeap)
+	fmt.Printf("| Writer.Backfill alone (samples from memory) | %.1f | %.0f | %.0f MiB | %.0f MiB | %.0f MiB |\n", bf.Seconds(), bfRate, bfPeak, bfAnon, bfHeap)
 	fmt.Printf("import / back-fill rate: %.0f %% (job alone: %.0f %%); report: stored %d, rejected rows %d\n",
 		100*rate/bfRate, 100*float64(rows)/load.Seconds()/bfRate, job.Report.Stored, job.Report.RejectedRows)
 	return nil
@@ -321,20 +323,22 @@ func decode(resp *http.Response, out any) error {
 	return json.Unmarshal(env.Data, out)
 }
 
-// heapPeak samples the Go heap in use every 20 ms until stop is called, and answers its
-// peak in MiB: the importer's own memory, beside the resident size, which also holds
-// SQLite's page cache (64 MiB per connection) and the pages of its memory-mapped file.
-func heapPeak() (stop func() float64) {
+// heapPeak samples the Go heap in use and the anonymous resident memory (RssAnon: the
+// heap, stacks and SQLite's page caches, without the pages of its memory-mapped file, which
+// are the kernel's page cache) every 20 ms until stop is called, and answers both peaks in
+// MiB. The resident high-water mark (peakMiB) also counts the mapped file's pages.
+func heapPeak() (stop func() (heap, anon float64)) {
 	done := make(chan struct{})
-	peak := make(chan float64)
+	peak := make(chan [2]float64)
 	go func() {
 		var m runtime.MemStats
-		max := 0.0
+		var max [2]float64
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		for {
 			runtime.ReadMemStats(&m)
-			max = math.Max(max, float64(m.HeapInuse)/(1<<20))
+			max[0] = math.Max(max[0], float64(m.HeapInuse)/(1<<20))
+			max[1] = math.Max(max[1], statusMiB("RssAnon:"))
 			select {
 			case <-done:
 				peak <- max
@@ -343,19 +347,22 @@ func heapPeak() (stop func() float64) {
 			}
 		}
 	}()
-	return func() float64 { close(done); return <-peak }
+	return func() (float64, float64) { close(done); p := <-peak; return p[0], p[1] }
 }
 
 // resetPeak resets the process's resident high-water mark (Linux).
 func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
-func peakMiB() float64 {
+func peakMiB() float64 { return statusMiB("VmHWM:") }
+
+// statusMiB reads one kB line of /proc/self/status, in MiB.
+func statusMiB(key string) float64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
+		if strings.HasPrefix(l, key) {
 			kb, _ := strconv.ParseFloat(strings.Fields(l)[1], 64)
 			return kb / 1024
 		}

@@ -89,6 +89,13 @@ type Server struct {
 
 // New opens and migrates the database and builds the router.
 func New(ctx context.Context, cfg *config.Config) (*Server, error) {
+	if cfg.Demo && cfg.SecretKey == "" {
+		key, err := demoSecretKey(cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.SecretKey = key
+	}
 	db, err := store.Open(ctx, cfg.DataDir, cfg.DBURL)
 	if err != nil {
 		return nil, err
@@ -277,6 +284,9 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 		slog.Info("demo accounts created", "users", "admin, operator, other", "password", demo.Password)
 	} else if acc, err = demo.LoadAccounts(ctx, s.DB); err != nil {
 		return fmt.Errorf("--demo on a database without the demo accounts: %w", err)
+	}
+	if err := s.startDemoCloud(ctx, acc.OrgID, created); err != nil {
+		return err
 	}
 	fleet := demo.Fleet()
 	if err := demo.SeedFleet(ctx, s.DB, acc, fleet); err != nil {
