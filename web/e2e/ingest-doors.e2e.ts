@@ -37,3 +37,25 @@ describe('ingest doors', () => {
   it('shows MQTT mapping and vendor clouds in en-US, light', (context) => look(context, 'en-US', 'light'), 120_000);
   it('shows them in zh-CN, dark', (context) => look(context, 'zh-CN', 'dark'), 120_000);
 });
+
+// The demo's SolarEdge account (served by the stand-in on 127.0.0.1): the administrator lists
+// its sites and inverters, each offered for creation, and closes without confirming (the
+// demo fleet the other browser tests count stays as it is).
+describe('demo vendor cloud', () => {
+  it('lists the demo account’s sites and inverters', async (context) => {
+    const page = await signedInPage(browser, context, { locale: 'en-US', theme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${baseUrl()}/#/permission/cloud`);
+    const row = page.getByRole('row').filter({ hasText: 'SolarEdge demo account' });
+    await row.getByRole('button', { name: 'Sites and devices', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Weingut Sonnenhang').waitFor();
+    await dialog.getByText('Agriturismo Collina').waitFor();
+    for (const serial of ['7E1D0A11-01', '7E1D0A12-02', '7E1D0B21-03']) {
+      await dialog.getByText(serial).first().waitFor();
+    }
+    await screenshot(page, 'cloud-discover-en-US-light-1440');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  }, 120_000);
+});
