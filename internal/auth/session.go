@@ -54,14 +54,14 @@ func (s *Sessions) Create(ctx context.Context, userID int64, client string) (str
 	return token, exp.UTC(), nil
 }
 
-// BearerToken extracts the token from the Authorization header, or from the `token`
-// query parameter for the WebSocket (browsers cannot set headers there).
+// BearerToken extracts the token from the Authorization header ("Bearer <token>", the
+// scheme's name in any case and any run of blanks after it, as RFC 7235 reads it).
 func BearerToken(r *http.Request) string {
-	h := r.Header.Get("Authorization")
-	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
-		return strings.TrimSpace(t)
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
 	}
-	return ""
+	return strings.TrimSpace(token)
 }
 
 // Resolve checks a token: unknown, expired or signed-out tokens are a 401; a session
