@@ -42,6 +42,9 @@ func (s *Service) compareDevices(ctx context.Context, p *httpapi.Principal, c Co
 
 // CompareTemplateInput is a compare template to add or edit.
 type CompareTemplateInput struct {
+	// UID names the template on POST /v2/compare/template/edit (the spec's shape); the
+	// path names it on …/edit/{uid}, and this field is then ignored.
+	UID    int64         `json:"uid,omitempty" doc:"the template to change, on POST /v2/compare/template/edit"`
 	Name   string        `json:"name" validate:"required"`
 	Shared bool          `json:"shared" doc:"share with the organisation"`
 	Config CompareConfig `json:"config" validate:"required"`
@@ -70,6 +73,9 @@ func (s *Service) CompareRoutes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/compare/template/edit/{uid}", Tag: "analysis",
 		Summary: "Change a compare template (its owner, or an administrator for a shared one)",
 		Access:  httpapi.Signed, Body: CompareTemplateInput{}, Resp: Saved{}, Handle: s.compareEdit})
+	api.Add(httpapi.Route{Method: "POST", Path: "/v2/compare/template/edit", Tag: "analysis",
+		Summary: "Change a compare template named by uid in the body (the same call as …/edit/{uid})",
+		Access:  httpapi.Signed, Body: CompareTemplateInput{}, Resp: Saved{}, Handle: httpapi.IDInBody("uid", s.compareEdit)})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/compare/template/delete/{uid}", Tag: "analysis",
 		Summary: "Delete a compare template (its owner, or an administrator for a shared one)",
 		Access:  httpapi.Signed, Resp: Saved{}, Handle: s.compareDelete})

@@ -267,3 +267,37 @@ func PathID(r *http.Request, name string) (int64, error) {
 	}
 	return n, nil
 }
+
+// IDInBody serves a call whose path names its target ({name}) at a path without it too:
+// the target's id is then the body's field of that name (a number), put where the handler reads the path's. A body without it is a 400 naming the
+// field, an empty or malformed body a 400 too; the body is then left for the handler to
+// decode (its type declares the field).
+func IDInBody(name string, h func(*http.Request) (any, error)) func(*http.Request) (any, error) {
+	return func(r *http.Request) (any, error) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+		if err != nil {
+			return nil, BadRequest("malformed_json")
+		}
+		if len(body) > MaxBodyBytes {
+			return nil, TooLarge(MaxBodyBytes)
+		}
+		var fields map[string]json.RawMessage
+		if len(bytes.TrimSpace(body)) == 0 {
+			return nil, BadRequest("empty_body")
+		}
+		if err := json.Unmarshal(body, &fields); err != nil {
+			return nil, BadRequest("malformed_json")
+		}
+		var id json.Number
+		_ = json.Unmarshal(fields[name], &id)
+		n, err := strconv.ParseInt(id.String(), 10, 64)
+		if err != nil || n <= 0 {
+			var v Validator
+			v.Add(name, "required")
+			return nil, v.Err()
+		}
+		r.SetPathValue(name, strconv.FormatInt(n, 10))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		return h(r)
+	}
+}

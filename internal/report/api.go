@@ -43,6 +43,9 @@ func (s *Service) kick() {
 
 // TemplateInput is a report template to add or edit.
 type TemplateInput struct {
+	// UID names the template on POST /v2/report/template/edit (the spec's shape); the path
+	// names it on …/edit/{uid}, and this field is then ignored.
+	UID    int64          `json:"uid,omitempty" doc:"the template to change, on POST /v2/report/template/edit"`
 	Name   string         `json:"name" validate:"required"`
 	Shared bool           `json:"shared" doc:"share with the organisation"`
 	Config TemplateConfig `json:"config" validate:"required"`
@@ -88,6 +91,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	add("GET", "/v2/report/template/parameter/list", "The report form's choices, the caller's stations and tags", httpapi.Signed, nil, Parameters{}, s.parameters)
 	add("POST", "/v2/report/template/add", "Save a report template (with an optional daily, weekly or monthly schedule)", httpapi.Signed, TemplateInput{}, analysis.Saved{}, s.templateAdd)
 	add("POST", "/v2/report/template/edit/{uid}", "Change a report template (its owner, or an administrator for a shared one)", httpapi.Signed, TemplateInput{}, analysis.Saved{}, s.templateEdit)
+	add("POST", "/v2/report/template/edit", "Change a report template named by uid in the body (the same call as …/edit/{uid})", httpapi.Signed, TemplateInput{}, analysis.Saved{}, httpapi.IDInBody("uid", s.templateEdit))
 	add("POST", "/v2/report/template/delete/{uid}", "Delete a report template (its owner, or an administrator for a shared one)", httpapi.Signed, nil, analysis.Saved{}, s.templateDelete)
 	add("POST", "/v2/report/template/run/{uid}", "Run a template's schedule now: the report arrives in the caller's message centre", httpapi.Signed, nil, analysis.Saved{}, s.templateRun)
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/report/record/list", Tag: "report", Access: httpapi.Signed,

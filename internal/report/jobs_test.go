@@ -235,3 +235,20 @@ func TestScheduleKeepsTheOrganisationsZone(t *testing.T) {
 		t.Fatalf("stored schedule: %s", config)
 	}
 }
+
+// The spec's edit call names the template in the body; the path's call is the same call.
+func TestTemplateEditWithTheIDInTheBody(t *testing.T) {
+	e := newEnv(t, 0)
+	tail := fmt.Sprintf(`"shared":false,"config":{"params":{"selectionMode":"stations","stationIds":[%d],"template":"summary",
+		"period":"month","date":"2026-01","language":"en-US","format":"csv","metrics":["yield"]},"schedule":{"frequency":"none","hour":0,"weekday":0,"monthDay":0,"timezone":""}}}`, e.a)
+	tpl := data[analysis.Saved](t, e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/report/template/add", As: "admin", Body: `{"name":"Daily",` + tail}))
+	e.Run(t, []apitest.Scenario{
+		{Name: "rename by body", Method: "POST", URL: "/v2/report/template/edit", As: "admin", Status: 200,
+			Body: fmt.Sprintf(`{"uid":%d,"name":"Daily, renamed",`, tpl.ID) + tail},
+		{Name: "the list shows it", Method: "GET", URL: "/v2/report/template/list", As: "admin", Status: 200, Contains: []string{`"Daily, renamed"`}},
+		{Name: "no id", Method: "POST", URL: "/v2/report/template/edit", As: "admin", Status: 400, Contains: []string{`"uid"`},
+			Body: `{"name":"Nobody",` + tail},
+		{Name: "another organisation's", Method: "POST", URL: "/v2/report/template/edit", As: "other", Status: 404,
+			Body: fmt.Sprintf(`{"uid":%d,"name":"Theirs",`, tpl.ID) + tail},
+	})
+}

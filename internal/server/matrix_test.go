@@ -209,6 +209,8 @@ func (f *fixture) validBody(route string) (string, bool) {
 		"POST /v2/compare/run":                 f.compareConfig(),
 		"POST /v2/compare/template/add":        `{"name":"matrix 2","shared":true,"config":` + f.compareConfig() + `}`,
 		"POST /v2/compare/template/edit/{uid}": `{"name":"matrix 3","shared":false,"config":` + f.compareConfig() + `}`,
+		"POST /v2/compare/template/edit":       fmt.Sprintf(`{"uid":%d,"name":"matrix 4","shared":false,"config":`, f.compareTpl) + f.compareConfig() + `}`,
+		"POST /v2/report/template/edit":        fmt.Sprintf(`{"uid":%d,`, f.reportTpl) + strings.TrimPrefix(f.reportTemplate(), "{"),
 		"POST /v2/report/template/add":         f.reportTemplate(),
 		"POST /v2/report/template/edit/{uid}":  f.reportTemplate(),
 		"POST /v2/report/record/add":           f.reportRecord(),

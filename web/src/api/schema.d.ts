@@ -615,6 +615,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/compare/template/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a compare template named by uid in the body (the same call as …/edit/{uid}) */
+        post: operations["postV2CompareTemplateEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/compare/template/edit/{uid}": {
         parameters: {
             query?: never;
@@ -2041,6 +2058,23 @@ export interface paths {
         put?: never;
         /** Delete a report template (its owner, or an administrator for a shared one) */
         post: operations["postV2ReportTemplateDeleteUid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/report/template/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a report template named by uid in the body (the same call as …/edit/{uid}) */
+        post: operations["postV2ReportTemplateEdit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3618,6 +3652,8 @@ export interface components {
             name: string;
             /** @description share with the organisation */
             shared?: boolean;
+            /** @description the template to change, on POST /v2/compare/template/edit */
+            uid?: number;
         };
         Confirmed: {
             devicesCreated?: number;
@@ -5564,6 +5600,8 @@ export interface components {
             name: string;
             /** @description share with the organisation */
             shared?: boolean;
+            /** @description the template to change, on POST /v2/report/template/edit */
+            uid?: number;
         };
         TemplateOfCompareConfig: {
             config?: components["schemas"]["CompareConfig"];
@@ -7653,6 +7691,50 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Saved"];
+                    };
+                };
+            };
+        };
+    };
+    postV2CompareTemplateEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompareTemplateInput"];
+            };
+        };
         responses: {
             /** @description Error envelope */
             "4XX": {
@@ -11466,6 +11548,50 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Saved"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ReportTemplateEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateInput"];
+            };
+        };
         responses: {
             /** @description Error envelope */
             "4XX": {
