@@ -11,6 +11,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -48,6 +50,13 @@ type Service struct {
 type UploadBody struct {
 	Name    string `json:"name" doc:"file name; its extension gives the kind: .pdf, .md, .txt, .html"`
 	Content string `json:"content" doc:"the file, base64; at most 10 MB decoded"`
+}
+
+// UploadForm is the same upload as multipart/form-data (what a browser form or
+// `curl -F file=@manual.pdf` sends).
+type UploadForm struct {
+	File []byte `form:"file" validate:"required" doc:"the file, at most 10 MB; its file name is the document's name"`
+	Name string `form:"name" doc:"the document's name, when not the file's name"`
 }
 
 // ListQuery filters the document list.
@@ -90,7 +99,7 @@ func (s *Service) Routes(api *httpapi.API) {
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: DocList{}, Handle: s.list})
 	api.Add(httpapi.Route{Method: "POST", Path: "/api/vectorstore/documents", Tag: "assistant",
 		Summary: "Upload a document (PDF, Markdown, text, HTML; ≤ 10 MB); it is indexed in the background",
-		Access:  httpapi.Signed, Body: UploadBody{}, Resp: Document{}, Handle: s.upload})
+		Access:  httpapi.Signed, Body: UploadBody{}, Form: UploadForm{}, Resp: Document{}, Handle: s.upload})
 	api.Add(httpapi.Route{Method: "DELETE", Path: "/api/vectorstore/documents", Tag: "assistant", Summary: "Delete a document (administrators)",
 		Access: httpapi.Admin, Query: DeleteQuery{}, Resp: Document{}, Handle: s.delete})
 	api.Add(httpapi.Route{Method: "GET", Path: "/api/vectorstore/documents/stats", Tag: "assistant", Summary: "Documents, passages, bytes, index size, last indexed",
@@ -119,13 +128,77 @@ func (s *Service) list(r *http.Request) (any, error) {
 }
 
 func (s *Service) upload(r *http.Request) (any, error) {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		name, data, err := readUploadForm(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.store(r, name, "file", data, nil)
+	}
 	var body UploadBody
 	// base64 is 4/3 of the file, plus the JSON around it
 	if err := httpapi.DecodeLimit(r, &body, MaxDocBytes*4/3+4096); err != nil {
 		return nil, err
 	}
+	data, err := base64.StdEncoding.DecodeString(body.Content)
+	return s.store(r, body.Name, "content", data, err)
+}
+
+// readUploadForm reads the parts "file" (its file name the default name) and "name";
+// others are skipped. The body is bounded: a file past MaxDocBytes is a 400 on "file".
+func readUploadForm(r *http.Request) (string, []byte, error) {
+	body := http.MaxBytesReader(nil, r.Body, MaxDocBytes+1<<16)
+	r.Body = body
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return "", nil, httpapi.InvalidField("file", "required")
+	}
+	var name, fileName string
+	var data []byte
+	seen := false
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return "", nil, httpapi.InvalidField("file", "doc_too_large", MaxDocBytes>>20)
+		}
+		if err != nil {
+			return "", nil, httpapi.BadRequest("malformed_multipart")
+		}
+		switch part.FormName() {
+		case "file":
+			seen, fileName = true, part.FileName()
+			data, err = io.ReadAll(io.LimitReader(part, MaxDocBytes+1))
+		case "name":
+			var b []byte
+			b, err = io.ReadAll(io.LimitReader(part, 4*maxNameLen+1))
+			name = string(b)
+		}
+		part.Close()
+		if errors.As(err, &tooBig) || len(data) > MaxDocBytes {
+			return "", nil, httpapi.InvalidField("file", "doc_too_large", MaxDocBytes>>20)
+		}
+		if err != nil {
+			return "", nil, httpapi.BadRequest("malformed_multipart")
+		}
+	}
+	if !seen {
+		return "", nil, httpapi.InvalidField("file", "required")
+	}
+	if strings.TrimSpace(name) == "" {
+		name = fileName
+	}
+	return name, data, nil
+}
+
+// store checks and stores an upload, from either body: field names the file's part
+// ("content" in JSON, "file" in a form) and decodeErr is the JSON body's base64 fault.
+func (s *Service) store(r *http.Request, name, field string, data []byte, decodeErr error) (any, error) {
 	var v httpapi.Validator
-	name := strings.TrimSpace(body.Name)
+	name = strings.TrimSpace(name)
 	if v.Required("name", name) {
 		v.MaxLen("name", name, maxNameLen)
 		if strings.ContainsAny(name, "/\\\x00") {
@@ -134,16 +207,15 @@ func (s *Service) upload(r *http.Request) (any, error) {
 			v.Add("name", "doc_type")
 		}
 	}
-	data, err := base64.StdEncoding.DecodeString(body.Content)
 	switch {
-	case err != nil:
-		v.Add("content", "doc_base64")
+	case decodeErr != nil:
+		v.Add(field, "doc_base64")
 	case len(data) == 0:
-		v.Add("content", "doc_empty")
+		v.Add(field, "doc_empty")
 	case len(data) > MaxDocBytes:
-		v.Add("content", "doc_too_large", MaxDocBytes>>20)
+		v.Add(field, "doc_too_large", MaxDocBytes>>20)
 	case kindOf(name) != "" && !sniffOK(kindOf(name), data):
-		v.Add("content", "doc_content")
+		v.Add(field, "doc_content")
 	}
 	if err := v.Err(); err != nil {
 		return nil, err

@@ -1,16 +1,20 @@
 package assistant_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/assistant"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
@@ -176,5 +180,60 @@ func TestRetrievalQuality(t *testing.T) {
 	hits, _ := e.Server.Library.Search(context.Background(), e.Accounts.OtherOrgID, "isolation fault inverter", 3)
 	if len(hits) != 0 {
 		t.Fatalf("another organisation's search found %+v", hits)
+	}
+}
+
+// form builds a multipart/form-data body: parts are name → value, a "file" part sent with
+// fileName.
+func form(t *testing.T, fileName string, parts map[string]string) (string, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for name, value := range parts {
+		var pw io.Writer
+		var err error
+		if name == "file" {
+			pw, err = w.CreateFormFile(name, fileName)
+		} else {
+			pw, err = w.CreateFormField(name)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.WriteString(pw, value)
+	}
+	_ = w.Close()
+	return buf.String(), w.FormDataContentType()
+}
+
+// TestDocumentUploadAsForm: a document uploads as multipart/form-data too (a browser form,
+// `curl -F file=@restart.md`), named by its file name or the "name" part, with the same
+// checks as the JSON body naming the "file" part.
+func TestDocumentUploadAsForm(t *testing.T) {
+	e := apitest.New(t)
+	body, ct := form(t, "restart.md", map[string]string{"file": "# Restart\n\nBreaker off, thirty seconds."})
+	named, ct2 := form(t, "upload.bin", map[string]string{"file": "# Fuses\n\nCheck the string fuses.", "name": "fuses.md"})
+	exe, ct3 := form(t, "setup.exe", map[string]string{"file": "MZ"})
+	fake, ct4 := form(t, "manual.pdf", map[string]string{"file": "hello"})
+	noFile, ct5 := form(t, "", map[string]string{"name": "a.md"})
+	big, ct6 := form(t, "big.txt", map[string]string{"file": strings.Repeat("x", assistant.MaxDocBytes+1)})
+	e.Run(t, []apitest.Scenario{
+		{Name: "file name", Method: "POST", URL: "/api/vectorstore/documents", As: "operator", Body: body, ContentType: ct,
+			Status: 200, Contains: []string{`"name":"restart.md"`, `"status":"queued"`}},
+		{Name: "the name part wins", Method: "POST", URL: "/api/vectorstore/documents", As: "operator", Body: named, ContentType: ct2,
+			Status: 200, Contains: []string{`"name":"fuses.md"`}},
+		{Name: "wrong kind", Method: "POST", URL: "/api/vectorstore/documents", As: "admin", Body: exe, ContentType: ct3,
+			Status: 400, Contains: []string{`"name"`}},
+		{Name: "pdf that is no pdf", Method: "POST", URL: "/api/vectorstore/documents", As: "admin", Body: fake, ContentType: ct4,
+			Status: 400, Contains: []string{`"file"`}},
+		{Name: "no file part", Method: "POST", URL: "/api/vectorstore/documents", As: "admin", Body: noFile, ContentType: ct5,
+			Status: 400, Contains: []string{`"file"`}},
+		{Name: "too large", Method: "POST", URL: "/api/vectorstore/documents", As: "admin", Body: big, ContentType: ct6,
+			Status: 400, Contains: []string{`"file"`}},
+		{Name: "broken form", Method: "POST", URL: "/api/vectorstore/documents", As: "admin", Body: "--x\r\nnonsense",
+			ContentType: "multipart/form-data; boundary=x", Status: 400},
+	})
+	if n := e.Count(t, "SELECT COUNT(*) FROM documents"); n != 2 {
+		t.Fatalf("%d documents stored, want the 2 good ones", n)
 	}
 }

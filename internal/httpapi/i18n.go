@@ -46,6 +46,9 @@ var messages = map[string]map[string]string{
 	"malformed_json": {
 		"en-US": "The request body is not valid JSON", "zh-CN": "请求体不是有效的 JSON", "zh-TW": "請求內容不是有效的 JSON",
 		"ko-KR": "요청 본문이 올바른 JSON이 아닙니다", "ja-JP": "リクエスト本文が正しい JSON ではありません"},
+	"malformed_multipart": {
+		"en-US": "The request body is not a valid multipart form", "zh-CN": "请求体不是有效的 multipart 表单", "zh-TW": "請求內容不是有效的 multipart 表單",
+		"ko-KR": "요청 본문이 올바른 multipart 양식이 아닙니다", "ja-JP": "リクエスト本文が正しい multipart フォームではありません"},
 	"empty_body": {
 		"en-US": "The request body is empty", "zh-CN": "请求体为空", "zh-TW": "請求內容為空",
 		"ko-KR": "요청 본문이 비어 있습니다", "ja-JP": "リクエスト本文が空です"},

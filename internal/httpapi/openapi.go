@@ -37,10 +37,11 @@ func (a *API) OpenAPI(version string) map[string]any {
 			op["parameters"] = params
 		}
 		if rt.Body != nil {
-			op["requestBody"] = map[string]any{
-				"required": true,
-				"content":  map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.Body))}},
+			content := map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.Body))}}
+			if rt.Form != nil {
+				content["multipart/form-data"] = map[string]any{"schema": formSchema(reflect.TypeOf(rt.Form))}
 			}
+			op["requestBody"] = map[string]any{"required": true, "content": content}
 		}
 		if rt.Access != Public {
 			op["security"] = []any{map[string]any{"bearer": []string{}}}
@@ -286,6 +287,36 @@ func (g *schemaGen) queryParams(t reflect.Type) []any {
 			p["required"] = true
 		}
 		out = append(out, p)
+	}
+	return out
+}
+
+// formSchema describes a multipart/form-data body from a struct's `form` tags: a []byte
+// field is a file part, others text parts; `validate:"required"` makes a part required.
+func formSchema(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	var required []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := f.Tag.Get("form")
+		if name == "" {
+			continue
+		}
+		p := map[string]any{"type": "string"}
+		if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Uint8 {
+			p["format"] = "binary"
+		}
+		if d := f.Tag.Get("doc"); d != "" {
+			p["description"] = d
+		}
+		props[name] = p
+		if strings.Contains(f.Tag.Get("validate"), "required") {
+			required = append(required, name)
+		}
+	}
+	out := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		out["required"] = required
 	}
 	return out
 }

@@ -28,6 +28,9 @@ type Route struct {
 	Body  any
 	Query any
 	Resp  any
+	// Form, when set, documents a multipart/form-data body the call takes as well as Body:
+	// a struct whose `form:"name"` fields are the parts ([]byte is a file, doc says what).
+	Form any
 	// Handle answers with data (wrapped in the envelope) or an error.
 	Handle func(r *http.Request) (any, error)
 	// Raw answers on its own (files, streams, WebSocket); RawType names its media type.

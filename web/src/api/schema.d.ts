@@ -6263,6 +6263,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UploadBody"];
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file, at most 10 MB; its file name is the document's name
+                     */
+                    file: string;
+                    /** @description the document's name, when not the file's name */
+                    name?: string;
+                };
             };
         };
         responses: {
