@@ -10,7 +10,7 @@ import (
 type Cursor struct {
 	DeviceID int64
 	SiteID   string
-	Serial   string
+	Serial   string // the device's data key (RemoteDevice.DataKey)
 	TimeZone string
 	SyncedTo time.Time
 }

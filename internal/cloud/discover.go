@@ -183,7 +183,7 @@ func (w *Worker) Confirm(ctx context.Context, c *Connection, picks []Pick, creat
 			} else {
 				out.DevicesLinked++
 			}
-			if err := w.Store.addCursor(ctx, c.ID, Cursor{DeviceID: id, SiteID: f.ID, Serial: d.Serial, TimeZone: f.TimeZone}); err != nil {
+			if err := w.Store.addCursor(ctx, c.ID, Cursor{DeviceID: id, SiteID: f.ID, Serial: d.DataKey(), TimeZone: f.TimeZone}); err != nil {
 				return out, err
 			}
 		}

@@ -1,5 +1,5 @@
-// Package cloud connects an organisation to a vendor's monitoring cloud (SolarEdge now;
-// FusionSolar, iSolarCloud and Enphase to come): the connection record with its sealed
+// Package cloud connects an organisation to a vendor's monitoring cloud (SolarEdge and
+// iSolarCloud now; FusionSolar and Enphase to come): the connection record with its sealed
 // credentials, discovery of sites and devices, and the sync worker that back-fills history
 // and then follows each device within the vendor's daily quota. A vendor is a Connector;
 // everything else here is shared. docs/ingest.md, "Vendor clouds".
@@ -36,6 +36,17 @@ type RemoteDevice struct {
 	Model  string  `json:"model"`
 	Type   string  `json:"type" doc:"Helio device type: inverter"`
 	KWp    float64 `json:"kwp" doc:"PV array behind it, kWp (0: not reported)"`
+	// Key is the vendor's own handle for the device's data calls where that is not the
+	// serial number (iSolarCloud's ps_key); empty: the serial number.
+	Key string `json:"-"`
+}
+
+// DataKey is what DeviceData is given for the device: its Key, or its serial number.
+func (d RemoteDevice) DataKey() string {
+	if d.Key != "" {
+		return d.Key
+	}
+	return d.Serial
 }
 
 // Connector is one vendor's client, built per connection from its credentials. Every HTTP
@@ -49,8 +60,8 @@ type Connector interface {
 	// MaxSpan is the longest range one DeviceData call may ask for.
 	MaxSpan() time.Duration
 	// DeviceData returns the device's readings in (from, to], oldest first, with Time set
-	// and DeviceID left 0.
-	DeviceData(ctx context.Context, siteID, serial string, loc *time.Location, from, to time.Time) ([]telemetry.Sample, error)
+	// and DeviceID left 0; key is the device's RemoteDevice.DataKey.
+	DeviceData(ctx context.Context, siteID, key string, loc *time.Location, from, to time.Time) ([]telemetry.Sample, error)
 }
 
 // Counter is told of every call a connector is about to make; it answers ErrQuota when the

@@ -46,3 +46,12 @@ func TestCredentialFields(t *testing.T) {
 		}
 	}
 }
+
+func TestDataKeyIsTheVendorsHandleOrTheSerial(t *testing.T) {
+	if k := (RemoteDevice{Serial: "A1", Key: "77_1_1_1"}).DataKey(); k != "77_1_1_1" {
+		t.Fatalf("with a key: %q", k)
+	}
+	if k := (RemoteDevice{Serial: "A1"}).DataKey(); k != "A1" {
+		t.Fatalf("without: %q", k)
+	}
+}

@@ -1,0 +1,149 @@
+package isolarcloud
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/telemetry"
+)
+
+// The inverter points asked for, and the sample fields they feed.
+const (
+	PointPower     = "p24" // total active power, W
+	PointTotal     = "p2"  // total yield, Wh, lifetime
+	PointTemp      = "p4"  // internal air temperature, °C
+	PointDCVoltage = "p5"  // MPPT 1 voltage, V
+	PointACVoltage = "p18" // phase A voltage, V
+	PointFrequency = "p27" // grid frequency, Hz
+)
+
+// Points is the minute-data call's points parameter.
+var Points = strings.Join([]string{PointPower, PointTotal, PointTemp, PointDCVoltage, PointACVoltage, PointFrequency}, ",")
+
+// DeviceData returns the inverter's readings in (from, to] (at most three hours) as
+// samples. key is the inverter's ps_key; the API takes and gives the plant's local time,
+// read in loc. A reading without the total yield takes the one before it in the answer and
+// is left out when there is none, so a missing counter never reads as a reset.
+func (c *Client) DeviceData(ctx context.Context, siteID, key string, loc *time.Location, from, to time.Time) ([]telemetry.Sample, error) {
+	if to.Sub(from) > MinuteSpan {
+		return nil, fmt.Errorf("isolarcloud: minute data spans at most three hours")
+	}
+	if !strings.HasPrefix(key, siteID+"_") {
+		return nil, fmt.Errorf("isolarcloud: %q is not a ps_key of plant %s", key, siteID)
+	}
+	// whole seconds, both ends included: ask from the next second
+	start := from.Truncate(time.Second).Add(time.Second)
+	if start.After(to) {
+		return nil, nil
+	}
+	var a MinuteDataAnswer
+	body := map[string]any{"ps_key_list": []string{key}, "points": Points, "minute_interval": Interval,
+		"start_time_stamp": start.In(loc).Format(TimeLayout), "end_time_stamp": to.In(loc).Format(TimeLayout)}
+	if err := c.call(ctx, PathMinuteData, body, &a); err != nil {
+		return nil, err
+	}
+	rows := a[key]
+	out := make([]telemetry.Sample, 0, len(rows))
+	for _, row := range rows {
+		stamp, _ := row["time_stamp"].(string)
+		at, err := time.ParseInLocation(TimeLayout, stamp, loc)
+		if err != nil {
+			return nil, fmt.Errorf("isolarcloud: time_stamp %q: %w", stamp, err)
+		}
+		if !at.After(from) || at.After(to) {
+			continue
+		}
+		s := telemetry.Sample{Time: at.UTC(), EnergyKWh: -1}
+		if v, ok := number(row[PointTotal]); ok {
+			s.EnergyKWh = v / 1000
+		}
+		w, _ := number(row[PointPower])
+		s.PowerKW = w / 1000
+		s.TempC, _ = number(row[PointTemp])
+		s.DCVoltageV, _ = number(row[PointDCVoltage])
+		s.ACVoltageV, _ = number(row[PointACVoltage])
+		s.FrequencyHz, _ = number(row[PointFrequency])
+		s.Status = Status(w)
+		out = append(out, s)
+	}
+	// oldest first whatever order the answer had, then the counter carried
+	slices.SortStableFunc(out, func(a, b telemetry.Sample) int { return a.Time.Compare(b.Time) })
+	kept := out[:0]
+	last := -1.0
+	for _, s := range out {
+		if s.EnergyKWh < 0 {
+			s.EnergyKWh = last
+		}
+		if s.EnergyKWh < 0 {
+			continue
+		}
+		last = s.EnergyKWh
+		kept = append(kept, s)
+	}
+	return kept, nil
+}
+
+// number reads a point's value: a string or a number; null, "" and "--" are none.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// Status derives Helio's status from the power: the minute points carry no inverter
+// state, so a producing inverter is running and any other standing by.
+func Status(powerW float64) int {
+	if powerW > 0 {
+		return telemetry.StatusRunning
+	}
+	return telemetry.StatusStandby
+}
+
+// halfHours are the zones of UTC offsets that are not whole hours (Etc/GMT±N covers the
+// rest).
+var halfHours = map[string]string{"+3:30": "Asia/Tehran", "+4:30": "Asia/Kabul", "+5:30": "Asia/Kolkata",
+	"+5:45": "Asia/Kathmandu", "+6:30": "Asia/Yangon", "+9:30": "Australia/Darwin", "-3:30": "America/St_Johns",
+	"-9:30": "Pacific/Marquesas"}
+
+// Zone turns the plant's UTC offset as the API gives it ("GMT+8", "GMT-3", "GMT+5:30") into
+// a zone name Go can load: Etc/GMT-8 (whose sign is reversed by convention), or a city
+// zone for the offsets of half and three-quarter hours. An IANA name is kept; anything
+// else is UTC. The offset is fixed: summer time is not followed.
+func Zone(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "/") {
+		if _, err := time.LoadLocation(s); err == nil {
+			return s
+		}
+	}
+	off, ok := strings.CutPrefix(strings.ToUpper(s), "GMT")
+	if !ok {
+		if off, ok = strings.CutPrefix(strings.ToUpper(s), "UTC"); !ok {
+			return "UTC"
+		}
+	}
+	if off == "" || off == "+0" || off == "-0" || off == "+00:00" {
+		return "UTC"
+	}
+	if z, ok := halfHours[strings.Replace(off, ":00", "", 1)]; ok {
+		return z
+	}
+	off = strings.TrimSuffix(off, ":00")
+	h, err := strconv.Atoi(off)
+	if err != nil || h < -12 || h > 14 || (off[0] != '+' && off[0] != '-') {
+		return "UTC"
+	}
+	if h > 0 {
+		return "Etc/GMT-" + strconv.Itoa(h)
+	}
+	return "Etc/GMT+" + strconv.Itoa(-h)
+}

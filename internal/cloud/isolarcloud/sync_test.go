@@ -1,0 +1,300 @@
+package isolarcloud_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/cloud"
+	"github.com/helio-energy/helio/internal/cloud/isolarcloud"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/store/storetest"
+)
+
+func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 3, 1500)
+		ctx := context.Background()
+		// the second plant's inverter is already in Helio (added by hand, say)
+		now := now0.UnixMilli()
+		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.org, "Depot (by hand)", "Asia/Shanghai", 10, now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.org, st, "WR", "A2262065534", "inverter", now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := r.worker()
+		found, err := w.Discover(ctx, r.get())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(found) != 2 || len(found[0].Devices) != 2 || found[0].Devices[0].DeviceID != 0 || found[0].StationID != 0 {
+			t.Fatalf("first plant: %+v", found)
+		}
+		if len(found[1].Devices) != 1 || found[1].StationID != st || found[1].Devices[0].DeviceID != dev || found[1].Devices[0].Following {
+			t.Fatalf("second plant (its meter left out): %+v", found[1])
+		}
+		picks := []cloud.Pick{{SiteID: "1001", Serials: []string{"A2262065536", "A2271319309"}}, {SiteID: "1002", Serials: []string{"A2262065534"}}}
+		got, err := w.Confirm(ctx, r.get(), picks, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != (cloud.Confirmed{StationsCreated: 1, DevicesCreated: 2, DevicesLinked: 1}) {
+			t.Fatalf("confirmed %+v", got)
+		}
+		// confirming again creates nothing more
+		if got, err = w.Confirm(ctx, r.get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
+			t.Fatalf("again: %+v, %v", got, err)
+		}
+		var stations, devices int
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.org).Scan(&stations)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.org).Scan(&devices)
+		if stations != 2 || devices != 3 {
+			t.Fatalf("%d stations, %d devices", stations, devices)
+		}
+		var tz string
+		var kwp float64
+		_ = db.QueryRow(ctx, "SELECT s.timezone, s.capacity_kwp FROM stations s JOIN devices d ON d.station_id = s.id WHERE d.sn = ?",
+			"A2262065536").Scan(&tz, &kwp)
+		if tz != "Etc/GMT-8" || kwp != 160 {
+			t.Fatalf("new station: zone %q, %v kWp", tz, kwp)
+		}
+		// the cursors hold the inverters' ps_keys, the handle of their data calls
+		var keys []string
+		rows, _ := db.Query(ctx, "SELECT serial FROM cloud_cursors WHERE connection_id = ? ORDER BY serial", r.conn.ID)
+		for rows.Next() {
+			var k string
+			_ = rows.Scan(&k)
+			keys = append(keys, k)
+		}
+		rows.Close()
+		if strings.Join(keys, " ") != "1001_1_1_1 1001_1_1_2 1002_1_1_1" {
+			t.Fatalf("cursor keys %v", keys)
+		}
+		// a serial number the vendor did not list is refused, and nothing is created
+		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
+			t.Fatal("an unknown serial number was accepted")
+		}
+		if c := r.get(); c.Devices != 3 || c.State != cloud.StateBackfill {
+			t.Fatalf("connection %+v", c)
+		}
+	})
+}
+
+func TestBackfillThenIncrementalSync(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 31, 1500) // older than the 30-day raw window: Backfill and Write both
+		w := r.worker()
+		ids := r.follow(w)
+		c := r.syncUntil(w, cloud.StateLive, 3)
+		for _, id := range ids {
+			if n, kwh := r.stored(id); n != r.want() || kwh <= 0 {
+				t.Fatalf("device %d: %d readings (want %d), %.1f kWh", id, n, r.want(), kwh)
+			}
+		}
+		// the lifetime counter landed: the last reading's total yield, in kWh
+		var last float64
+		_ = db.QueryRow(context.Background(), "SELECT energy_kwh FROM telemetry_latest WHERE device_id = ?", ids[1]).Scan(&last)
+		if last < 31*800 { // 110 kW peak: about 840 kWh a day
+			t.Fatalf("lifetime counter %.1f kWh", last)
+		}
+		// discovery: a login, a page of plants and a device list per plant (4); the plant
+		// list again for the first day (1); then 31 days and 20 hours in three-hour windows:
+		// 255 calls a device
+		if used := c.QuotaUsed; used != 4+1+2*255 || r.se.Calls() != used {
+			t.Fatalf("calls: counted %d, stand-in %d", used, r.se.Calls())
+		}
+		if r.se.PathCalls(isolarcloud.PathLogin) != 1 {
+			t.Fatalf("%d logins: the token is not kept", r.se.PathCalls(isolarcloud.PathLogin))
+		}
+		if !c.NextSync.Equal(r.clk.Now().Add(cloud.Interval(1500, 2, false))) || c.LastError != "" {
+			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
+		}
+		// an hour later: one call a device brings the new readings
+		r.clk.Set(r.clk.Now().Add(time.Hour))
+		if err := w.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if n, _ := r.stored(id); n != r.want() {
+				t.Fatalf("device %d after an hour: %d readings, want %d", id, n, r.want())
+			}
+		}
+		if used := r.get().QuotaUsed; used != 4+1+2*255+2 {
+			t.Fatalf("calls after the live round: %d", used)
+		}
+	})
+}
+
+func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		t.Run("own budget", func(t *testing.T) {
+			// 2 devices × 15 windows + 5 = 35 calls, 30 a day; keeping up takes 2 × 8 a day
+			r := newRig(t, db, 1, 30)
+			w := r.worker()
+			ids := r.follow(w)
+			day := r.clk.Now().UTC().Format("2006-01-02")
+			for i := 0; i < 60 && r.get().State != cloud.StateLive; i++ {
+				if err := w.RunOnce(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if calls := r.se.Calls(); calls > 30 {
+					t.Fatalf("day %s: %d calls, budget 30", day, calls)
+				}
+				if c := r.get(); c.State != cloud.StateLive && c.NextSync.After(r.clk.Now()) {
+					r.clk.Set(c.NextSync)
+				}
+				day = r.clk.Now().UTC().Format("2006-01-02")
+			}
+			if c := r.get(); c.State != cloud.StateLive || r.clk.Now().Sub(now0) < 24*time.Hour {
+				t.Fatalf("state %s at %v", c.State, r.clk.Now())
+			}
+			for _, id := range ids {
+				if n, _ := r.stored(id); n != r.want() {
+					t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
+				}
+			}
+		})
+		t.Run("vendor says the hour's calls are spent", func(t *testing.T) {
+			r := newRig(t, db, 2, 1500)
+			r.se.Limit = 40 // the vendor's count is lower than ours
+			w := r.worker()
+			ids := r.follow(w)
+			if err := w.RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c := r.get()
+			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
+			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
+				t.Fatalf("after the rate limit: %+v", c)
+			}
+			if n, _ := r.stored(ids[1]); n == 0 || n >= r.want() { // the first device is in, the second not yet
+				t.Fatalf("%d readings before the limit", n)
+			}
+			r.clk.Set(midnight.Add(time.Minute))
+			r.syncUntil(w, cloud.StateLive, 10)
+			for _, id := range ids {
+				if n, _ := r.stored(id); n != r.want() {
+					t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
+				}
+			}
+		})
+	})
+}
+
+func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 2, 1500)
+		w := r.worker()
+		ids := r.follow(w)
+		ctx := context.Background()
+		// the password is changed at the vendor and the token expires
+		r.se.Users["ops@example.com"] = "pw-2"
+		r.se.ExpireTokens()
+		if err := w.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		c := r.get()
+		if c.State != cloud.StateRefused || !strings.Contains(c.LastError, "refused") {
+			t.Fatalf("after a refusal: %+v", c)
+		}
+		before := r.se.Calls()
+		r.clk.Set(r.clk.Now().Add(2 * time.Hour))
+		if err := w.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if r.se.Calls() != before {
+			t.Fatal("a refused connection kept calling")
+		}
+		if _, err := r.store.Update(ctx, r.org, c.ID, c.Name, creds("pw-2"), c.DailyBudget); err != nil {
+			t.Fatal(err)
+		}
+		r.syncUntil(w, cloud.StateLive, 3)
+		if n, _ := r.stored(ids[0]); n != r.want() {
+			t.Fatalf("%d readings, want %d", n, r.want())
+		}
+	})
+}
+
+func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 2, 1500)
+		ids := r.follow(r.worker())
+		// the process dies during the fourth call for minute data
+		ctx, cancel := context.WithCancel(context.Background())
+		var dataCalls atomic.Int32
+		r.handler = func(w http.ResponseWriter, req *http.Request) {
+			if req.URL.Path == isolarcloud.PathMinuteData && dataCalls.Add(1) == 4 {
+				_, _ = io.Copy(io.Discard, req.Body) // read: the server then notices the client leave
+				cancel()
+				<-req.Context().Done()
+				return
+			}
+			r.se.ServeHTTP(w, req)
+		}
+		_ = r.worker().RunOnce(ctx)
+		if c := r.get(); c.State == cloud.StateLive {
+			t.Fatal("the first worker finished before it was stopped")
+		}
+		r.handler = nil
+		w := r.worker() // after the restart
+		r.syncUntil(w, cloud.StateLive, 3)
+		for _, id := range ids {
+			if n, _ := r.stored(id); n != r.want() {
+				t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
+			}
+		}
+		// 2 days and 20 hours a device in three-hour windows: 23; the cut call is asked again, once
+		if got, cut := r.se.PathCalls(isolarcloud.PathMinuteData), dataCalls.Load(); got != 2*23 || cut != 4 {
+			t.Fatalf("%d data calls answered, %d before the restart", got, cut)
+		}
+		// a write that committed without its cursor moving (a crash between the two) is
+		// fetched and written again: the write path stores nothing twice
+		n0, kwh0 := r.stored(ids[0])
+		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
+			r.clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.store.SyncNow(context.Background(), r.org, r.conn.ID); err != nil {
+			t.Fatal(err)
+		}
+		r.syncUntil(w, cloud.StateLive, 3)
+		if n, kwh := r.stored(ids[0]); n != n0 || kwh != kwh0 {
+			t.Fatalf("after writing again: %d readings %.3f kWh, before %d %.3f", n, kwh, n0, kwh0)
+		}
+	})
+}
+
+func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
+	r := newRig(t, storetest.SQLite(t), 2, 1500)
+	w := r.worker()
+	ids := r.follow(w)
+	ctx := context.Background()
+	r.se.FailNext(2, http.StatusServiceUnavailable)
+	_ = w.RunOnce(ctx)
+	c := r.get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+		t.Fatalf("after a 503: %+v", c)
+	}
+	r.clk.Set(c.NextSync)
+	_ = w.RunOnce(ctx)
+	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+		t.Fatalf("after a second 503: %+v", c)
+	}
+	r.clk.Set(c.NextSync)
+	r.syncUntil(w, cloud.StateLive, 2)
+	if c = r.get(); c.LastError != "" {
+		t.Fatalf("error kept: %q", c.LastError)
+	}
+	if n, _ := r.stored(ids[1]); n != r.want() {
+		t.Fatalf("%d readings, want %d", n, r.want())
+	}
+}
