@@ -42,6 +42,7 @@ var (
 	slice     = flag.Int("slice", 50_000, "samples per back-fill slice of the import")
 	work      = flag.String("work", "", "working directory (default: a temporary one, removed)")
 	cpuProf   = flag.String("cpuprofile", "", "write a CPU profile of the import job to this file")
+	nFiles    = flag.Int("files", 1, "split the history into this many files, imported in turn (each deleted after its job): an organisation's import files hold at most 1 GiB together")
 )
 
 func main() {
@@ -56,6 +57,7 @@ func main() {
 var end = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 func run(ctx context.Context) error {
+	var stored, rejected int64
 	dir := *work
 	if dir == "" {
 		var err error
@@ -66,12 +68,7 @@ func run(ctx context.Context) error {
 	}
 	from := end.AddDate(0, 0, -*nDays)
 	csvPath := filepath.Join(dir, "history.csv")
-	t0 := time.Now()
-	rows, size, err := writeCSV(csvPath, from)
-	if err != nil {
-		return err
-	}
-	log.Printf("generated %d rows, %.1f MB, in %.1f s", rows, float64(size)/1e6, time.Since(t0).Seconds())
+	var rows, size int64
 	opt := telemetry.Options{RawRetention: *retention, Now: func() time.Time { return end.Add(time.Hour) }}
 
 	// the import, through the API
@@ -89,27 +86,9 @@ func run(ctx context.Context) error {
 	defer srv.Close()
 	resetPeak()
 	stopHeap := heapPeak()
-	t1 := time.Now()
-	f, err := os.Open(csvPath)
-	if err != nil {
-		return err
-	}
-	var file importer.File
-	err = call(srv.URL+"/v2/import/file/upload?name=history.csv", "text/csv", f, &file)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	upload := time.Since(t1)
-	var pv importer.Preview
-	if err := call(srv.URL+"/v2/import/preview", "application/json", jsonBody(map[string]any{"fileId": file.ID}), &pv); err != nil {
-		return err
-	}
+	var upload, load time.Duration
 	var job importer.Job
-	req := map[string]any{"files": []map[string]any{{"fileId": file.ID}}, "mapping": pv.Mapping}
-	if err := call(srv.URL+"/v2/import/job/start", "application/json", jsonBody(req), &job); err != nil {
-		return err
-	}
+	var mapping importer.Mapping
 	runner := &importer.Runner{Importer: im}
 	if *cpuProf != "" {
 		pf, err := os.Create(*cpuProf)
@@ -118,23 +97,68 @@ func run(ctx context.Context) error {
 		}
 		_ = pprof.StartCPUProfile(pf)
 	}
-	t2 := time.Now()
-	if _, err := runner.RunOne(ctx); err != nil {
-		return err
+	span := end.Sub(from) / time.Duration(*nFiles)
+	for part := range *nFiles {
+		a := from.Add(time.Duration(part) * span)
+		b := from.Add(time.Duration(part+1) * span)
+		if part == *nFiles-1 {
+			b = end
+		}
+		t0 := time.Now()
+		n, sz, err := writeCSV(csvPath, from, a.Truncate(5*time.Minute), b.Truncate(5*time.Minute))
+		if err != nil {
+			return err
+		}
+		rows, size = rows+n, size+sz
+		log.Printf("file %d of %d: generated %d rows, %.1f MB, in %.1f s", part+1, *nFiles, n, float64(sz)/1e6, time.Since(t0).Seconds())
+		t1 := time.Now()
+		f, err := os.Open(csvPath)
+		if err != nil {
+			return err
+		}
+		var file importer.File
+		err = call(srv.URL+"/v2/import/file/upload?name=history.csv", "text/csv", f, &file)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		upload += time.Since(t1)
+		if part == 0 {
+			var pv importer.Preview
+			if err := call(srv.URL+"/v2/import/preview", "application/json", jsonBody(map[string]any{"fileId": file.ID}), &pv); err != nil {
+				return err
+			}
+			mapping = pv.Mapping
+		}
+		req := map[string]any{"files": []map[string]any{{"fileId": file.ID}}, "mapping": mapping}
+		if err := call(srv.URL+"/v2/import/job/start", "application/json", jsonBody(req), &job); err != nil {
+			return err
+		}
+		t2 := time.Now()
+		if _, err := runner.RunOne(ctx); err != nil {
+			return err
+		}
+		load += time.Since(t2)
+		if err := get(srv.URL+"/v2/import/job/"+strconv.FormatInt(job.ID, 10), &job); err != nil {
+			return err
+		}
+		if job.State != importer.StateDone {
+			return fmt.Errorf("job %s: %s", job.State, job.Error)
+		}
+		stored += job.Report.Stored
+		rejected += job.Report.RejectedRows
+		var none any
+		if err := call(srv.URL+"/v2/import/file/delete", "application/json", jsonBody(map[string]any{"fileId": file.ID}), &none); err != nil {
+			return err
+		}
+		log.Printf("file %d of %d imported: %d rows in %.1f s (job total %.1f s)", part+1, *nFiles, n, time.Since(t1).Seconds(), load.Seconds())
 	}
-	load := time.Since(t2)
 	if *cpuProf != "" {
 		pprof.StopCPUProfile()
-	}
-	if err := get(srv.URL+"/v2/import/job/"+strconv.FormatInt(job.ID, 10), &job); err != nil {
-		return err
 	}
 	importHeap, importAnon := stopHeap()
 	importPeak := peakMiB()
 	db.Close()
-	if job.State != importer.StateDone {
-		return fmt.Errorf("job %s: %s", job.State, job.Error)
-	}
 
 	// the back-fill alone, the same samples from memory in batches of 10,000
 	db2, _, err := fleetDB(ctx, filepath.Join(dir, "backfill"))
@@ -164,7 +188,7 @@ func run(ctx context.Context) error {
 	fmt.Printf("| import: upload + job | %.1f | %.0f | %.0f MiB | %.0f MiB | %.0f MiB |\n", (upload + load).Seconds(), rate, importPeak, importAnon, importHeap)
 	fmt.Printf("| Writer.Backfill alone (samples from memory) | %.1f | %.0f | %.0f MiB | %.0f MiB | %.0f MiB |\n", bf.Seconds(), bfRate, bfPeak, bfAnon, bfHeap)
 	fmt.Printf("import / back-fill rate: %.0f %% (job alone: %.0f %%); report: stored %d, rejected rows %d\n",
-		100*rate/bfRate, 100*float64(rows)/load.Seconds()/bfRate, job.Report.Stored, job.Report.RejectedRows)
+		100*rate/bfRate, 100*float64(rows)/load.Seconds()/bfRate, stored, rejected)
 	return nil
 }
 
@@ -237,14 +261,15 @@ func curve() *curves {
 	return c
 }
 
-func writeCSV(path string, from time.Time) (rows int64, size int64, err error) {
+// writeCSV writes the rows of [a, b) of the history that starts at from.
+func writeCSV(path string, from, a, b time.Time) (rows int64, size int64, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, 0, err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	bw.WriteString("Time,Serial Number,Power (kW),Total Yield (kWh),Irradiance (W/m2)\n")
-	for t := from; t.Before(end); t = t.Add(5 * time.Minute) {
+	for t := a; t.Before(b); t = t.Add(5 * time.Minute) {
 		ts := t.Format(time.RFC3339)
 		for i := 0; i < *nDevices; i++ {
 			p, e, irr := reading(i, t, from)
