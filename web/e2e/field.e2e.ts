@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { type ModbusDevice, startModbusDevice, sunspecInverter } from './modbus-device';
-import { apiPost, baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, signIn, waitForHash } from './support';
+import { apiPost, baseUrl, createPlant, DEMO_PASSWORD, launch, openPage, screenshot, signIn, waitForHash } from './support';
 
 let browser: Browser;
 let device: ModbusDevice;
@@ -17,37 +17,12 @@ beforeAll(async () => {
   device = await startModbusDevice(sunspecInverter(12000, 5_000_000));
   token = (await call<{ token: string }>('/v2/login', { username: 'admin', password: DEMO_PASSWORD })).token;
   const stamp = Date.now().toString(36).toUpperCase();
-  stationId = (
-    await call<{ id: number }>('/v2/site/add', {
-      name: `Modbus Field Plant ${stamp}`,
-      location: 'Golmud',
-      region: 'Qinghai',
-      address: '2 Field Road',
-      timezone: 'Asia/Shanghai',
-      stationType: 'ground',
-      systemType: 'pv',
-      capacityKwp: 30,
-      lat: 36.4,
-      lng: 94.9,
-      azimuth: 180,
-      inclination: 30,
-      currency: 'CNY',
-      tagIds: [],
-    })
-  ).id;
-  deviceId = (
-    await call<{ id: number }>('/v2/dev/add', {
-      stationId,
-      name: 'Modbus inverter',
-      sn: `MB-${stamp}`,
-      type: 'inverter',
-      ratedPowerKw: 20,
-      componentRatedPowerW: 400,
-      componentCount: 60,
-      stringsTotal: 2,
-      stringsEnabled: 2,
-    })
-  ).id;
+  ({ stationId, deviceId } = await createPlant(token, {
+    station: `Modbus Field Plant ${stamp}`,
+    address: '2 Field Road',
+    sn: `MB-${stamp}`,
+    device: 'Modbus inverter',
+  }));
 });
 
 afterAll(async () => {

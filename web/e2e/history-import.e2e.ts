@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { apiGet, apiPost, apiToken, baseUrl, launch, screenshot, signedInPage } from './support';
+import { apiGet, apiToken, baseUrl, createPlant, launch, screenshot, signedInPage } from './support';
 
 // History import from the operator's side: a vendor portal's CSV export of two days of
 // 5-minute readings for one inverter, with one row whose time does not read, uploaded through
@@ -27,34 +27,8 @@ beforeAll(async () => {
   browser = await launch();
   token = await apiToken();
   const stamp = Date.now().toString(36).toUpperCase();
-  const stationId = (
-    await apiPost<{ id: number }>(
-      '/v2/site/add',
-      {
-        name: `Import Plant ${stamp}`,
-        location: 'Golmud',
-        region: 'Qinghai',
-        address: '5 Archive Road',
-        timezone: 'Asia/Shanghai',
-        stationType: 'ground',
-        systemType: 'pv',
-        capacityKwp: 30,
-        lat: 36.4,
-        lng: 94.9,
-        azimuth: 180,
-        inclination: 30,
-        currency: 'CNY',
-        tagIds: [],
-      },
-      token,
-    )
-  ).id;
   sn = `IMP-${stamp}`;
-  await apiPost<{ id: number }>(
-    '/v2/dev/add',
-    { stationId, name: 'Archived inverter', sn, type: 'inverter', ratedPowerKw: 20, componentRatedPowerW: 400, componentCount: 60, stringsTotal: 2, stringsEnabled: 2 },
-    token,
-  );
+  await createPlant(token, { station: `Import Plant ${stamp}`, address: '5 Archive Road', sn, device: 'Archived inverter' });
   fileName = `portal-export-${stamp}.csv`;
 });
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { apiGet, apiPost, apiToken, baseUrl, launch, screenshot, signedInPage } from './support';
+import { apiGet, apiPost, apiToken, baseUrl, createPlant, launch, screenshot, signedInPage } from './support';
 
 // Line protocol from the operator's side: a collector writes series Helio has no rule for,
 // the screen lists them, the administrator maps one from the list and the next points land
@@ -16,36 +16,8 @@ beforeAll(async () => {
   browser = await launch();
   token = await apiToken();
   const stamp = Date.now().toString(36).toUpperCase();
-  const stationId = (
-    await apiPost<{ id: number }>(
-      '/v2/site/add',
-      {
-        name: `Line Protocol Plant ${stamp}`,
-        location: 'Golmud',
-        region: 'Qinghai',
-        address: '3 Collector Road',
-        timezone: 'Asia/Shanghai',
-        stationType: 'ground',
-        systemType: 'pv',
-        capacityKwp: 30,
-        lat: 36.4,
-        lng: 94.9,
-        azimuth: 180,
-        inclination: 30,
-        currency: 'CNY',
-        tagIds: [],
-      },
-      token,
-    )
-  ).id;
   sn = `LP-${stamp}`;
-  deviceId = (
-    await apiPost<{ id: number }>(
-      '/v2/dev/add',
-      { stationId, name: 'Telegraf inverter', sn, type: 'inverter', ratedPowerKw: 20, componentRatedPowerW: 400, componentCount: 60, stringsTotal: 2, stringsEnabled: 2 },
-      token,
-    )
-  ).id;
+  ({ deviceId } = await createPlant(token, { station: `Line Protocol Plant ${stamp}`, address: '3 Collector Road', sn, device: 'Telegraf inverter' }));
   key = (await apiPost<{ key: string }>('/v2/ingest/key/issue', { kind: 'device', deviceId }, token)).key;
 });
 

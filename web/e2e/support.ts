@@ -151,3 +151,39 @@ export async function signedInPage(
   );
   return page;
 }
+
+/**
+ * A plant of a test's own, made through the API: a 30 kWp ground station in Golmud
+ * (Asia/Shanghai, CNY) with one 20 kW inverter of the given serial number.
+ */
+export async function createPlant(
+  token: string,
+  { station, address, sn, device }: { station: string; address: string; sn: string; device: string },
+): Promise<{ stationId: number; deviceId: number }> {
+  const { id: stationId } = await apiPost<{ id: number }>(
+    '/v2/site/add',
+    {
+      name: station,
+      location: 'Golmud',
+      region: 'Qinghai',
+      address,
+      timezone: 'Asia/Shanghai',
+      stationType: 'ground',
+      systemType: 'pv',
+      capacityKwp: 30,
+      lat: 36.4,
+      lng: 94.9,
+      azimuth: 180,
+      inclination: 30,
+      currency: 'CNY',
+      tagIds: [],
+    },
+    token,
+  );
+  const { id: deviceId } = await apiPost<{ id: number }>(
+    '/v2/dev/add',
+    { stationId, name: device, sn, type: 'inverter', ratedPowerKw: 20, componentRatedPowerW: 400, componentCount: 60, stringsTotal: 2, stringsEnabled: 2 },
+    token,
+  );
+  return { stationId, deviceId };
+}
