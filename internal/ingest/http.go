@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/metrics"
@@ -27,9 +26,8 @@ type Service struct {
 	// arrived. Nil: one is made on first use (no consumer: nothing arrives).
 	Mapping *Mapping
 
-	once    sync.Once
 	mapOnce sync.Once
-	batch   *telemetry.Batcher
+	batch   lazyBatcher
 }
 
 func (s *Service) mapping() *Mapping {
@@ -41,19 +39,11 @@ func (s *Service) mapping() *Mapping {
 	return s.Mapping
 }
 
-func (s *Service) batcher() *telemetry.Batcher {
-	s.once.Do(func() { s.batch = s.Writer.NewBatcher("http", telemetry.BatchOptions{Linger: time.Millisecond}) })
-	return s.batch
-}
+func (s *Service) batcher() *telemetry.Batcher { return s.batch.get(s.Writer, "http") }
 
 // Close writes what is pending and stops the service's batcher (call it at shutdown,
 // after the HTTP server has stopped).
-func (s *Service) Close() {
-	s.once.Do(func() {})
-	if s.batch != nil {
-		s.batch.Close()
-	}
-}
+func (s *Service) Close() { s.batch.close() }
 
 // IngestRequest is the body of POST /v2/ingest/samples.
 type IngestRequest struct {

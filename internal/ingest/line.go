@@ -43,8 +43,7 @@ type LineService struct {
 	MaxInFlight int
 	BusyWait    time.Duration
 
-	once     sync.Once
-	batch    *telemetry.Batcher
+	batch    lazyBatcher
 	carry    counterCarry
 	slotOnce sync.Once
 	slots    chan struct{}
@@ -73,18 +72,10 @@ func (s *LineService) acquire(ctx context.Context) bool {
 
 func (s *LineService) release() { <-s.slots }
 
-func (s *LineService) batcher() *telemetry.Batcher {
-	s.once.Do(func() { s.batch = s.Writer.NewBatcher("line", telemetry.BatchOptions{Linger: time.Millisecond}) })
-	return s.batch
-}
+func (s *LineService) batcher() *telemetry.Batcher { return s.batch.get(s.Writer, "line") }
 
 // Close writes what is pending and stops the batcher (after the HTTP server has stopped).
-func (s *LineService) Close() {
-	s.once.Do(func() {})
-	if s.batch != nil {
-		s.batch.Close()
-	}
-}
+func (s *LineService) Close() { s.batch.close() }
 
 // WriteV1Query is the query of POST /write.
 type WriteV1Query struct {
