@@ -74,8 +74,10 @@ api: deps
 	HELIO_UPDATE_OPENAPI=1 $(GO) test -count=1 ./internal/sys -run TestOpenAPIFileIsFresh
 	cd web && $(NPM) run gen:api
 
-test-go: fonts bin/telegraf
-	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf $(GO) test -count=1 -timeout 20m $(GOPKGS)
+## The process tests (abusetest, crashtest, replicatest) run the one bin/helio the browser
+## suite runs too, built once.
+test-go: fonts bin/telegraf build
+	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf HELIO_BIN=$(CURDIR)/bin/helio $(GO) test -count=1 -timeout 20m $(GOPKGS)
 
 test-web: deps chromium
 	cd web && $(NPM) run test

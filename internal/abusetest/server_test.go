@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -29,15 +28,12 @@ type server struct {
 
 var adminPwRe = regexp.MustCompile(`created user "admin" with password "([^"]+)"`)
 
-// start builds helio and starts it with a short read timeout, the profiler (to read the
+// start starts helio with a short read timeout, the profiler (to read the
 // heap after a collection) and a trusted proxy header (so that concurrent sign-ins come
 // from many addresses).
 func start(t *testing.T) *server {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "helio")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/helio-energy/helio/cmd/helio").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := proctest.Binary(t)
 	s := &server{t: t, addr: proctest.FreeAddr(t), prof: proctest.FreeAddr(t), log: &proctest.Log{}}
 	s.cmd = exec.Command(bin, "serve", "--addr", s.addr, "--data", t.TempDir(), "--pprof-addr", s.prof,
 		"--read-timeout", "3s", "--trust-proxy", "--answer-cache", "5s")

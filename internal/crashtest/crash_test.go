@@ -252,15 +252,7 @@ func seed(t *testing.T, dir, httpKey, mqttColl, httpColl string) (org int64, dev
 	return org, devs
 }
 
-func buildHelio(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "helio")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/helio-energy/helio/cmd/helio")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildHelio(t *testing.T) string { return proctest.Binary(t) }
 
 // mqttArgs are the serve options that give this test's consumer its own persistent
 // session (--mqtt-client-id) and, where the build has the option, its own topic prefix.

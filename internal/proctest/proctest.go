@@ -1,12 +1,15 @@
-// Package proctest holds what the tests that run the helio binary as a process share: a
-// free loopback address to give it, a log buffer its output can be written to while the
+// Package proctest holds what the tests that run the helio binary as a process share: the
+// binary (built once), a free loopback address to give it, a log buffer its output can be written to while the
 // test reads it, and a graceful stop.
 package proctest
 
 import (
 	"bytes"
+	"fmt"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -56,4 +59,42 @@ func Stop(cmd *exec.Cmd, grace time.Duration) {
 		_ = cmd.Process.Kill()
 		<-done
 	}
+}
+
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// Binary is the helio binary the process tests run: $HELIO_BIN when set (make test builds
+// bin/helio once for every process test and the browser suite), else built once per test
+// process into a temporary directory that outlives the tests (the OS cleans it).
+func Binary(t testing.TB) string {
+	t.Helper()
+	if bin := os.Getenv("HELIO_BIN"); bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			t.Fatalf("HELIO_BIN: %v", err)
+		}
+		return abs
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "helio-proctest-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "helio")
+		if out, err := exec.Command("go", "build", "-o", built, "github.com/helio-energy/helio/cmd/helio").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,14 +84,7 @@ func tail(s string) string {
 	return s
 }
 
-func buildHelio(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "helio")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/helio-energy/helio/cmd/helio").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildHelio(t *testing.T) string { return proctest.Binary(t) }
 
 // call sends one request and returns the status and body.
 func call(t *testing.T, method, url, token, body string, headers ...string) (int, string) {
