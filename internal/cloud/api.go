@@ -21,10 +21,10 @@ type Service struct {
 // ConnectionInput adds or edits a connection. Credentials are write-only: no answer ever
 // carries them; empty on an edit keeps the stored ones.
 type ConnectionInput struct {
-	Vendor      string `json:"vendor" validate:"required" doc:"solaredge"`
+	Vendor      string `json:"vendor" validate:"required" doc:"a vendor's name (GET /v2/cloud/vendors): solaredge, isolarcloud, enphase, …"`
 	Name        string `json:"name" validate:"required"`
 	Credentials string `json:"credentials" doc:"the vendor's one secret as typed, or for a vendor of several fields (GET /v2/cloud/vendors) a JSON object of them; required when adding, empty on an edit keeps the stored ones"`
-	DailyBudget int    `json:"dailyBudget" doc:"calls a day (0: the vendor's limit, 300 for SolarEdge)"`
+	DailyBudget int    `json:"dailyBudget" doc:"calls a day (0: the vendor's default, GET /v2/cloud/vendors)"`
 }
 
 // ConfirmInput is the administrator's choice after discovery.

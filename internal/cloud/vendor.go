@@ -1,5 +1,5 @@
-// Package cloud connects an organisation to a vendor's monitoring cloud (SolarEdge and
-// iSolarCloud now; FusionSolar and Enphase to come): the connection record with its sealed
+// Package cloud connects an organisation to a vendor's monitoring cloud (SolarEdge,
+// iSolarCloud and Enphase; FusionSolar to come): the connection record with its sealed
 // credentials, discovery of sites and devices, and the sync worker that back-fills history
 // and then follows each device within the vendor's daily quota. A vendor is a Connector;
 // everything else here is shared. docs/ingest.md, "Vendor clouds".
@@ -78,6 +78,11 @@ type Deps struct {
 	// Save seals and stores new credentials in place of the connection's (a vendor that
 	// rotates its refresh tokens); nil where nothing can be stored (a preview).
 	Save func(ctx context.Context, credentials string) error
+	// EnergyBefore answers the stored lifetime counter (kWh) of the connection's device of
+	// this serial number just before t, for a vendor that reports energy per interval: its
+	// readings' counters continue from it (telemetry.Reader.CountersBefore, the rule history
+	// files' interval energy follows). 0 for a device without readings; nil in a preview.
+	EnergyBefore func(ctx context.Context, serial string, t time.Time) (float64, error)
 }
 
 // Factory builds a vendor's connector from the plain credentials (one secret, or for a

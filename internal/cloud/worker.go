@@ -2,6 +2,7 @@ package cloud
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -280,5 +281,31 @@ func (w *Worker) deps(ctx context.Context, c *Connection) Deps {
 		Save: func(ctx context.Context, credentials string) error {
 			return w.Store.saveCredentials(ctx, c, credentials)
 		},
+		EnergyBefore: func(ctx context.Context, serial string, t time.Time) (float64, error) {
+			return w.energyBefore(ctx, c.ID, serial, t)
+		},
 	}
+}
+
+// energyBefore is the stored lifetime counter of the connection's device of a serial
+// number just before t (0: no such device, or no readings yet).
+func (w *Worker) energyBefore(ctx context.Context, connID int64, serial string, t time.Time) (float64, error) {
+	var dev int64
+	err := w.Store.DB.QueryRow(ctx, "SELECT device_id FROM cloud_cursors WHERE connection_id = ? AND serial = ?", connID, serial).Scan(&dev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cloud: unable to find device %s: %w", serial, err)
+	}
+	rd := telemetry.NewReader(w.Store.DB, telemetry.Options{Now: w.now, RawRetention: w.RawRetention})
+	latest, err := rd.Latest(ctx, []int64{dev})
+	if err != nil {
+		return 0, fmt.Errorf("cloud: unable to read device %s's latest reading: %w", serial, err)
+	}
+	c, err := rd.CountersBefore(ctx, dev, latest[dev], t)
+	if err != nil {
+		return 0, fmt.Errorf("cloud: unable to read device %s's counter: %w", serial, err)
+	}
+	return c[0], nil
 }

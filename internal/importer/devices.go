@@ -124,23 +124,13 @@ func (c *tailCache) load(ctx context.Context, ids []int64) error {
 	return nil
 }
 
-// countersBefore answers a device's stored counters just before t: its latest sample's when
-// that is earlier (history appended after it), else the last raw sample before t within two
-// days (history slotted in before live data, inside the raw window), else zero.
+// countersBefore answers a device's stored counters just before t (telemetry's
+// CountersBefore, with the cached latest sample; what cannot be read counts as zero).
 func (c *tailCache) countersBefore(ctx context.Context, dev int64, t time.Time) [2]float64 {
 	last, err := c.get(ctx, dev)
-	if err != nil || last.Time.IsZero() {
+	if err != nil {
 		return [2]float64{}
 	}
-	if last.Time.Before(t) {
-		return [2]float64{last.EnergyKWh, last.Energy2KWh}
-	}
-	var out [2]float64
-	for i, metric := range []string{"energyCounter", "energy2Counter"} {
-		s, err := c.rd.DeviceSeries(ctx, dev, metric, t.Add(-48*time.Hour), t.Add(-time.Millisecond), telemetry.Raw)
-		if err == nil && len(s.Points) > 0 {
-			out[i] = s.Points[len(s.Points)-1][1]
-		}
-	}
+	out, _ := c.rd.CountersBefore(ctx, dev, last, t)
 	return out
 }

@@ -19,8 +19,6 @@ import (
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/cloud"
-	"github.com/helio-energy/helio/internal/cloud/isolarcloud"
-	"github.com/helio-energy/helio/internal/cloud/solaredge"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
@@ -190,7 +188,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.assistantRoutes(cfg, db)
 	// vendor clouds: credentials sealed under --secret-key; the worker runs on one replica
 	s.Cloud = &cloud.Worker{Store: &cloud.Store{DB: db, Sealer: cloud.NewSealer(cfg.SecretKey)}, Writer: s.Writer,
-		Vendors: map[string]cloud.Vendor{solaredge.Vendor.Name: solaredge.Vendor, isolarcloud.Vendor.Name: isolarcloud.Vendor}, RawRetention: cfg.RawRetention}
+		Vendors: cloudVendors(), RawRetention: cfg.RawRetention}
 	(&cloud.Service{Worker: s.Cloud}).Routes(s.API)
 	httpapi.TrustProxy(cfg.TrustProxy)
 	// field polling runs on one replica (Run); every replica answers /v1/scada

@@ -3691,10 +3691,10 @@ export interface components {
         ConnectionInput: {
             /** @description the vendor's one secret as typed, or for a vendor of several fields (GET /v2/cloud/vendors) a JSON object of them; required when adding, empty on an edit keeps the stored ones */
             credentials?: string;
-            /** @description calls a day (0: the vendor's limit, 300 for SolarEdge) */
+            /** @description calls a day (0: the vendor's default, GET /v2/cloud/vendors) */
             dailyBudget?: number;
             name: string;
-            /** @description solaredge */
+            /** @description a vendor's name (GET /v2/cloud/vendors): solaredge, isolarcloud, enphase, … */
             vendor: string;
         };
         Country: {

@@ -1,0 +1,259 @@
+package enphase_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/helio-energy/helio/internal/cloud"
+	"github.com/helio-energy/helio/internal/cloud/enphase"
+	"github.com/helio-energy/helio/internal/store"
+	"github.com/helio-energy/helio/internal/store/storetest"
+)
+
+func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 3, enphase.DailyBudget)
+		ctx := context.Background()
+		// the second system is already in Helio (added by hand, say)
+		now := now0.UnixMilli()
+		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.org, "Weinberg (by hand)", "Europe/Berlin", 4.2, now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.org, st, "Weinberg", "enphase-1002", "inverter", now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := r.worker()
+		found, err := w.Discover(ctx, r.get())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(found) != 2 || len(found[0].Devices) != 1 || found[0].Devices[0].DeviceID != 0 || found[0].StationID != 0 ||
+			found[0].PeakKW != 7.2 || found[0].Devices[0].Serial != "enphase-1001" {
+			t.Fatalf("first system: %+v", found)
+		}
+		if found[1].StationID != st || found[1].Devices[0].DeviceID != dev || found[1].Devices[0].Following {
+			t.Fatalf("second system: %+v", found[1])
+		}
+		picks := []cloud.Pick{{SiteID: "1001", Serials: serials[:1]}, {SiteID: "1002", Serials: serials[1:]}}
+		got, err := w.Confirm(ctx, r.get(), picks, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != (cloud.Confirmed{StationsCreated: 1, DevicesCreated: 1, DevicesLinked: 1}) {
+			t.Fatalf("confirmed %+v", got)
+		}
+		// confirming again creates nothing more
+		if got, err = w.Confirm(ctx, r.get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
+			t.Fatalf("again: %+v, %v", got, err)
+		}
+		var stations, devices int
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.org).Scan(&stations)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.org).Scan(&devices)
+		if stations != 2 || devices != 2 {
+			t.Fatalf("%d stations, %d devices", stations, devices)
+		}
+		var tz, country string
+		var kwp float64
+		_ = db.QueryRow(ctx, "SELECT s.timezone, s.country, s.capacity_kwp FROM stations s JOIN devices d ON d.station_id = s.id WHERE d.sn = ?",
+			"enphase-1001").Scan(&tz, &country, &kwp)
+		if tz != "Europe/Berlin" || country != "DE" || kwp != 7.2 {
+			t.Fatalf("new station: zone %q, country %q, %v kWp", tz, country, kwp)
+		}
+		// a serial number the vendor did not list is refused, and nothing is created
+		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
+			t.Fatal("an unknown serial number was accepted")
+		}
+		if c := r.get(); c.Devices != 2 || c.State != cloud.StateBackfill {
+			t.Fatalf("connection %+v", c)
+		}
+	})
+}
+
+func TestBackfillThenIncrementalSync(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 35, enphase.DailyBudget) // older than the 30-day raw window: Backfill and Write both
+		w := r.worker()
+		ids := r.follow(w)
+		c := r.syncUntil(w, cloud.StateLive, 3)
+		r.check(ids)
+		// discovery: the token, a page of systems and a summary per system (4); then per
+		// system a summary for the first day and 35½ days in one-week windows (6)
+		if used := c.QuotaUsed; used != 4+2*7 || r.en.Calls()+r.en.TokenCalls() != used {
+			t.Fatalf("calls: counted %d, stand-in %d and %d token calls", used, r.en.Calls(), r.en.TokenCalls())
+		}
+		if !c.NextSync.Equal(r.clk.Now().Add(cloud.Interval(enphase.DailyBudget, 2, false))) || c.LastError != "" {
+			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
+		}
+		// at the next sync: one call a system brings the new readings
+		r.clk.Set(c.NextSync)
+		if err := w.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		r.check(ids)
+		if used := r.get().QuotaUsed; used != 4+2*7+2 {
+			t.Fatalf("calls after the live round: %d", used)
+		}
+		// the refresh token was rotated and stored: a process that never saw the rotation
+		// (another address for the same API, so nothing in memory) syncs with the stored one
+		if got := r.en.RefreshTokens(); len(got) != 1 || got[0] == r.refresh {
+			t.Fatalf("refresh tokens %v", got)
+		}
+		srv := httptest.NewServer(r.en)
+		defer srv.Close()
+		w.BaseURLs["enphase"] = srv.URL
+		r.clk.Set(r.get().NextSync)
+		if c = r.syncUntil(w, cloud.StateLive, 1); c.LastError != "" {
+			t.Fatalf("with the stored refresh token: %+v", c)
+		}
+		r.check(ids)
+	})
+}
+
+func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		t.Run("own budget", func(t *testing.T) {
+			r := newRig(t, db, 20, 8) // discovery 4, then 2 × (1 + 3 weeks) = 8: more than a day's 8
+			w := r.worker()
+			ids := r.follow(w)
+			day := r.clk.Now().UTC().Format("2006-01-02")
+			for i := 0; i < 20 && r.get().State != cloud.StateLive; i++ {
+				if err := w.RunOnce(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if calls := r.en.Calls() + r.en.TokenCalls(); calls > 8 {
+					t.Fatalf("day %s: %d calls, budget 8", day, calls)
+				}
+				if c := r.get(); c.State != cloud.StateLive && c.NextSync.After(r.clk.Now()) {
+					r.clk.Set(c.NextSync)
+				}
+				day = r.clk.Now().UTC().Format("2006-01-02")
+			}
+			if c := r.get(); c.State != cloud.StateLive || r.clk.Now().Sub(now0) < 12*time.Hour {
+				t.Fatalf("state %s at %v", c.State, r.clk.Now())
+			}
+			r.check(ids)
+		})
+		t.Run("vendor says 429", func(t *testing.T) {
+			r := newRig(t, db, 20, enphase.DailyBudget)
+			r.en.MinuteLimit = 4 // another program spends the same key's minute
+			w := r.worker()
+			ids := r.follow(w) // 3 calls of the minute
+			if err := w.RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c := r.get()
+			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
+			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
+				t.Fatalf("after 429: %+v", c)
+			}
+			r.clk.Set(midnight.Add(time.Minute))
+			r.syncUntil(w, cloud.StateLive, 10)
+			r.check(ids)
+		})
+	})
+}
+
+func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 2, enphase.DailyBudget)
+		w := r.worker()
+		ids := r.follow(w)
+		r.en.Revoke() // the owner withdraws the application's access, and grants it again
+		r.en.Grant("RT-NEW")
+		ctx := context.Background()
+		if err := w.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		c := r.get()
+		if c.State != cloud.StateRefused || !strings.Contains(c.LastError, "refused") {
+			t.Fatalf("after a refusal: %+v", c)
+		}
+		before := r.en.PathCalls("/")
+		r.clk.Set(r.clk.Now().Add(2 * time.Hour))
+		if err := w.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if r.en.PathCalls("/") != before {
+			t.Fatal("a refused connection kept calling")
+		}
+		if _, err := r.store.Update(ctx, r.org, c.ID, c.Name, creds("RT-NEW"), c.DailyBudget); err != nil {
+			t.Fatal(err)
+		}
+		r.syncUntil(w, cloud.StateLive, 3)
+		r.check(ids)
+	})
+}
+
+func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		r := newRig(t, db, 20, enphase.DailyBudget)
+		ids := r.follow(r.worker())
+		// the process dies during the second call for production
+		ctx, cancel := context.WithCancel(context.Background())
+		var dataCalls atomic.Int32
+		r.handler = func(w http.ResponseWriter, req *http.Request) {
+			if strings.HasSuffix(req.URL.Path, "/production_micro") && dataCalls.Add(1) == 2 {
+				cancel()
+				<-req.Context().Done()
+				return
+			}
+			r.en.ServeHTTP(w, req)
+		}
+		_ = r.worker().RunOnce(ctx)
+		if c := r.get(); c.State == cloud.StateLive {
+			t.Fatal("the first worker finished before it was stopped")
+		}
+		r.handler = nil
+		w := r.worker() // after the restart
+		r.syncUntil(w, cloud.StateLive, 3)
+		r.check(ids)
+		// 3 weeks a system in one-week windows; the cut call is asked again, once
+		if got, cut := r.en.PathCalls("/api/v4/systems/100"), dataCalls.Load(); got != 2*(1+3)+2 || cut != 2 {
+			t.Fatalf("%d system calls answered, %d data calls before the restart", got, cut)
+		}
+		// a write that committed without its cursor moving (a crash between the two) is
+		// fetched and written again: nothing is stored twice, the counter goes on as it was
+		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
+			r.clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.store.SyncNow(context.Background(), r.org, r.conn.ID); err != nil {
+			t.Fatal(err)
+		}
+		r.syncUntil(w, cloud.StateLive, 3)
+		r.check(ids)
+	})
+}
+
+func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
+	r := newRig(t, storetest.SQLite(t), 2, enphase.DailyBudget)
+	w := r.worker()
+	ids := r.follow(w)
+	ctx := context.Background()
+	r.en.FailNext(2, http.StatusServiceUnavailable)
+	_ = w.RunOnce(ctx)
+	c := r.get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+		t.Fatalf("after a 503: %+v", c)
+	}
+	r.clk.Set(c.NextSync)
+	_ = w.RunOnce(ctx)
+	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+		t.Fatalf("after a second 503: %+v", c)
+	}
+	r.clk.Set(c.NextSync)
+	r.syncUntil(w, cloud.StateLive, 2)
+	if c = r.get(); c.LastError != "" {
+		t.Fatalf("error kept: %q", c.LastError)
+	}
+	r.check(ids)
+}
