@@ -262,7 +262,14 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 		case status == http.StatusUnauthorized || status == http.StatusForbidden:
 			return cloud.ErrRefused
 		case status == http.StatusTooManyRequests:
-			// the plan's calls of the minute or of the month are spent (the body's period)
+			// the body's period says which of the plan's limits is spent: the minute's
+			// (another program shares the key) passes within minutes, so it is tried
+			// again with the worker's back-off; the month's waits for the next day
+			var e ErrorAnswer
+			_ = json.Unmarshal(body, &e)
+			if strings.EqualFold(e.Period, "minute") {
+				return &cloud.TemporaryError{Err: fmt.Errorf("enphase: the plan's calls of the minute are spent")}
+			}
 			return cloud.ErrQuota
 		case status >= 500:
 			return &cloud.TemporaryError{Err: fmt.Errorf("enphase: %s answered %d", path, status)}

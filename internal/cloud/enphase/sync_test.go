@@ -142,7 +142,7 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 			}
 			r.check(ids)
 		})
-		t.Run("vendor says 429", func(t *testing.T) {
+		t.Run("vendor says 429 for the minute", func(t *testing.T) {
 			r := newRig(t, db, 20, enphase.DailyBudget)
 			r.en.MinuteLimit = 4 // another program spends the same key's minute
 			w := r.worker()
@@ -150,11 +150,29 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 			if err := w.RunOnce(context.Background()); err != nil {
 				t.Fatal(err)
 			}
+			// a passing refusal: tried again within minutes, not held until midnight
+			c := r.get()
+			if c.State != cloud.StateRetrying || c.NextSync.Sub(r.clk.Now()) > 10*time.Minute || !strings.Contains(c.LastError, "minute") {
+				t.Fatalf("after the minute's 429: %+v", c)
+			}
+			r.clk.Set(c.NextSync)
+			r.syncUntil(w, cloud.StateLive, 10)
+			r.check(ids)
+		})
+		t.Run("vendor says 429 for the month", func(t *testing.T) {
+			r := newRig(t, db, 20, enphase.DailyBudget)
+			w := r.worker()
+			ids := r.follow(w)
+			r.en.MonthLimit = r.en.Calls() + 1 // the plan's month is all but spent
+			if err := w.RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
 			c := r.get()
 			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
 			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
-				t.Fatalf("after 429: %+v", c)
+				t.Fatalf("after the month's 429: %+v", c)
 			}
+			r.en.MonthLimit = 1000 // a new month (or a bigger plan)
 			r.clk.Set(midnight.Add(time.Minute))
 			r.syncUntil(w, cloud.StateLive, 10)
 			r.check(ids)
