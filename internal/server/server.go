@@ -19,6 +19,7 @@ import (
 	"github.com/helio-energy/helio/internal/auth"
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/cloud"
+	"github.com/helio-energy/helio/internal/cloud/fusionsolar"
 	"github.com/helio-energy/helio/internal/cloud/solaredge"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
@@ -182,7 +183,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.assistantRoutes(cfg, db)
 	// vendor clouds: credentials sealed under --secret-key; the worker runs on one replica
 	s.Cloud = &cloud.Worker{Store: &cloud.Store{DB: db, Sealer: cloud.NewSealer(cfg.SecretKey)}, Writer: s.Writer,
-		Vendors: map[string]cloud.Vendor{solaredge.Vendor.Name: solaredge.Vendor}, RawRetention: cfg.RawRetention}
+		Vendors: map[string]cloud.Vendor{solaredge.Vendor.Name: solaredge.Vendor, fusionsolar.Vendor.Name: fusionsolar.Vendor}, RawRetention: cfg.RawRetention}
 	(&cloud.Service{Worker: s.Cloud}).Routes(s.API)
 	httpapi.TrustProxy(cfg.TrustProxy)
 	// field polling runs on one replica (Run); every replica answers /v1/scada
