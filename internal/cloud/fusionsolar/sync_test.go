@@ -119,6 +119,19 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 		if used := r.get().QuotaUsed; used != 3+2+2*36+3 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
+		// on a budget where it shows, the rounds are spaced for the login too: 144 calls a day
+		// at 3 a round are a round every 30 minutes, not every 20
+		c = r.get()
+		if _, err := r.store.Update(context.Background(), r.org, c.ID, c.Name, "", 144); err != nil {
+			t.Fatal(err)
+		}
+		r.clk.Set(r.clk.Now().Add(time.Hour))
+		if err := w.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if c = r.get(); !c.NextSync.Equal(r.clk.Now().Add(30 * time.Minute)) {
+			t.Fatalf("next sync at %v, now %v", c.NextSync, r.clk.Now())
+		}
 	})
 }
 
