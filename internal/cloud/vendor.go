@@ -1,5 +1,5 @@
 // Package cloud connects an organisation to a vendor's monitoring cloud (SolarEdge,
-// iSolarCloud and Enphase; FusionSolar to come): the connection record with its sealed
+// FusionSolar, iSolarCloud, Enphase): the connection record with its sealed
 // credentials, discovery of sites and devices, and the sync worker that back-fills history
 // and then follows each device within the vendor's daily quota. A vendor is a Connector;
 // everything else here is shared. docs/ingest.md, "Vendor clouds".

@@ -77,8 +77,8 @@ func (w *Worker) RunOnce(ctx context.Context) error {
 	return nil
 }
 
-// Interval is the time between live rounds for n devices on a daily budget: each round
-// costs a call per device. While history is still loading the live rounds keep to half the
+// Interval is the time between live rounds that cost n calls each on a daily budget (a call
+// per device, plus what the connector spends besides: RoundCost). While history is still loading the live rounds keep to half the
 // budget so the back-fill has the other half.
 func Interval(budget, n int, backfilling bool) time.Duration {
 	if n == 0 || budget <= 0 {
@@ -90,6 +90,20 @@ func Interval(budget, n int, backfilling bool) time.Duration {
 	}
 	iv := 24 * time.Hour * time.Duration(n) / time.Duration(share)
 	return max(iv, MinInterval)
+}
+
+// RoundCost is implemented by a connector whose round costs more than a call per device
+// (FusionSolar logs in first): RoundCalls answers the calls a round of n devices makes.
+type RoundCost interface {
+	RoundCalls(devices int) int
+}
+
+// roundCalls is the calls a live round of n devices costs with conn.
+func roundCalls(conn Connector, n int) int {
+	if rc, ok := conn.(RoundCost); ok {
+		return rc.RoundCalls(n)
+	}
+	return n
 }
 
 // reserve is the calls today's remaining live rounds need; the back-fill leaves them.
@@ -128,7 +142,7 @@ func (w *Worker) Sync(ctx context.Context, c *Connection) error {
 		if behind {
 			state = StateBackfill
 		}
-		return w.Store.setState(ctx, c.ID, state, "", 0, now.Add(Interval(c.DailyBudget, len(cursors), behind)), true)
+		return w.Store.setState(ctx, c.ID, state, "", 0, now.Add(Interval(c.DailyBudget, roundCalls(conn, len(cursors)), behind)), true)
 	case errors.Is(err, ErrQuota):
 		// nothing is lost: the cursors stand where the last write left them
 		midnight := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
@@ -156,7 +170,8 @@ func (w *Worker) Sync(ctx context.Context, c *Connection) error {
 // when the round ended.
 func (w *Worker) syncDevices(ctx context.Context, c *Connection, conn Connector, cursors []Cursor) (behind bool, err error) {
 	starts := map[string]time.Time{} // a site's first day, asked once a round
-	iv := Interval(c.DailyBudget, len(cursors), true)
+	perRound := roundCalls(conn, len(cursors))
+	iv := Interval(c.DailyBudget, perRound, true)
 	for _, cur := range cursors {
 		loc, err := time.LoadLocation(cur.TimeZone)
 		if err != nil {
@@ -189,7 +204,7 @@ func (w *Worker) syncDevices(ctx context.Context, c *Connection, conn Connector,
 				if err != nil {
 					return true, err
 				}
-				if used+1+reserve(now, iv, len(cursors)) > c.DailyBudget {
+				if used+1+reserve(now, iv, perRound) > c.DailyBudget {
 					behind = true // the rest of today's budget is for the live rounds
 					break
 				}
