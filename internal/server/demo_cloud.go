@@ -14,15 +14,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/helio-energy/helio/internal/cloud/fusionsolar"
+	fsstandin "github.com/helio-energy/helio/internal/cloud/fusionsolar/standin"
+	"github.com/helio-energy/helio/internal/cloud/isolarcloud"
+	iscstandin "github.com/helio-energy/helio/internal/cloud/isolarcloud/standin"
 	"github.com/helio-energy/helio/internal/cloud/solaredge"
 	"github.com/helio-energy/helio/internal/cloud/solaredge/standin"
 )
 
-// The demo's vendor cloud: SolarEdge's Monitoring API served by the stand-in the tests use,
-// on 127.0.0.1, with two made-up sites whose data starts 60 days back. The demo
-// organisation has a connection to it ("SolarEdge demo account") that nobody has confirmed
-// yet: an administrator discovers its sites, confirms them, and watches the history come in
-// within the stand-in's quota, as with a real account. docs/ingest.md, "Vendor clouds".
+// The demo's vendor clouds: SolarEdge's, FusionSolar's and iSolarCloud's APIs served by the
+// stand-ins the tests use, on 127.0.0.1, with made-up plants whose data starts 60 days back.
+// The demo organisation has a connection to each that nobody has confirmed yet: an
+// administrator discovers its sites, confirms them, and watches the history come in within
+// the stand-in's quota, as with a real account. docs/ingest.md, "Vendor clouds".
 const (
 	demoCloudKey  = "DEMO-SOLAREDGE-KEY"
 	demoCloudName = "SolarEdge demo account"
@@ -51,14 +55,17 @@ func demoSecretKey(dataDir string) (string, error) {
 	return key, nil
 }
 
-// startDemoCloud serves the stand-in until ctx ends, points the worker at it, and on a
-// fresh demo database connects the demo organisation to it.
-func (s *Server) startDemoCloud(ctx context.Context, orgID int64, fresh bool) error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("demo cloud: %w", err)
-	}
-	start := time.Now().AddDate(0, 0, -60).Format(solaredge.DateLayout)
+// demoAccount is one demo connection to a stand-in.
+type demoAccount struct {
+	vendor, name, credentials string
+	budget                    int
+	serve                     http.Handler
+}
+
+// demoAccounts are the demo's vendor accounts: the stand-ins' made-up plants, data from 60
+// days back, each in its vendor's own shapes, times and quota.
+func demoAccounts(now time.Time) []demoAccount {
+	start := now.AddDate(0, 0, -60).Format(solaredge.DateLayout)
 	se := &standin.Server{Keys: map[string]bool{demoCloudKey: true}, Now: time.Now, Sites: []standin.Site{
 		{ID: 4101, Name: "Weingut Sonnenhang", TimeZone: "Europe/Berlin", Start: start, Inverters: []standin.Inverter{
 			{Serial: "7E1D0A11-01", Name: "Inverter 1", Model: "SE25K", PeakW: 25000},
@@ -68,19 +75,48 @@ func (s *Server) startDemoCloud(ctx context.Context, orgID int64, fresh bool) er
 			{Serial: "7E1D0B21-03", Name: "Inverter 1", Model: "SE17K", PeakW: 17000},
 		}},
 	}}
-	srv := &http.Server{Handler: se, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	go func() { <-ctx.Done(); _ = srv.Close() }()
+	fs := &fsstandin.Server{Accounts: map[string]string{"demo-northbound": "Demo-System-Code-1"}, Now: time.Now, Plants: []fsstandin.Plant{
+		{Code: "NE=33710001", Name: "Yangzhou Logistics Park Rooftop", TimeZone: "Asia/Shanghai", Start: start, Inverters: []fsstandin.Inverter{
+			{ID: 1000000033710101, Serial: "HV2260012345", Name: "SUN2000-100KTL-1", Inv: "SUN2000-100KTL-M1", PeakW: 100000},
+		}},
+	}}
+	isc := &iscstandin.Server{AppKey: "DEMOAPPKEY", AccessKey: "demo-access-key", Users: map[string]string{"demo@helio.example": "Demo-Pass-1"},
+		Now: time.Now, Plants: []iscstandin.Plant{
+			{ID: 1260001, Name: "Toowoomba Cold Store", Offset: 10, Start: start, Inverters: []iscstandin.Inverter{
+				{Serial: "A2271234567", Name: "SG50CX", Model: "SG50CX", Channel: 1, PeakW: 50000},
+			}},
+		}}
+	return []demoAccount{
+		{vendor: solaredge.Vendor.Name, name: demoCloudName, credentials: demoCloudKey, budget: solaredge.Vendor.DefaultBudget, serve: se},
+		{vendor: fusionsolar.Vendor.Name, name: "FusionSolar demo account", budget: fusionsolar.Vendor.DefaultBudget, serve: fs,
+			credentials: `{"userName":"demo-northbound","systemCode":"Demo-System-Code-1"}`},
+		{vendor: isolarcloud.Vendor.Name, name: "iSolarCloud demo account", budget: isolarcloud.Vendor.DefaultBudget, serve: isc,
+			credentials: `{"appKey":"DEMOAPPKEY","accessKey":"demo-access-key","userAccount":"demo@helio.example","userPassword":"Demo-Pass-1"}`},
+	}
+}
+
+// startDemoCloud serves the stand-ins until ctx ends, points the worker at them, and on a
+// fresh demo database connects the demo organisation to each.
+func (s *Server) startDemoCloud(ctx context.Context, orgID int64, fresh bool) error {
 	if s.Cloud.BaseURLs == nil {
 		s.Cloud.BaseURLs = map[string]string{}
 	}
-	s.Cloud.BaseURLs[solaredge.Vendor.Name] = "http://" + ln.Addr().String()
-	slog.Info("demo vendor cloud", "vendor", "solaredge", "address", s.Cloud.BaseURLs[solaredge.Vendor.Name])
-	if !fresh {
-		return nil
-	}
-	if _, err := s.Cloud.Store.Create(ctx, orgID, solaredge.Vendor.Name, demoCloudName, demoCloudKey, solaredge.Vendor.DefaultBudget); err != nil {
-		return fmt.Errorf("demo cloud connection: %w", err)
+	for _, a := range demoAccounts(time.Now()) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("demo cloud: %w", err)
+		}
+		srv := &http.Server{Handler: a.serve, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		go func() { <-ctx.Done(); _ = srv.Close() }()
+		s.Cloud.BaseURLs[a.vendor] = "http://" + ln.Addr().String()
+		slog.Info("demo vendor cloud", "vendor", a.vendor, "address", s.Cloud.BaseURLs[a.vendor])
+		if !fresh {
+			continue
+		}
+		if _, err := s.Cloud.Store.Create(ctx, orgID, a.vendor, a.name, a.credentials, a.budget); err != nil {
+			return fmt.Errorf("demo cloud connection: %w", err)
+		}
 	}
 	return nil
 }

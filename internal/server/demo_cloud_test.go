@@ -12,9 +12,9 @@ import (
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
-// TestDemoCloud: the demo's SolarEdge account is connected on a fresh database only, and
-// discovery through the worker reaches the stand-in and lists its two sites and three
-// inverters, none of them in Helio yet.
+// TestDemoCloud: the demo's vendor accounts are connected on a fresh database only, and
+// discovery through the worker reaches each stand-in and lists its plants and inverters,
+// none of them in Helio yet.
 func TestDemoCloud(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -33,24 +33,27 @@ func TestDemoCloud(t *testing.T) {
 		t.Fatal(err)
 	}
 	conns, err := s.Cloud.Store.List(ctx, org)
-	if err != nil || len(conns) != 1 || conns[0].Name != demoCloudName {
-		t.Fatalf("connections %+v, %v", conns, err)
+	if err != nil || len(conns) != 3 {
+		t.Fatalf("connections %+v, %v; want one per demo vendor", conns, err)
 	}
-	sites, err := s.Cloud.Discover(ctx, conns[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	devices := 0
-	for _, site := range sites {
-		for _, d := range site.Devices {
-			devices++
-			if d.DeviceID != 0 {
-				t.Errorf("%s is already in Helio", d.Serial)
+	want := map[string][2]int{"solaredge": {2, 3}, "fusionsolar": {1, 1}, "isolarcloud": {1, 1}} // sites, inverters
+	for _, c := range conns {
+		sites, err := s.Cloud.Discover(ctx, c)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Vendor, err)
+		}
+		devices := 0
+		for _, site := range sites {
+			for _, d := range site.Devices {
+				devices++
+				if d.DeviceID != 0 {
+					t.Errorf("%s: %s is already in Helio", c.Vendor, d.Serial)
+				}
 			}
 		}
-	}
-	if len(sites) != 2 || devices != 3 {
-		t.Fatalf("discovered %d sites with %d inverters, want 2 and 3: %+v", len(sites), devices, sites)
+		if got := [2]int{len(sites), devices}; got != want[c.Vendor] {
+			t.Errorf("%s (%s): %d sites with %d inverters, want %v", c.Name, c.Vendor, got[0], got[1], want[c.Vendor])
+		}
 	}
 }
 
