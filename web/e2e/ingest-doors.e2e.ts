@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { baseUrl, launch, screenshot, signedInPage } from './support';
 
 // The doors into Helio beside the ingest keys: MQTT mapping and vendor clouds, each in two
@@ -57,5 +57,34 @@ describe('demo vendor cloud', () => {
     await screenshot(page, 'cloud-discover-en-US-light-1440');
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
+  }, 120_000);
+
+  it('asks each vendor for its own credentials', async (context) => {
+    const page = await signedInPage(browser, context, { locale: 'en-US', theme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${baseUrl()}/#/permission/cloud`);
+    await page.getByRole('button', { name: 'Connect an account', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    const pick = async (vendor: string) => {
+      await dialog.getByRole('combobox', { name: 'Vendor' }).click();
+      await page.getByRole('option', { name: vendor, exact: true }).click();
+    };
+    // SolarEdge (the default): one key
+    await dialog.getByLabel('API key', { exact: true }).waitFor();
+    await pick('iSolarCloud');
+    for (const label of ['App key', 'Access key (x-access-key)', 'Account', 'Password', 'Gateway (empty: international)']) {
+      await dialog.getByLabel(label, { exact: true }).waitFor();
+    }
+    await screenshot(page, 'cloud-add-isolarcloud-en-US-light-1440');
+    await pick('FusionSolar');
+    for (const label of ['User name (Northbound API account)', 'System code', 'Region host (empty: eu5.fusionsolar.huawei.com)']) {
+      await dialog.getByLabel(label, { exact: true }).waitFor();
+    }
+    expect(await dialog.getByLabel('App key', { exact: true }).count()).toBe(0);
+    await pick('Enphase');
+    for (const label of ['API key', 'Client ID', 'Client secret', 'Refresh token']) {
+      await dialog.getByLabel(label, { exact: true }).waitFor();
+    }
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   }, 120_000);
 });

@@ -94,7 +94,8 @@ export function ConnectionDialog({ editing, onClose }: { editing: Connection | '
           <Input maxLength={100} aria-label={t('cloud.form.name')} />
         </Form.Item>
         {fields.map((f, i) => {
-          const label = t(`cloud.field.${f.key}`, { defaultValue: f.key });
+          // a vendor's own label first (two vendors' "host" are different things), then the shared one
+          const label = t([`cloud.field.${chosen}.${f.key}`, `cloud.field.${f.key}`], { defaultValue: f.key });
           const last = i === fields.length - 1;
           const hint = adding ? t('cloud.form.credentialsHint') : t('cloud.form.credentialsKeep');
           return (
