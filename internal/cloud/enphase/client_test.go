@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/cloud"
+	"github.com/helio-energy/helio/internal/cloud/cloudtest"
 	"github.com/helio-energy/helio/internal/cloud/enphase"
 	"github.com/helio-energy/helio/internal/cloud/enphase/standin"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
 // fakeTime is a clock whose sleeps move it on at once.
-type fakeTime struct{ clock }
+type fakeTime struct{ *cloudtest.Clock }
 
 func (f *fakeTime) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -46,7 +47,7 @@ func client(srv *httptest.Server, ft *fakeTime, credentials string, d cloud.Deps
 }
 
 func TestClientReadsSystemsPageByPageAndProductionInEpochSeconds(t *testing.T) {
-	ft := &fakeTime{clock{t: now0}}
+	ft := &fakeTime{cloudtest.NewClock(now0)}
 	en := &standin.Server{APIKey: apiKey, ClientID: clientID, ClientSecret: secret, Now: ft.Now} // the Watt plan's limits
 	for i := 0; i < 120; i++ {                                                                   // more than one page of /systems
 		en.Systems = append(en.Systems, standin.System{ID: int64(1000 + i), Name: fmt.Sprintf("System %d", i), TimeZone: "Australia/Sydney",
@@ -117,7 +118,7 @@ func TestClientReadsSystemsPageByPageAndProductionInEpochSeconds(t *testing.T) {
 }
 
 func TestClientTellsRefusedCredentialsQuotaAndOutage(t *testing.T) {
-	ft := &fakeTime{clock{t: now0}}
+	ft := &fakeTime{cloudtest.NewClock(now0)}
 	en := &standin.Server{APIKey: apiKey, ClientID: clientID, ClientSecret: secret, Now: ft.Now, MonthLimit: 2,
 		Systems: []standin.System{{ID: 1, Name: "A", TimeZone: "UTC", Start: "2026-06-01", Micros: 1, MicroW: 300}}}
 	admin := grant(en)
@@ -182,7 +183,7 @@ func TestClientTellsRefusedCredentialsQuotaAndOutage(t *testing.T) {
 }
 
 func TestClientKeepsTheRotatedRefreshToken(t *testing.T) {
-	ft := &fakeTime{clock{t: now0}}
+	ft := &fakeTime{cloudtest.NewClock(now0)}
 	en := &standin.Server{APIKey: apiKey, ClientID: clientID, ClientSecret: secret, Now: ft.Now, MinuteLimit: -1,
 		Systems: []standin.System{{ID: 1, Name: "A", TimeZone: "UTC", Start: "2026-06-01", Micros: 1, MicroW: 300}}}
 	admin := grant(en)
@@ -225,7 +226,7 @@ func TestClientKeepsTheRotatedRefreshToken(t *testing.T) {
 }
 
 func TestPacerKeepsTenCallsAMinute(t *testing.T) {
-	ft := &fakeTime{clock{t: now0}}
+	ft := &fakeTime{cloudtest.NewClock(now0)}
 	p := &enphase.Pacer{Limit: 10, Window: time.Minute, Now: ft.Now, Sleep: ft.Sleep}
 	ctx := context.Background()
 	for i := 0; i < 10; i++ {

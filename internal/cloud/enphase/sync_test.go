@@ -22,17 +22,17 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		// the second system is already in Helio (added by hand, say)
 		now := now0.UnixMilli()
 		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, r.org, "Weinberg (by hand)", "Europe/Berlin", 4.2, now, now)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.Org, "Weinberg (by hand)", "Europe/Berlin", 4.2, now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.org, st, "Weinberg", "enphase-1002", "inverter", now, now)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Org, st, "Weinberg", "enphase-1002", "inverter", now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := r.worker()
-		found, err := w.Discover(ctx, r.get())
+		w := r.Worker()
+		found, err := w.Discover(ctx, r.Get())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("second system: %+v", found[1])
 		}
 		picks := []cloud.Pick{{SiteID: "1001", Serials: serials[:1]}, {SiteID: "1002", Serials: serials[1:]}}
-		got, err := w.Confirm(ctx, r.get(), picks, 0)
+		got, err := w.Confirm(ctx, r.Get(), picks, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,12 +52,12 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("confirmed %+v", got)
 		}
 		// confirming again creates nothing more
-		if got, err = w.Confirm(ctx, r.get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
+		if got, err = w.Confirm(ctx, r.Get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
 			t.Fatalf("again: %+v, %v", got, err)
 		}
 		var stations, devices int
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.org).Scan(&stations)
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.org).Scan(&devices)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.Org).Scan(&stations)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.Org).Scan(&devices)
 		if stations != 2 || devices != 2 {
 			t.Fatalf("%d stations, %d devices", stations, devices)
 		}
@@ -69,10 +69,10 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("new station: zone %q, country %q, %v kWp", tz, country, kwp)
 		}
 		// a serial number the vendor did not list is refused, and nothing is created
-		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
+		if _, err := w.Confirm(ctx, r.Get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
 			t.Fatal("an unknown serial number was accepted")
 		}
-		if c := r.get(); c.Devices != 2 || c.State != cloud.StateBackfill {
+		if c := r.Get(); c.Devices != 2 || c.State != cloud.StateBackfill {
 			t.Fatalf("connection %+v", c)
 		}
 	})
@@ -81,25 +81,25 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 func TestBackfillThenIncrementalSync(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 35, enphase.DailyBudget) // older than the 30-day raw window: Backfill and Write both
-		w := r.worker()
-		ids := r.follow(w)
-		c := r.syncUntil(w, cloud.StateLive, 3)
+		w := r.Worker()
+		ids := r.Follow(w)
+		c := r.SyncUntil(w, cloud.StateLive, 3)
 		r.check(ids)
 		// discovery: the token, a page of systems and a summary per system (4); then per
 		// system a summary for the first day and 35½ days in one-week windows (6)
 		if used := c.QuotaUsed; used != 4+2*7 || r.en.Calls()+r.en.TokenCalls() != used {
 			t.Fatalf("calls: counted %d, stand-in %d and %d token calls", used, r.en.Calls(), r.en.TokenCalls())
 		}
-		if !c.NextSync.Equal(r.clk.Now().Add(cloud.Interval(enphase.DailyBudget, 2, false))) || c.LastError != "" {
+		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(enphase.DailyBudget, 2, false))) || c.LastError != "" {
 			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
 		}
 		// at the next sync: one call a system brings the new readings
-		r.clk.Set(c.NextSync)
+		r.Clk.Set(c.NextSync)
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		r.check(ids)
-		if used := r.get().QuotaUsed; used != 4+2*7+2 {
+		if used := r.Get().QuotaUsed; used != 4+2*7+2 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
 		// the refresh token was rotated and stored: a process that never saw the rotation
@@ -110,8 +110,8 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 		srv := httptest.NewServer(r.en)
 		defer srv.Close()
 		w.BaseURLs["enphase"] = srv.URL
-		r.clk.Set(r.get().NextSync)
-		if c = r.syncUntil(w, cloud.StateLive, 1); c.LastError != "" {
+		r.Clk.Set(r.Get().NextSync)
+		if c = r.SyncUntil(w, cloud.StateLive, 1); c.LastError != "" {
 			t.Fatalf("with the stored refresh token: %+v", c)
 		}
 		r.check(ids)
@@ -122,59 +122,59 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		t.Run("own budget", func(t *testing.T) {
 			r := newRig(t, db, 20, 8) // discovery 4, then 2 × (1 + 3 weeks) = 8: more than a day's 8
-			w := r.worker()
-			ids := r.follow(w)
-			day := r.clk.Now().UTC().Format("2006-01-02")
-			for i := 0; i < 20 && r.get().State != cloud.StateLive; i++ {
+			w := r.Worker()
+			ids := r.Follow(w)
+			day := r.Clk.Now().UTC().Format("2006-01-02")
+			for i := 0; i < 20 && r.Get().State != cloud.StateLive; i++ {
 				if err := w.RunOnce(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				if calls := r.en.Calls() + r.en.TokenCalls(); calls > 8 {
 					t.Fatalf("day %s: %d calls, budget 8", day, calls)
 				}
-				if c := r.get(); c.State != cloud.StateLive && c.NextSync.After(r.clk.Now()) {
-					r.clk.Set(c.NextSync)
+				if c := r.Get(); c.State != cloud.StateLive && c.NextSync.After(r.Clk.Now()) {
+					r.Clk.Set(c.NextSync)
 				}
-				day = r.clk.Now().UTC().Format("2006-01-02")
+				day = r.Clk.Now().UTC().Format("2006-01-02")
 			}
-			if c := r.get(); c.State != cloud.StateLive || r.clk.Now().Sub(now0) < 12*time.Hour {
-				t.Fatalf("state %s at %v", c.State, r.clk.Now())
+			if c := r.Get(); c.State != cloud.StateLive || r.Clk.Now().Sub(now0) < 12*time.Hour {
+				t.Fatalf("state %s at %v", c.State, r.Clk.Now())
 			}
 			r.check(ids)
 		})
 		t.Run("vendor says 429 for the minute", func(t *testing.T) {
 			r := newRig(t, db, 20, enphase.DailyBudget)
 			r.en.MinuteLimit = 4 // another program spends the same key's minute
-			w := r.worker()
-			ids := r.follow(w) // 3 calls of the minute
+			w := r.Worker()
+			ids := r.Follow(w) // 3 calls of the minute
 			if err := w.RunOnce(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			// a passing refusal: tried again within minutes, not held until midnight
-			c := r.get()
-			if c.State != cloud.StateRetrying || c.NextSync.Sub(r.clk.Now()) > 10*time.Minute || !strings.Contains(c.LastError, "minute") {
+			c := r.Get()
+			if c.State != cloud.StateRetrying || c.NextSync.Sub(r.Clk.Now()) > 10*time.Minute || !strings.Contains(c.LastError, "minute") {
 				t.Fatalf("after the minute's 429: %+v", c)
 			}
-			r.clk.Set(c.NextSync)
-			r.syncUntil(w, cloud.StateLive, 10)
+			r.Clk.Set(c.NextSync)
+			r.SyncUntil(w, cloud.StateLive, 10)
 			r.check(ids)
 		})
 		t.Run("vendor says 429 for the month", func(t *testing.T) {
 			r := newRig(t, db, 20, enphase.DailyBudget)
-			w := r.worker()
-			ids := r.follow(w)
+			w := r.Worker()
+			ids := r.Follow(w)
 			r.en.MonthLimit = r.en.Calls() + 1 // the plan's month is all but spent
 			if err := w.RunOnce(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			c := r.get()
+			c := r.Get()
 			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
 			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
 				t.Fatalf("after the month's 429: %+v", c)
 			}
 			r.en.MonthLimit = 1000 // a new month (or a bigger plan)
-			r.clk.Set(midnight.Add(time.Minute))
-			r.syncUntil(w, cloud.StateLive, 10)
+			r.Clk.Set(midnight.Add(time.Minute))
+			r.SyncUntil(w, cloud.StateLive, 10)
 			r.check(ids)
 		})
 	})
@@ -183,30 +183,30 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 2, enphase.DailyBudget)
-		w := r.worker()
-		ids := r.follow(w)
+		w := r.Worker()
+		ids := r.Follow(w)
 		r.en.Revoke() // the owner withdraws the application's access, and grants it again
 		r.en.Grant("RT-NEW")
 		ctx := context.Background()
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
-		c := r.get()
+		c := r.Get()
 		if c.State != cloud.StateRefused || !strings.Contains(c.LastError, "refused") {
 			t.Fatalf("after a refusal: %+v", c)
 		}
 		before := r.en.PathCalls("/")
-		r.clk.Set(r.clk.Now().Add(2 * time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(2 * time.Hour))
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if r.en.PathCalls("/") != before {
 			t.Fatal("a refused connection kept calling")
 		}
-		if _, err := r.store.Update(ctx, r.org, c.ID, c.Name, creds("RT-NEW"), c.DailyBudget); err != nil {
+		if _, err := r.Store.Update(ctx, r.Org, c.ID, c.Name, creds("RT-NEW"), c.DailyBudget); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		r.check(ids)
 	})
 }
@@ -214,11 +214,11 @@ func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
 func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 20, enphase.DailyBudget)
-		ids := r.follow(r.worker())
+		ids := r.Follow(r.Worker())
 		// the process dies during the second call for production
 		ctx, cancel := context.WithCancel(context.Background())
 		var dataCalls atomic.Int32
-		r.handler = func(w http.ResponseWriter, req *http.Request) {
+		r.Handler = func(w http.ResponseWriter, req *http.Request) {
 			if strings.HasSuffix(req.URL.Path, "/production_micro") && dataCalls.Add(1) == 2 {
 				cancel()
 				<-req.Context().Done()
@@ -226,13 +226,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 			}
 			r.en.ServeHTTP(w, req)
 		}
-		_ = r.worker().RunOnce(ctx)
-		if c := r.get(); c.State == cloud.StateLive {
+		_ = r.Worker().RunOnce(ctx)
+		if c := r.Get(); c.State == cloud.StateLive {
 			t.Fatal("the first worker finished before it was stopped")
 		}
-		r.handler = nil
-		w := r.worker() // after the restart
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.Handler = nil
+		w := r.Worker() // after the restart
+		r.SyncUntil(w, cloud.StateLive, 3)
 		r.check(ids)
 		// 3 weeks a system in one-week windows; the cut call is asked again, once
 		if got, cut := r.en.PathCalls("/api/v4/systems/100"), dataCalls.Load(); got != 2*(1+3)+2 || cut != 2 {
@@ -241,36 +241,36 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 		// a write that committed without its cursor moving (a crash between the two) is
 		// fetched and written again: nothing is stored twice, the counter goes on as it was
 		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
-			r.clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
+			r.Clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.store.SyncNow(context.Background(), r.org, r.conn.ID); err != nil {
+		if _, err := r.Store.SyncNow(context.Background(), r.Org, r.Conn.ID); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		r.check(ids)
 	})
 }
 
 func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 	r := newRig(t, storetest.SQLite(t), 2, enphase.DailyBudget)
-	w := r.worker()
-	ids := r.follow(w)
+	w := r.Worker()
+	ids := r.Follow(w)
 	ctx := context.Background()
 	r.en.FailNext(2, http.StatusServiceUnavailable)
 	_ = w.RunOnce(ctx)
-	c := r.get()
-	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+	c := r.Get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
 		t.Fatalf("after a 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
+	r.Clk.Set(c.NextSync)
 	_ = w.RunOnce(ctx)
-	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+	if c = r.Get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(4*time.Minute)) {
 		t.Fatalf("after a second 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
-	r.syncUntil(w, cloud.StateLive, 2)
-	if c = r.get(); c.LastError != "" {
+	r.Clk.Set(c.NextSync)
+	r.SyncUntil(w, cloud.StateLive, 2)
+	if c = r.Get(); c.LastError != "" {
 		t.Fatalf("error kept: %q", c.LastError)
 	}
 	r.check(ids)

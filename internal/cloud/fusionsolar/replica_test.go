@@ -22,10 +22,10 @@ func TestTwoReplicasOneSyncs(t *testing.T) {
 	store.ExclusiveRetry = 50 * time.Millisecond
 
 	r := newRig(t, db1, 3, 300)
-	r.follow(r.worker())
+	r.Follow(r.Worker())
 	var rounds [2]atomic.Int32
 	replica := func(i int, db *store.DB) (*cloud.Worker, context.CancelFunc) {
-		w := r.workerOn(db)
+		w := r.WorkerOn(db)
 		w.Poll = 20 * time.Millisecond
 		w.Vendors = map[string]cloud.Vendor{"fusionsolar": {Name: "fusionsolar", DefaultBudget: 300,
 			New: func(credentials string, d cloud.Deps) cloud.Connector {
@@ -41,23 +41,23 @@ func TestTwoReplicasOneSyncs(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // the first takes the lock
 	_, stop2 := replica(1, db2)
 	defer stop2()
-	waitFor(t, func() bool { return r.get().State == cloud.StateLive })
+	waitFor(t, func() bool { return r.Get().State == cloud.StateLive })
 	// more rounds made due while both run
 	for i := 0; i < 3; i++ {
-		r.clk.Set(r.clk.Now().Add(time.Hour))
-		waitFor(t, func() bool { return r.get().LastSync.Equal(r.clk.Now()) })
+		r.Clk.Set(r.Clk.Now().Add(time.Hour))
+		waitFor(t, func() bool { return r.Get().LastSync.Equal(r.Clk.Now()) })
 	}
 	if rounds[0].Load() == 0 || rounds[1].Load() != 0 {
 		t.Fatalf("rounds: first replica %d, second %d", rounds[0].Load(), rounds[1].Load())
 	}
 	want := r.want()
 	stop1() // the first replica stops: the second takes over
-	r.clk.Set(r.clk.Now().Add(time.Hour))
-	waitFor(t, func() bool { return r.get().LastSync.Equal(r.clk.Now()) })
+	r.Clk.Set(r.Clk.Now().Add(time.Hour))
+	waitFor(t, func() bool { return r.Get().LastSync.Equal(r.Clk.Now()) })
 	if rounds[1].Load() == 0 {
 		t.Fatal("the second replica did not take over")
 	}
-	if n, _ := r.stored(r.devices()[0]); n != r.want() || n <= want {
+	if n, _ := r.stored(r.Devices()[0]); n != r.want() || n <= want {
 		t.Fatalf("%d readings, want %d", n, r.want())
 	}
 }

@@ -22,17 +22,17 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		// the second plant's inverter is already in Helio (added by hand, say)
 		now := now0.UnixMilli()
 		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, r.org, "Weinberg (by hand)", "Europe/Berlin", 5, now, now)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.Org, "Weinberg (by hand)", "Europe/Berlin", 5, now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.org, st, "WR", "HV2150022222", "inverter", now, now)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Org, st, "WR", "HV2150022222", "inverter", now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := r.worker()
-		found, err := w.Discover(ctx, r.get())
+		w := r.Worker()
+		found, err := w.Discover(ctx, r.Get())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("second plant: %+v", found[1])
 		}
 		picks := []cloud.Pick{{SiteID: siteID, Serials: []string{"HV2150012345", "HV2150012346"}}, {SiteID: "NE=33550002", Serials: []string{"HV2150022222"}}}
-		got, err := w.Confirm(ctx, r.get(), picks, 0)
+		got, err := w.Confirm(ctx, r.Get(), picks, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,12 +53,12 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("confirmed %+v", got)
 		}
 		// confirming again creates nothing more
-		if got, err = w.Confirm(ctx, r.get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
+		if got, err = w.Confirm(ctx, r.Get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
 			t.Fatalf("again: %+v, %v", got, err)
 		}
 		var stations, devices int
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.org).Scan(&stations)
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.org).Scan(&devices)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.Org).Scan(&stations)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.Org).Scan(&devices)
 		if stations != 2 || devices != 3 {
 			t.Fatalf("%d stations, %d devices", stations, devices)
 		}
@@ -66,15 +66,15 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		var kwp float64
 		_ = db.QueryRow(ctx, "SELECT s.timezone, s.currency, s.capacity_kwp FROM stations s JOIN devices d ON d.station_id = s.id WHERE d.sn = ?",
 			"HV2150012345").Scan(&tz, &currency, &kwp)
-		_ = db.QueryRow(ctx, "SELECT base_currency FROM organizations WHERE id = ?", r.org).Scan(&base)
+		_ = db.QueryRow(ctx, "SELECT base_currency FROM organizations WHERE id = ?", r.Org).Scan(&base)
 		if tz != "Etc/GMT-2" || currency != base || kwp != 18 {
 			t.Fatalf("new station: zone %q, currency %q (base %q), %v kWp", tz, currency, base, kwp)
 		}
 		// a serial number the vendor did not list is refused, and nothing is created
-		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: siteID, Serials: []string{"DONGLE-" + siteID}}}, 0); err == nil {
+		if _, err := w.Confirm(ctx, r.Get(), []cloud.Pick{{SiteID: siteID, Serials: []string{"DONGLE-" + siteID}}}, 0); err == nil {
 			t.Fatal("a device that is no inverter was accepted")
 		}
-		if c := r.get(); c.Devices != 3 || c.State != cloud.StateBackfill {
+		if c := r.Get(); c.Devices != 3 || c.State != cloud.StateBackfill {
 			t.Fatalf("connection %+v", c)
 		}
 	})
@@ -83,9 +83,9 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 func TestBackfillThenIncrementalSync(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 35, 300) // older than the 30-day raw window: Backfill and Write both
-		w := r.worker()
-		ids := r.follow(w)
-		c := r.syncUntil(w, cloud.StateLive, 3)
+		w := r.Worker()
+		ids := r.Follow(w)
+		c := r.SyncUntil(w, cloud.StateLive, 3)
 		for _, id := range ids {
 			if n, kwh := r.stored(id); n != r.want() || kwh <= 0 {
 				t.Fatalf("device %d: %d readings (want %d), %.1f kWh", id, n, r.want(), kwh)
@@ -97,17 +97,17 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 			t.Fatalf("calls: counted %d, stand-in %d", used, r.fs.Calls(user))
 		}
 		// a live round costs the login and a call per inverter: 3 calls
-		if !c.NextSync.Equal(r.clk.Now().Add(cloud.Interval(300, 3, false))) || c.LastError != "" {
+		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(300, 3, false))) || c.LastError != "" {
 			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
 		}
 		// the lifetime counter landed as it was read
-		latest, err := telemetry.NewReader(db, telemetry.Options{Now: r.clk.Now}).Latest(context.Background(), ids[:1])
-		if s := latest[ids[0]]; err != nil || !s.Time.Equal(r.clk.Now().Truncate(5*time.Minute)) || s.EnergyKWh < 35*60 || s.PowerKW <= 0 ||
+		latest, err := telemetry.NewReader(db, telemetry.Options{Now: r.Clk.Now}).Latest(context.Background(), ids[:1])
+		if s := latest[ids[0]]; err != nil || !s.Time.Equal(r.Clk.Now().Truncate(5*time.Minute)) || s.EnergyKWh < 35*60 || s.PowerKW <= 0 ||
 			s.Status != telemetry.StatusRunning {
 			t.Fatalf("latest reading %+v, %v", s, err)
 		}
 		// an hour later: a login and one call a device bring the new readings
-		r.clk.Set(r.clk.Now().Add(time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(time.Hour))
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -116,21 +116,21 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 				t.Fatalf("device %d after an hour: %d readings, want %d", id, n, r.want())
 			}
 		}
-		if used := r.get().QuotaUsed; used != 3+2+2*36+3 {
+		if used := r.Get().QuotaUsed; used != 3+2+2*36+3 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
 		// on a budget where it shows, the rounds are spaced for the login too: 144 calls a day
 		// at 3 a round are a round every 30 minutes, not every 20
-		c = r.get()
-		if _, err := r.store.Update(context.Background(), r.org, c.ID, c.Name, "", 144); err != nil {
+		c = r.Get()
+		if _, err := r.Store.Update(context.Background(), r.Org, c.ID, c.Name, "", 144); err != nil {
 			t.Fatal(err)
 		}
-		r.clk.Set(r.clk.Now().Add(time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(time.Hour))
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if c = r.get(); !c.NextSync.Equal(r.clk.Now().Add(30 * time.Minute)) {
-			t.Fatalf("next sync at %v, now %v", c.NextSync, r.clk.Now())
+		if c = r.Get(); !c.NextSync.Equal(r.Clk.Now().Add(30 * time.Minute)) {
+			t.Fatalf("next sync at %v, now %v", c.NextSync, r.Clk.Now())
 		}
 	})
 }
@@ -139,26 +139,26 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		t.Run("own budget", func(t *testing.T) {
 			r := newRig(t, db, 6, 12) // 2 inverters × 7 days + logins, 12 calls a day
-			w := r.worker()
-			ids := r.follow(w)
-			day := r.clk.Now().UTC().Format("2006-01-02")
+			w := r.Worker()
+			ids := r.Follow(w)
+			day := r.Clk.Now().UTC().Format("2006-01-02")
 			quota := false
-			for i := 0; i < 40 && r.get().State != cloud.StateLive; i++ {
+			for i := 0; i < 40 && r.Get().State != cloud.StateLive; i++ {
 				if err := w.RunOnce(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				if calls := r.fs.Calls(user); calls > 12 {
 					t.Fatalf("day %s: %d calls, budget 12", day, calls)
 				}
-				c := r.get()
+				c := r.Get()
 				quota = quota || c.State == cloud.StateQuota
-				if c.State != cloud.StateLive && c.NextSync.After(r.clk.Now()) {
-					r.clk.Set(c.NextSync)
+				if c.State != cloud.StateLive && c.NextSync.After(r.Clk.Now()) {
+					r.Clk.Set(c.NextSync)
 				}
-				day = r.clk.Now().UTC().Format("2006-01-02")
+				day = r.Clk.Now().UTC().Format("2006-01-02")
 			}
-			if c := r.get(); c.State != cloud.StateLive || r.clk.Now().Sub(now0) < 24*time.Hour {
-				t.Fatalf("state %s at %v", c.State, r.clk.Now())
+			if c := r.Get(); c.State != cloud.StateLive || r.Clk.Now().Sub(now0) < 24*time.Hour {
+				t.Fatalf("state %s at %v", c.State, r.Clk.Now())
 			}
 			for _, id := range ids {
 				if n, _ := r.stored(id); n != r.want() {
@@ -170,18 +170,18 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 		t.Run("vendor says 407", func(t *testing.T) {
 			r := newRig(t, db, 3, 300)
 			r.fs.DataLimit = 6 // the documented allowance, lower than our budget
-			w := r.worker()
-			ids := r.follow(w)
+			w := r.Worker()
+			ids := r.Follow(w)
 			if err := w.RunOnce(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			c := r.get()
+			c := r.Get()
 			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
 			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
 				t.Fatalf("after 407: %+v", c)
 			}
-			r.clk.Set(midnight.Add(time.Minute))
-			r.syncUntil(w, cloud.StateLive, 10)
+			r.Clk.Set(midnight.Add(time.Minute))
+			r.SyncUntil(w, cloud.StateLive, 10)
 			for _, id := range ids {
 				if n, _ := r.stored(id); n != r.want() {
 					t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
@@ -194,30 +194,30 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 func TestRefusedKeyIsShownUntilReplaced(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 2, 300)
-		w := r.worker()
-		ids := r.follow(w)
+		w := r.Worker()
+		ids := r.Follow(w)
 		delete(r.fs.Accounts, user) // the account expires
 		r.fs.Accounts["helio_api_2"] = "N3w!code"
 		ctx := context.Background()
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
-		c := r.get()
+		c := r.Get()
 		if c.State != cloud.StateRefused || !strings.Contains(c.LastError, "refused") {
 			t.Fatalf("after a refusal: %+v", c)
 		}
 		before := r.fs.PathCalls("/thirdData/login")
-		r.clk.Set(r.clk.Now().Add(2 * time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(2 * time.Hour))
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if r.fs.PathCalls("/thirdData/login") != before {
 			t.Fatal("a refused connection kept calling")
 		}
-		if _, err := r.store.Update(ctx, r.org, c.ID, c.Name, `{"userName":"helio_api_2","systemCode":"N3w!code"}`, c.DailyBudget); err != nil {
+		if _, err := r.Store.Update(ctx, r.Org, c.ID, c.Name, `{"userName":"helio_api_2","systemCode":"N3w!code"}`, c.DailyBudget); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		if n, _ := r.stored(ids[0]); n != r.want() {
 			t.Fatalf("%d readings, want %d", n, r.want())
 		}
@@ -227,11 +227,11 @@ func TestRefusedKeyIsShownUntilReplaced(t *testing.T) {
 func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 20, 300)
-		ids := r.follow(r.worker())
+		ids := r.Follow(r.Worker())
 		// the process dies during the fourth call for five-minute data
 		ctx, cancel := context.WithCancel(context.Background())
 		var dataCalls atomic.Int32
-		r.handler = func(w http.ResponseWriter, req *http.Request) {
+		r.Handler = func(w http.ResponseWriter, req *http.Request) {
 			if req.URL.Path == "/thirdData/getDevFiveMinutes" && dataCalls.Add(1) == 4 {
 				_, _ = io.Copy(io.Discard, req.Body) // read: the server then sees the client go
 				cancel()
@@ -244,13 +244,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 			}
 			r.fs.ServeHTTP(w, req)
 		}
-		_ = r.worker().RunOnce(ctx)
-		if c := r.get(); c.State == cloud.StateLive || dataCalls.Load() != 4 {
+		_ = r.Worker().RunOnce(ctx)
+		if c := r.Get(); c.State == cloud.StateLive || dataCalls.Load() != 4 {
 			t.Fatalf("the first worker was not stopped at its fourth data call: %d calls, %+v", dataCalls.Load(), c)
 		}
-		r.handler = nil
-		w := r.worker() // after the restart
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.Handler = nil
+		w := r.Worker() // after the restart
+		r.SyncUntil(w, cloud.StateLive, 3)
 		for _, id := range ids {
 			if n, _ := r.stored(id); n != r.want() {
 				t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
@@ -264,13 +264,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 		// fetched and written again: the write path stores nothing twice
 		n0, kwh0 := r.stored(ids[0])
 		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
-			r.clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
+			r.Clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.store.SyncNow(context.Background(), r.org, r.conn.ID); err != nil {
+		if _, err := r.Store.SyncNow(context.Background(), r.Org, r.Conn.ID); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		if n, kwh := r.stored(ids[0]); n != n0 || kwh != kwh0 {
 			t.Fatalf("after writing again: %d readings %.3f kWh, before %d %.3f", n, kwh, n0, kwh0)
 		}
@@ -279,23 +279,23 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 
 func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 	r := newRig(t, storetest.SQLite(t), 2, 300)
-	w := r.worker()
-	ids := r.follow(w)
+	w := r.Worker()
+	ids := r.Follow(w)
 	ctx := context.Background()
 	r.fs.FailNext(2, http.StatusServiceUnavailable)
 	_ = w.RunOnce(ctx)
-	c := r.get()
-	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+	c := r.Get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
 		t.Fatalf("after a 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
+	r.Clk.Set(c.NextSync)
 	_ = w.RunOnce(ctx)
-	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+	if c = r.Get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(4*time.Minute)) {
 		t.Fatalf("after a second 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
-	r.syncUntil(w, cloud.StateLive, 2)
-	if c = r.get(); c.LastError != "" {
+	r.Clk.Set(c.NextSync)
+	r.SyncUntil(w, cloud.StateLive, 2)
+	if c = r.Get(); c.LastError != "" {
 		t.Fatalf("error kept: %q", c.LastError)
 	}
 	if n, _ := r.stored(ids[1]); n != r.want() {

@@ -22,17 +22,17 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		// the second plant's inverter is already in Helio (added by hand, say)
 		now := now0.UnixMilli()
 		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, r.org, "Depot (by hand)", "Asia/Shanghai", 10, now, now)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.Org, "Depot (by hand)", "Asia/Shanghai", 10, now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.org, st, "WR", "A2262065534", "inverter", now, now)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Org, st, "WR", "A2262065534", "inverter", now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := r.worker()
-		found, err := w.Discover(ctx, r.get())
+		w := r.Worker()
+		found, err := w.Discover(ctx, r.Get())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("second plant (its meter left out): %+v", found[1])
 		}
 		picks := []cloud.Pick{{SiteID: "1001", Serials: []string{"A2262065536", "A2271319309"}}, {SiteID: "1002", Serials: []string{"A2262065534"}}}
-		got, err := w.Confirm(ctx, r.get(), picks, 0)
+		got, err := w.Confirm(ctx, r.Get(), picks, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,12 +51,12 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("confirmed %+v", got)
 		}
 		// confirming again creates nothing more
-		if got, err = w.Confirm(ctx, r.get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
+		if got, err = w.Confirm(ctx, r.Get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
 			t.Fatalf("again: %+v, %v", got, err)
 		}
 		var stations, devices int
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.org).Scan(&stations)
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.org).Scan(&devices)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.Org).Scan(&stations)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.Org).Scan(&devices)
 		if stations != 2 || devices != 3 {
 			t.Fatalf("%d stations, %d devices", stations, devices)
 		}
@@ -69,7 +69,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		}
 		// the cursors hold the inverters' ps_keys, the handle of their data calls
 		var keys []string
-		rows, _ := db.Query(ctx, "SELECT serial FROM cloud_cursors WHERE connection_id = ? ORDER BY serial", r.conn.ID)
+		rows, _ := db.Query(ctx, "SELECT serial FROM cloud_cursors WHERE connection_id = ? ORDER BY serial", r.Conn.ID)
 		for rows.Next() {
 			var k string
 			_ = rows.Scan(&k)
@@ -80,10 +80,10 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("cursor keys %v", keys)
 		}
 		// a serial number the vendor did not list is refused, and nothing is created
-		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
+		if _, err := w.Confirm(ctx, r.Get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
 			t.Fatal("an unknown serial number was accepted")
 		}
-		if c := r.get(); c.Devices != 3 || c.State != cloud.StateBackfill {
+		if c := r.Get(); c.Devices != 3 || c.State != cloud.StateBackfill {
 			t.Fatalf("connection %+v", c)
 		}
 	})
@@ -92,9 +92,9 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 func TestBackfillThenIncrementalSync(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 31, 1500) // older than the 30-day raw window: Backfill and Write both
-		w := r.worker()
-		ids := r.follow(w)
-		c := r.syncUntil(w, cloud.StateLive, 3)
+		w := r.Worker()
+		ids := r.Follow(w)
+		c := r.SyncUntil(w, cloud.StateLive, 3)
 		for _, id := range ids {
 			if n, kwh := r.stored(id); n != r.want() || kwh <= 0 {
 				t.Fatalf("device %d: %d readings (want %d), %.1f kWh", id, n, r.want(), kwh)
@@ -115,11 +115,11 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 		if r.se.PathCalls(isolarcloud.PathLogin) != 1 {
 			t.Fatalf("%d logins: the token is not kept", r.se.PathCalls(isolarcloud.PathLogin))
 		}
-		if !c.NextSync.Equal(r.clk.Now().Add(cloud.Interval(1500, 2, false))) || c.LastError != "" {
+		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(1500, 2, false))) || c.LastError != "" {
 			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
 		}
 		// an hour later: one call a device brings the new readings
-		r.clk.Set(r.clk.Now().Add(time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(time.Hour))
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 				t.Fatalf("device %d after an hour: %d readings, want %d", id, n, r.want())
 			}
 		}
-		if used := r.get().QuotaUsed; used != 4+1+2*255+2 {
+		if used := r.Get().QuotaUsed; used != 4+1+2*255+2 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
 	})
@@ -139,23 +139,23 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 		t.Run("own budget", func(t *testing.T) {
 			// 2 devices × 15 windows + 5 = 35 calls, 30 a day; keeping up takes 2 × 8 a day
 			r := newRig(t, db, 1, 30)
-			w := r.worker()
-			ids := r.follow(w)
-			day := r.clk.Now().UTC().Format("2006-01-02")
-			for i := 0; i < 60 && r.get().State != cloud.StateLive; i++ {
+			w := r.Worker()
+			ids := r.Follow(w)
+			day := r.Clk.Now().UTC().Format("2006-01-02")
+			for i := 0; i < 60 && r.Get().State != cloud.StateLive; i++ {
 				if err := w.RunOnce(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				if calls := r.se.Calls(); calls > 30 {
 					t.Fatalf("day %s: %d calls, budget 30", day, calls)
 				}
-				if c := r.get(); c.State != cloud.StateLive && c.NextSync.After(r.clk.Now()) {
-					r.clk.Set(c.NextSync)
+				if c := r.Get(); c.State != cloud.StateLive && c.NextSync.After(r.Clk.Now()) {
+					r.Clk.Set(c.NextSync)
 				}
-				day = r.clk.Now().UTC().Format("2006-01-02")
+				day = r.Clk.Now().UTC().Format("2006-01-02")
 			}
-			if c := r.get(); c.State != cloud.StateLive || r.clk.Now().Sub(now0) < 24*time.Hour {
-				t.Fatalf("state %s at %v", c.State, r.clk.Now())
+			if c := r.Get(); c.State != cloud.StateLive || r.Clk.Now().Sub(now0) < 24*time.Hour {
+				t.Fatalf("state %s at %v", c.State, r.Clk.Now())
 			}
 			for _, id := range ids {
 				if n, _ := r.stored(id); n != r.want() {
@@ -166,12 +166,12 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 		t.Run("vendor says the hour's calls are spent", func(t *testing.T) {
 			r := newRig(t, db, 2, 1500)
 			r.se.Limit = 40 // the vendor's count is lower than ours
-			w := r.worker()
-			ids := r.follow(w)
+			w := r.Worker()
+			ids := r.Follow(w)
 			if err := w.RunOnce(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			c := r.get()
+			c := r.Get()
 			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
 			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
 				t.Fatalf("after the rate limit: %+v", c)
@@ -179,8 +179,8 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 			if n, _ := r.stored(ids[1]); n == 0 || n >= r.want() { // the first device is in, the second not yet
 				t.Fatalf("%d readings before the limit", n)
 			}
-			r.clk.Set(midnight.Add(time.Minute))
-			r.syncUntil(w, cloud.StateLive, 10)
+			r.Clk.Set(midnight.Add(time.Minute))
+			r.SyncUntil(w, cloud.StateLive, 10)
 			for _, id := range ids {
 				if n, _ := r.stored(id); n != r.want() {
 					t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
@@ -193,8 +193,8 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 2, 1500)
-		w := r.worker()
-		ids := r.follow(w)
+		w := r.Worker()
+		ids := r.Follow(w)
 		ctx := context.Background()
 		// the password is changed at the vendor and the token expires
 		r.se.Users["ops@example.com"] = "pw-2"
@@ -202,22 +202,22 @@ func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
-		c := r.get()
+		c := r.Get()
 		if c.State != cloud.StateRefused || !strings.Contains(c.LastError, "refused") {
 			t.Fatalf("after a refusal: %+v", c)
 		}
 		before := r.se.Calls()
-		r.clk.Set(r.clk.Now().Add(2 * time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(2 * time.Hour))
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if r.se.Calls() != before {
 			t.Fatal("a refused connection kept calling")
 		}
-		if _, err := r.store.Update(ctx, r.org, c.ID, c.Name, creds("pw-2"), c.DailyBudget); err != nil {
+		if _, err := r.Store.Update(ctx, r.Org, c.ID, c.Name, creds("pw-2"), c.DailyBudget); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		if n, _ := r.stored(ids[0]); n != r.want() {
 			t.Fatalf("%d readings, want %d", n, r.want())
 		}
@@ -227,11 +227,11 @@ func TestRefusedCredentialsAreShownUntilReplaced(t *testing.T) {
 func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 2, 1500)
-		ids := r.follow(r.worker())
+		ids := r.Follow(r.Worker())
 		// the process dies during the fourth call for minute data
 		ctx, cancel := context.WithCancel(context.Background())
 		var dataCalls atomic.Int32
-		r.handler = func(w http.ResponseWriter, req *http.Request) {
+		r.Handler = func(w http.ResponseWriter, req *http.Request) {
 			if req.URL.Path == isolarcloud.PathMinuteData && dataCalls.Add(1) == 4 {
 				_, _ = io.Copy(io.Discard, req.Body) // read: the server then notices the client leave
 				cancel()
@@ -240,13 +240,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 			}
 			r.se.ServeHTTP(w, req)
 		}
-		_ = r.worker().RunOnce(ctx)
-		if c := r.get(); c.State == cloud.StateLive {
+		_ = r.Worker().RunOnce(ctx)
+		if c := r.Get(); c.State == cloud.StateLive {
 			t.Fatal("the first worker finished before it was stopped")
 		}
-		r.handler = nil
-		w := r.worker() // after the restart
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.Handler = nil
+		w := r.Worker() // after the restart
+		r.SyncUntil(w, cloud.StateLive, 3)
 		for _, id := range ids {
 			if n, _ := r.stored(id); n != r.want() {
 				t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
@@ -260,13 +260,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 		// fetched and written again: the write path stores nothing twice
 		n0, kwh0 := r.stored(ids[0])
 		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
-			r.clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
+			r.Clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.store.SyncNow(context.Background(), r.org, r.conn.ID); err != nil {
+		if _, err := r.Store.SyncNow(context.Background(), r.Org, r.Conn.ID); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		if n, kwh := r.stored(ids[0]); n != n0 || kwh != kwh0 {
 			t.Fatalf("after writing again: %d readings %.3f kWh, before %d %.3f", n, kwh, n0, kwh0)
 		}
@@ -275,23 +275,23 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 
 func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 	r := newRig(t, storetest.SQLite(t), 2, 1500)
-	w := r.worker()
-	ids := r.follow(w)
+	w := r.Worker()
+	ids := r.Follow(w)
 	ctx := context.Background()
 	r.se.FailNext(2, http.StatusServiceUnavailable)
 	_ = w.RunOnce(ctx)
-	c := r.get()
-	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+	c := r.Get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
 		t.Fatalf("after a 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
+	r.Clk.Set(c.NextSync)
 	_ = w.RunOnce(ctx)
-	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+	if c = r.Get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(4*time.Minute)) {
 		t.Fatalf("after a second 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
-	r.syncUntil(w, cloud.StateLive, 2)
-	if c = r.get(); c.LastError != "" {
+	r.Clk.Set(c.NextSync)
+	r.SyncUntil(w, cloud.StateLive, 2)
+	if c = r.Get(); c.LastError != "" {
 		t.Fatalf("error kept: %q", c.LastError)
 	}
 	if n, _ := r.stored(ids[1]); n != r.want() {

@@ -20,17 +20,17 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		// the second site's inverter is already in Helio (added by hand, say)
 		now := now0.UnixMilli()
 		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, r.org, "Weinberg (by hand)", "Europe/Berlin", 5, now, now)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.Org, "Weinberg (by hand)", "Europe/Berlin", 5, now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.org, st, "WR", "7E2000B1-D4", "inverter", now, now)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Org, st, "WR", "7E2000B1-D4", "inverter", now, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := r.worker()
-		found, err := w.Discover(ctx, r.get())
+		w := r.Worker()
+		found, err := w.Discover(ctx, r.Get())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("second site: %+v", found[1])
 		}
 		picks := []cloud.Pick{{SiteID: "1001", Serials: []string{"7E1000A1-B2", "7E1000A2-C3"}}, {SiteID: "1002", Serials: []string{"7E2000B1-D4"}}}
-		got, err := w.Confirm(ctx, r.get(), picks, 0)
+		got, err := w.Confirm(ctx, r.Get(), picks, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,12 +49,12 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("confirmed %+v", got)
 		}
 		// confirming again creates nothing more
-		if got, err = w.Confirm(ctx, r.get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
+		if got, err = w.Confirm(ctx, r.Get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
 			t.Fatalf("again: %+v, %v", got, err)
 		}
 		var stations, devices int
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.org).Scan(&stations)
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.org).Scan(&devices)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.Org).Scan(&stations)
+		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.Org).Scan(&devices)
 		if stations != 2 || devices != 3 {
 			t.Fatalf("%d stations, %d devices", stations, devices)
 		}
@@ -65,10 +65,10 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 			t.Fatalf("new station: zone %q, country %q, currency %q", tz, country, currency)
 		}
 		// a serial number the vendor did not list is refused, and nothing is created
-		if _, err := w.Confirm(ctx, r.get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
+		if _, err := w.Confirm(ctx, r.Get(), []cloud.Pick{{SiteID: "1001", Serials: []string{"NOPE"}}}, 0); err == nil {
 			t.Fatal("an unknown serial number was accepted")
 		}
-		if c := r.get(); c.Devices != 3 || c.State != cloud.StateBackfill {
+		if c := r.Get(); c.Devices != 3 || c.State != cloud.StateBackfill {
 			t.Fatalf("connection %+v", c)
 		}
 	})
@@ -77,9 +77,9 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 func TestBackfillThenIncrementalSync(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 35, 300) // older than the 30-day raw window: Backfill and Write both
-		w := r.worker()
-		ids := r.follow(w)
-		c := r.syncUntil(w, cloud.StateLive, 3)
+		w := r.Worker()
+		ids := r.Follow(w)
+		c := r.SyncUntil(w, cloud.StateLive, 3)
 		for _, id := range ids {
 			if n, kwh := r.stored(id); n != r.want() || kwh <= 0 {
 				t.Fatalf("device %d: %d readings (want %d), %.1f kWh", id, n, r.want(), kwh)
@@ -90,11 +90,11 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 		if used := c.QuotaUsed; used != 3+13 || r.se.Calls("GOODKEY") != used {
 			t.Fatalf("calls: counted %d, stand-in %d", used, r.se.Calls("GOODKEY"))
 		}
-		if !c.NextSync.Equal(r.clk.Now().Add(cloud.Interval(300, 2, false))) || c.LastError != "" {
+		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(300, 2, false))) || c.LastError != "" {
 			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
 		}
 		// an hour later: one call a device brings the new readings
-		r.clk.Set(r.clk.Now().Add(time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(time.Hour))
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 				t.Fatalf("device %d after an hour: %d readings, want %d", id, n, r.want())
 			}
 		}
-		if used := r.get().QuotaUsed; used != 3+13+2 {
+		if used := r.Get().QuotaUsed; used != 3+13+2 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
 	})
@@ -113,24 +113,24 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		t.Run("own budget", func(t *testing.T) {
 			r := newRig(t, db, 20, 6) // 2 devices × 3 weeks + 1 = 7 calls, 6 a day
-			w := r.worker()
-			ids := r.follow(w)
-			day := r.clk.Now().UTC().Format("2006-01-02")
-			for i := 0; i < 20 && r.get().State != cloud.StateLive; i++ {
+			w := r.Worker()
+			ids := r.Follow(w)
+			day := r.Clk.Now().UTC().Format("2006-01-02")
+			for i := 0; i < 20 && r.Get().State != cloud.StateLive; i++ {
 				if err := w.RunOnce(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				if calls := r.se.Calls("GOODKEY"); calls > 6 {
 					t.Fatalf("day %s: %d calls, budget 6", day, calls)
 				}
-				if c := r.get(); c.State != cloud.StateLive && c.NextSync.After(r.clk.Now()) {
+				if c := r.Get(); c.State != cloud.StateLive && c.NextSync.After(r.Clk.Now()) {
 					next := c.NextSync
-					r.clk.Set(next)
+					r.Clk.Set(next)
 				}
-				day = r.clk.Now().UTC().Format("2006-01-02")
+				day = r.Clk.Now().UTC().Format("2006-01-02")
 			}
-			if c := r.get(); c.State != cloud.StateLive || r.clk.Now().Sub(now0) < 12*time.Hour {
-				t.Fatalf("state %s at %v", c.State, r.clk.Now())
+			if c := r.Get(); c.State != cloud.StateLive || r.Clk.Now().Sub(now0) < 12*time.Hour {
+				t.Fatalf("state %s at %v", c.State, r.Clk.Now())
 			}
 			for _, id := range ids {
 				if n, _ := r.stored(id); n != r.want() {
@@ -141,18 +141,18 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 		t.Run("vendor says 429", func(t *testing.T) {
 			r := newRig(t, db, 20, 300)
 			r.se.Budget = 4 // the vendor's count is lower than ours
-			w := r.worker()
-			ids := r.follow(w)
+			w := r.Worker()
+			ids := r.Follow(w)
 			if err := w.RunOnce(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			c := r.get()
+			c := r.Get()
 			midnight := now0.Truncate(24 * time.Hour).Add(24 * time.Hour)
 			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
 				t.Fatalf("after 429: %+v", c)
 			}
-			r.clk.Set(midnight.Add(time.Minute))
-			r.syncUntil(w, cloud.StateLive, 10)
+			r.Clk.Set(midnight.Add(time.Minute))
+			r.SyncUntil(w, cloud.StateLive, 10)
 			for _, id := range ids {
 				if n, _ := r.stored(id); n != r.want() {
 					t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
@@ -165,30 +165,30 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 func TestRefusedKeyIsShownUntilReplaced(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 2, 300)
-		w := r.worker()
-		ids := r.follow(w)
+		w := r.Worker()
+		ids := r.Follow(w)
 		delete(r.se.Keys, "GOODKEY") // the key expires
 		r.se.Keys["NEWKEY"] = true
 		ctx := context.Background()
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
-		c := r.get()
+		c := r.Get()
 		if c.State != cloud.StateRefused || !strings.Contains(c.LastError, "refused") {
 			t.Fatalf("after a refusal: %+v", c)
 		}
 		before := r.se.PathCalls("/")
-		r.clk.Set(r.clk.Now().Add(2 * time.Hour))
+		r.Clk.Set(r.Clk.Now().Add(2 * time.Hour))
 		if err := w.RunOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if r.se.PathCalls("/") != before {
 			t.Fatal("a refused connection kept calling")
 		}
-		if _, err := r.store.Update(ctx, r.org, c.ID, c.Name, "NEWKEY", c.DailyBudget); err != nil {
+		if _, err := r.Store.Update(ctx, r.Org, c.ID, c.Name, "NEWKEY", c.DailyBudget); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		if n, _ := r.stored(ids[0]); n != r.want() {
 			t.Fatalf("%d readings, want %d", n, r.want())
 		}
@@ -198,11 +198,11 @@ func TestRefusedKeyIsShownUntilReplaced(t *testing.T) {
 func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		r := newRig(t, db, 20, 300)
-		ids := r.follow(r.worker())
+		ids := r.Follow(r.Worker())
 		// the process dies during the fourth call for inverter data
 		ctx, cancel := context.WithCancel(context.Background())
 		var dataCalls atomic.Int32
-		r.handler = func(w http.ResponseWriter, req *http.Request) {
+		r.Handler = func(w http.ResponseWriter, req *http.Request) {
 			if strings.HasSuffix(req.URL.Path, "/data") && dataCalls.Add(1) == 4 {
 				cancel()
 				<-req.Context().Done()
@@ -210,13 +210,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 			}
 			r.se.ServeHTTP(w, req)
 		}
-		_ = r.worker().RunOnce(ctx)
-		if c := r.get(); c.State == cloud.StateLive {
+		_ = r.Worker().RunOnce(ctx)
+		if c := r.Get(); c.State == cloud.StateLive {
 			t.Fatal("the first worker finished before it was stopped")
 		}
-		r.handler = nil
-		w := r.worker() // after the restart
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.Handler = nil
+		w := r.Worker() // after the restart
+		r.SyncUntil(w, cloud.StateLive, 3)
 		for _, id := range ids {
 			if n, _ := r.stored(id); n != r.want() {
 				t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
@@ -230,13 +230,13 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 		// fetched and written again: the write path stores nothing twice
 		n0, kwh0 := r.stored(ids[0])
 		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
-			r.clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
+			r.Clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.store.SyncNow(context.Background(), r.org, r.conn.ID); err != nil {
+		if _, err := r.Store.SyncNow(context.Background(), r.Org, r.Conn.ID); err != nil {
 			t.Fatal(err)
 		}
-		r.syncUntil(w, cloud.StateLive, 3)
+		r.SyncUntil(w, cloud.StateLive, 3)
 		if n, kwh := r.stored(ids[0]); n != n0 || kwh != kwh0 {
 			t.Fatalf("after writing again: %d readings %.3f kWh, before %d %.3f", n, kwh, n0, kwh0)
 		}
@@ -245,23 +245,23 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 
 func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 	r := newRig(t, storetest.SQLite(t), 2, 300)
-	w := r.worker()
-	ids := r.follow(w)
+	w := r.Worker()
+	ids := r.Follow(w)
 	ctx := context.Background()
 	r.se.FailNext(2, http.StatusServiceUnavailable)
 	_ = w.RunOnce(ctx)
-	c := r.get()
-	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+	c := r.Get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
 		t.Fatalf("after a 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
+	r.Clk.Set(c.NextSync)
 	_ = w.RunOnce(ctx)
-	if c = r.get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.clk.Now().Add(4*time.Minute)) {
+	if c = r.Get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(4*time.Minute)) {
 		t.Fatalf("after a second 503: %+v", c)
 	}
-	r.clk.Set(c.NextSync)
-	r.syncUntil(w, cloud.StateLive, 2)
-	if c = r.get(); c.LastError != "" {
+	r.Clk.Set(c.NextSync)
+	r.SyncUntil(w, cloud.StateLive, 2)
+	if c = r.Get(); c.LastError != "" {
 		t.Fatalf("error kept: %q", c.LastError)
 	}
 	if n, _ := r.stored(ids[1]); n != r.want() {
@@ -271,20 +271,20 @@ func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 
 func TestCredentialsThatDoNotOpenWaitForTheRightKey(t *testing.T) {
 	r := newRig(t, storetest.SQLite(t), 2, 300)
-	w := r.worker()
-	r.follow(w)
+	w := r.Worker()
+	r.Follow(w)
 	ctx := context.Background()
 	w.Store.Sealer = cloud.NewSealer("another secret") // restarted with the wrong key
 	if err := w.RunOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c := r.get()
-	if c.State != cloud.StateRetrying || !strings.Contains(c.LastError, "secret key") || !c.NextSync.After(r.clk.Now()) {
+	c := r.Get()
+	if c.State != cloud.StateRetrying || !strings.Contains(c.LastError, "secret key") || !c.NextSync.After(r.Clk.Now()) {
 		t.Fatalf("with the wrong key: %+v", c)
 	}
-	w.Store.Sealer = r.store.Sealer // and again with the right one
-	if _, err := r.store.SyncNow(ctx, r.org, c.ID); err != nil {
+	w.Store.Sealer = r.Store.Sealer // and again with the right one
+	if _, err := r.Store.SyncNow(ctx, r.Org, c.ID); err != nil {
 		t.Fatal(err)
 	}
-	r.syncUntil(w, cloud.StateLive, 2)
+	r.SyncUntil(w, cloud.StateLive, 2)
 }
