@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -151,4 +152,43 @@ func (r *Rig) SyncUntil(w *cloud.Worker, state string, n int) *cloud.Connection 
 	c := r.Get()
 	r.T.Fatalf("after %d rounds: state %s (%s)", n, c.State, c.LastError)
 	return nil
+}
+
+// Resync moves the device's cursor back by d, as a crash between a write's commit and its
+// cursor's move would leave it, and syncs until live again: the readings are fetched and
+// written a second time, which the write path must store once.
+func (r *Rig) Resync(w *cloud.Worker, deviceID int64, d time.Duration) {
+	r.T.Helper()
+	ctx := context.Background()
+	if _, err := r.DB.Exec(ctx, "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?", r.Clk.Now().Add(-d).UnixMilli(), deviceID); err != nil {
+		r.T.Fatal(err)
+	}
+	if _, err := r.Store.SyncNow(ctx, r.Org, r.Conn.ID); err != nil {
+		r.T.Fatal(err)
+	}
+	r.SyncUntil(w, cloud.StateLive, 3)
+}
+
+// OutageBacksOff has the stand-in answer the next two calls 503 (failNext) and checks the
+// connection shows `retrying` and is tried again after 2, then 4 minutes, then recovers
+// to live with no error kept.
+func (r *Rig) OutageBacksOff(w *cloud.Worker, failNext func(n, status int)) {
+	r.T.Helper()
+	ctx := context.Background()
+	failNext(2, http.StatusServiceUnavailable)
+	_ = w.RunOnce(ctx)
+	c := r.Get()
+	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
+		r.T.Fatalf("after a 503: %+v", c)
+	}
+	r.Clk.Set(c.NextSync)
+	_ = w.RunOnce(ctx)
+	if c = r.Get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(4*time.Minute)) {
+		r.T.Fatalf("after a second 503: %+v", c)
+	}
+	r.Clk.Set(c.NextSync)
+	r.SyncUntil(w, cloud.StateLive, 2)
+	if c = r.Get(); c.LastError != "" {
+		r.T.Fatalf("error kept: %q", c.LastError)
+	}
 }

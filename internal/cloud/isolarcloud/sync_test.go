@@ -259,14 +259,7 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 		// a write that committed without its cursor moving (a crash between the two) is
 		// fetched and written again: the write path stores nothing twice
 		n0, kwh0 := r.stored(ids[0])
-		if _, err := db.Exec(context.Background(), "UPDATE cloud_cursors SET synced_to = ? WHERE device_id = ?",
-			r.Clk.Now().Add(-36*time.Hour).UnixMilli(), ids[0]); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Store.SyncNow(context.Background(), r.Org, r.Conn.ID); err != nil {
-			t.Fatal(err)
-		}
-		r.SyncUntil(w, cloud.StateLive, 3)
+		r.Resync(w, ids[0], 36*time.Hour)
 		if n, kwh := r.stored(ids[0]); n != n0 || kwh != kwh0 {
 			t.Fatalf("after writing again: %d readings %.3f kWh, before %d %.3f", n, kwh, n0, kwh0)
 		}
@@ -277,23 +270,7 @@ func TestVendorOutageBacksOffAndRecovers(t *testing.T) {
 	r := newRig(t, storetest.SQLite(t), 2, 1500)
 	w := r.Worker()
 	ids := r.Follow(w)
-	ctx := context.Background()
-	r.se.FailNext(2, http.StatusServiceUnavailable)
-	_ = w.RunOnce(ctx)
-	c := r.Get()
-	if c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(2*time.Minute)) || !strings.Contains(c.LastError, "503") {
-		t.Fatalf("after a 503: %+v", c)
-	}
-	r.Clk.Set(c.NextSync)
-	_ = w.RunOnce(ctx)
-	if c = r.Get(); c.State != cloud.StateRetrying || !c.NextSync.Equal(r.Clk.Now().Add(4*time.Minute)) {
-		t.Fatalf("after a second 503: %+v", c)
-	}
-	r.Clk.Set(c.NextSync)
-	r.SyncUntil(w, cloud.StateLive, 2)
-	if c = r.Get(); c.LastError != "" {
-		t.Fatalf("error kept: %q", c.LastError)
-	}
+	r.OutageBacksOff(w, r.se.FailNext)
 	if n, _ := r.stored(ids[1]); n != r.want() {
 		t.Fatalf("%d readings, want %d", n, r.want())
 	}
