@@ -192,3 +192,35 @@ func (r *Rig) OutageBacksOff(w *cloud.Worker, failNext func(n, status int)) {
 		r.T.Fatalf("error kept: %q", c.LastError)
 	}
 }
+
+// AddByHand puts a station (in zone, of kWp) with one inverter of serial sn into the
+// organisation, as an operator would have before connecting the vendor.
+func (r *Rig) AddByHand(station, zone string, kWp float64, device, sn string) (stationID, deviceID int64) {
+	r.T.Helper()
+	ctx := context.Background()
+	now := r.Clk.Now().UnixMilli()
+	stationID, err := r.DB.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, r.Org, station, zone, kWp, now, now)
+	if err != nil {
+		r.T.Fatal(err)
+	}
+	deviceID, err = r.DB.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Org, stationID, device, sn, "inverter", now, now)
+	if err != nil {
+		r.T.Fatal(err)
+	}
+	return stationID, deviceID
+}
+
+// Count is the organisation's stations and devices.
+func (r *Rig) Count() (stations, devices int) {
+	r.T.Helper()
+	ctx := context.Background()
+	if err := r.DB.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.Org).Scan(&stations); err != nil {
+		r.T.Fatal(err)
+	}
+	if err := r.DB.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.Org).Scan(&devices); err != nil {
+		r.T.Fatal(err)
+	}
+	return stations, devices
+}

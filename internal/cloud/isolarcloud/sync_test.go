@@ -20,17 +20,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		r := newRig(t, db, 3, 1500)
 		ctx := context.Background()
 		// the second plant's inverter is already in Helio (added by hand, say)
-		now := now0.UnixMilli()
-		st, err := db.Insert(ctx, `INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, r.Org, "Depot (by hand)", "Asia/Shanghai", 10, now, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev, err := db.Insert(ctx, `INSERT INTO devices (org_id, station_id, name, sn, type, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Org, st, "WR", "A2262065534", "inverter", now, now)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, dev := r.AddByHand("Depot (by hand)", "Asia/Shanghai", 10, "WR", "A2262065534")
 		w := r.Worker()
 		found, err := w.Discover(ctx, r.Get())
 		if err != nil {
@@ -54,9 +44,7 @@ func TestDiscoveryMarksWhatExistsAndConfirmCreatesOnce(t *testing.T) {
 		if got, err = w.Confirm(ctx, r.Get(), picks, 0); err != nil || got != (cloud.Confirmed{}) {
 			t.Fatalf("again: %+v, %v", got, err)
 		}
-		var stations, devices int
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM stations WHERE org_id = ?", r.Org).Scan(&stations)
-		_ = db.QueryRow(ctx, "SELECT COUNT(*) FROM devices WHERE org_id = ?", r.Org).Scan(&devices)
+		stations, devices := r.Count()
 		if stations != 2 || devices != 3 {
 			t.Fatalf("%d stations, %d devices", stations, devices)
 		}
