@@ -29,7 +29,6 @@ package standin
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,6 +36,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/cloud/fusionsolar"
+	"github.com/helio-energy/helio/internal/cloud/madeup"
 )
 
 // Inverter is one made-up inverter: it produces PeakW × a sine between 06:00 and 18:00
@@ -358,23 +358,15 @@ func (s *Server) readings(p *Plant, inv *Inverter, from, to time.Time, fn func(a
 	if from.Before(first) {
 		from = first
 	}
-	dayWh := 0.0
-	for m := 0; m < 24*60; m += 5 {
-		dayWh += inv.power(m, time.Time{}) * 5 / 60
-	}
+	// the counter: whole local days since the first one, then the readings of this day
 	t := from.Truncate(Step)
 	if t.Before(from) {
 		t = t.Add(Step)
 	}
 	for ; !t.After(to); t = t.Add(Step) {
 		lt := t.In(loc)
-		mid := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, loc)
-		days := math.Round(mid.Sub(first).Hours() / 24)
 		minute := lt.Hour()*60 + lt.Minute()
-		wh := days * dayWh
-		for m := 0; m <= minute; m += 5 {
-			wh += inv.power(m, time.Time{}) * 5 / 60
-		}
+		wh := madeup.CounterWh(inv.PeakW, first, lt)
 		w := inv.power(minute, lt)
 		state := 512 // on-grid
 		switch {
@@ -391,11 +383,7 @@ func (inv *Inverter) power(minute int, lt time.Time) float64 {
 	if !lt.IsZero() && inv.faulty(lt) {
 		return 0
 	}
-	h := float64(minute) / 60
-	if h <= 6 || h >= 18 {
-		return 0
-	}
-	return math.Round(inv.PeakW * math.Sin(math.Pi*(h-6)/12))
+	return madeup.PowerW(inv.PeakW, minute)
 }
 
 func (inv *Inverter) faulty(lt time.Time) bool {

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/cloud/isolarcloud"
+	"github.com/helio-energy/helio/internal/cloud/madeup"
 )
 
 // Inverter is one made-up inverter: it produces PeakW × a sine between 06:00 and 18:00
@@ -384,32 +385,20 @@ func (s *Server) readings(p *Plant, inv *Inverter, from, to time.Time, fn func(a
 	if from.Before(first) {
 		from = first
 	}
-	dayWh := 0.0
-	for m := 0; m < 24*60; m += 5 {
-		dayWh += inv.power(m) * 5 / 60
-	}
+	// the counter: whole local days since the first one, then the readings of this day
 	t := from.Truncate(Step)
 	if t.Before(from) {
 		t = t.Add(Step)
 	}
 	for ; !t.After(to); t = t.Add(Step) {
 		lt := t.In(loc)
-		mid := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, loc)
-		days := math.Round(mid.Sub(first).Hours() / 24)
 		minute := lt.Hour()*60 + lt.Minute()
-		wh := days * dayWh
-		for m := 0; m <= minute; m += 5 {
-			wh += inv.power(m) * 5 / 60
-		}
+		wh := madeup.CounterWh(inv.PeakW, first, lt)
 		fn(t, inv.power(minute), math.Round(wh))
 	}
 }
 
 // power is the output in W at a minute of the local day.
 func (inv *Inverter) power(minute int) float64 {
-	h := float64(minute) / 60
-	if h <= 6 || h >= 18 {
-		return 0
-	}
-	return math.Round(inv.PeakW * math.Sin(math.Pi*(h-6)/12))
+	return madeup.PowerW(inv.PeakW, minute)
 }
