@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { type Finding, installAxe, report, seriousFindings, settle } from './axe';
 import { concretePath, sampleParams, SIGNED_IN } from './route-samples';
 import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
@@ -42,6 +42,7 @@ async function check(page: Page, where: string, findings: Map<string, Finding[]>
 }
 
 async function sweep(context: TestContext, locale: Locale, theme: Theme): Promise<void> {
+  const { expect } = context;
   const findings = new Map<string, Finding[]>();
   const page = await profile(context, locale, theme);
   const samples = await sampleParams();
@@ -79,8 +80,10 @@ async function sweep(context: TestContext, locale: Locale, theme: Theme): Promis
   expect(findings.size, `serious or critical axe findings (${theme}, ${locale}):\n${report(findings)}`).toBe(0);
 }
 
-describe('axe-core, WCAG 2.1 A and AA, every route', () => {
-  it(`covers the route table (${SIGNED_IN.length} signed-in routes)`, () => {
+// The four sweeps only read, each in its own browser profile: they run side by side, as the
+// page mostly waits on the server and on the DOM to settle.
+describe.concurrent('axe-core, WCAG 2.1 A and AA, every route', () => {
+  it(`covers the route table (${SIGNED_IN.length} signed-in routes)`, ({ expect }) => {
     expect(SIGNED_IN.map((route) => route.name)).toContain('monitor');
     expect(SIGNED_IN.map((route) => route.name)).toContain('alarm');
   });

@@ -33,7 +33,8 @@ export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
         const w = window as unknown as { __settle?: { html: number; since: number } };
         const busy =
           document.querySelector('[data-phase="loading"], .arco-spin-loading, .arco-skeleton, [aria-busy="true"]') !== null ||
-          Array.from(document.querySelectorAll('.arco-spin')).some((spin) => (spin as HTMLElement).offsetParent !== null);
+          // a table wraps its rows in a Spin for good: only a drawn spinner icon means loading
+          Array.from(document.querySelectorAll('.arco-spin-icon')).some((icon) => (icon as HTMLElement).offsetParent !== null);
         const size = document.body.innerHTML.length;
         const now = performance.now();
         if (busy || !w.__settle || w.__settle.html !== size) {

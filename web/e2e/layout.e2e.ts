@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { settle } from './axe';
 import { apiToken, concretePath, sampleParams, SIGNED_IN } from './route-samples';
 import { baseUrl, launch, openPage, screenshot, waitForHash } from './support';
@@ -87,9 +87,11 @@ async function problemsOf(page: Page): Promise<string[]> {
   ];
 }
 
-describe('every screen fits, with whole words', () => {
+// Each language has its own browser profile and only reads: the five run side by side.
+describe.concurrent('every screen fits, with whole words', () => {
   for (const locale of LOCALES) {
     it(`in ${locale} at ${VIEWPORTS.map((v) => v.width).join(' and ')} px`, async (context) => {
+      const { expect } = context;
       const page = await signedIn(context, locale, FIRST);
       const problems = new Map<string, string[]>();
       const note = (where: string, found: string[]) => {
