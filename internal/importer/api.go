@@ -67,6 +67,9 @@ type Preview struct {
 	File      File     `json:"file"`
 	Detection          // columns, time format, rows, suggested mapping
 	Templates []string `json:"templates" doc:"the names of the templates that fit the file's header"`
+	// Applied names the shipped template whose mapping is suggested: a vendor's layout is
+	// known exactly, so it wins over what the columns' names suggest.
+	Applied string `json:"applied" doc:"the shipped template the suggested mapping comes from, or empty"`
 }
 
 // Routes registers the import calls.
@@ -180,6 +183,9 @@ func (s *Service) preview(r *http.Request) (any, error) {
 	for _, t := range tpls {
 		if t.Mapping.HeaderRow == d.HeaderRow && t.Mapping.Fits(d.Header) {
 			out.Templates = append(out.Templates, t.Name)
+			if t.BuiltIn && out.Applied == "" {
+				out.Applied, out.Mapping = t.Name, t.Mapping
+			}
 		}
 	}
 	return out, nil

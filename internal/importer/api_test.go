@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +69,7 @@ func TestAPIRoundTrip(t *testing.T) {
 	if s := do("POST", "/v2/import/preview", "application/json", fmt.Sprintf(`{"fileId":%d}`, file.ID), &pv); s != 200 {
 		t.Fatalf("preview: %d", s)
 	}
-	if pv.Mapping.DeviceColumn != "Serial" || pv.TimeFormat != "2006-01-02 15:04" || len(pv.Mapping.Columns) != 2 || pv.Mapping.Columns[1].Energy != EnergyCounter {
+	if pv.Mapping.DeviceColumn != "Serial" || pv.Applied != "" || pv.TimeFormat != "2006-01-02 15:04" || len(pv.Mapping.Columns) != 2 || pv.Mapping.Columns[1].Energy != EnergyCounter {
 		t.Errorf("preview: %+v", pv.Detection)
 	}
 	m, _ := json.Marshal(pv.Mapping)
@@ -113,6 +114,18 @@ func TestAPIRoundTrip(t *testing.T) {
 	if s := do("POST", "/v2/import/file/delete", "application/json", del, nil); s != 200 {
 		t.Errorf("delete: %d", s)
 	}
+	// a Sunny Explorer export is read with the shipped template's mapping
+	raw, _ := f.sunnyExport(testNow.Add(-48*time.Hour), 1, "dd.MM.yyyy HH:mm:ss", "02.01.2006 15:04:05")
+	var sunny File
+	if s := do("POST", "/v2/import/file/upload?name=sunny.csv", "text/csv", string(raw), &sunny); s != 200 {
+		t.Fatalf("upload Sunny Explorer: %d", s)
+	}
+	pv = Preview{}
+	do("POST", "/v2/import/preview", "application/json", fmt.Sprintf(`{"fileId":%d}`, sunny.ID), &pv)
+	if pv.Applied != Vendors[0].Name || len(pv.Templates) != 2 || !reflect.DeepEqual(pv.Mapping, Vendors[0].Mapping) {
+		t.Errorf("Sunny Explorer preview: applied %q, fits %v, mapping %+v", pv.Applied, pv.Templates, pv.Mapping)
+	}
+
 	org = f.org + 1000 // another organisation
 	if s := do("POST", "/v2/import/job/pause", "application/json", fmt.Sprintf(`{"jobId":%d}`, queued.ID), nil); s != 404 {
 		t.Errorf("another organisation's job: pause %d", s)

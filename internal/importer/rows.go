@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // RowReader yields a file's rows one at a time. The slice returned is reused by the next
@@ -56,6 +58,9 @@ func Offset(rr RowReader) int64 {
 	if r, ok := rr.(*removeOnClose); ok {
 		return Offset(r.RowReader)
 	}
+	if s, ok := rr.(*sunnyRows); ok {
+		return Offset(s.src)
+	}
 	return 0
 }
 
@@ -86,6 +91,10 @@ func NewCSV(r io.Reader) (RowReader, error) {
 	br := bufio.NewReaderSize(cnt, 256<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		_, _ = br.Discard(3)
+	} else if bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) {
+		// UTF-16 with its byte-order mark (Sunny Explorer writes it): read as UTF-8
+		dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
+		br = bufio.NewReaderSize(transform.NewReader(br, dec), 256<<10)
 	}
 	head, _ := br.Peek(64 << 10)
 	comma := rune(0)
@@ -106,7 +115,11 @@ func NewCSV(r io.Reader) (RowReader, error) {
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = true
-	return &csvRows{r: cr, n: cnt, br: br, Comma: comma}, nil
+	rows := &csvRows{r: cr, n: cnt, br: br, Comma: comma}
+	if bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n\""), []byte(SunnyExplorerSignature)) {
+		return newSunnyRows(rows)
+	}
+	return rows, nil
 }
 
 func (c *csvRows) Next() ([]string, error) {

@@ -4879,6 +4879,8 @@ export interface components {
             time?: number;
         };
         Preview: {
+            /** @description the shipped template the suggested mapping comes from, or empty */
+            applied?: string;
             columns?: components["schemas"]["DetectedColumn"][];
             file?: components["schemas"]["File"];
             header?: string[];

@@ -211,6 +211,21 @@ describe('HistoryImportPage', () => {
     expect(posts.find(([u]) => u === '/v2/import/dryrun')?.[1]).toEqual({ files: [{ fileId: 7, device: 'INV-7' }], mapping: single.mapping });
   });
 
+  it('names the shipped template a vendor export is read with', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const sunny = 'SMA Sunny Explorer, energy and power (CSV)';
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input);
+      if (init?.method === 'POST') return ok({ ...preview, templates: [sunny], applied: sunny });
+      if (url.startsWith('/v2/import/file/list')) return ok([file]);
+      return ok([]);
+    });
+    renderWithProviders(<HistoryImportPage />);
+    await user.click(await screen.findByRole('button', { name: 'Preview plant-2024.csv' }));
+    const term = await screen.findByText('Template applied');
+    expect(term.nextElementSibling).toHaveTextContent(sunny);
+  });
+
   it('offers a retry when the preview fails', async () => {
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     fetchMock.mockImplementation(async (input, init) => {

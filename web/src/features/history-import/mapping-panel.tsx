@@ -52,6 +52,12 @@ export function MappingPanel({ previewId, mapping, onMapping, chosen, devices, o
             <dd>{preview.data.timeHasOffset ? t('historyImport.zoneInFile') : t('historyImport.zoneNone')}</dd>
             <dt>{t('historyImport.headerRowIs')}</dt>
             <dd>{(preview.data.headerRow ?? 0) + 1}</dd>
+            {preview.data.applied && (
+              <>
+                <dt>{t('historyImport.appliedTemplate')}</dt>
+                <dd>{preview.data.applied}</dd>
+              </>
+            )}
           </dl>
           {preview.data.timeAmbiguous && <Alert type="warning" content={t('historyImport.ambiguous')} className={styles.alert} />}
           <TemplateBar mapping={mapping} fits={preview.data.templates ?? []} onLoad={onMapping} />
