@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -92,14 +93,16 @@ func Interval(budget, n int, backfilling bool) time.Duration {
 	return max(iv, MinInterval)
 }
 
-// RoundCost is implemented by a connector whose round costs more than a call per device
-// (FusionSolar logs in first): RoundCalls answers the calls a round of n devices makes.
+// RoundCost is implemented by a connector whose round costs more than its data calls
+// (FusionSolar logs in first): RoundCalls answers the calls a round of n data calls makes.
 type RoundCost interface {
-	RoundCalls(devices int) int
+	RoundCalls(dataCalls int) int
 }
 
-// roundCalls is the calls a live round of n devices costs with conn.
-func roundCalls(conn Connector, n int) int {
+// roundCalls is the calls a live round of the cursors costs with conn: a data call per
+// group of devices one call serves (Batcher), plus what the connector spends besides.
+func roundCalls(conn Connector, cursors []Cursor) int {
+	n := len(groups(cursors, batcherOf(conn).BatchSize()))
 	if rc, ok := conn.(RoundCost); ok {
 		return rc.RoundCalls(n)
 	}
@@ -142,7 +145,7 @@ func (w *Worker) Sync(ctx context.Context, c *Connection) error {
 		if behind {
 			state = StateBackfill
 		}
-		return w.Store.setState(ctx, c.ID, state, "", 0, now.Add(Interval(c.DailyBudget, roundCalls(conn, len(cursors)), behind)), true)
+		return w.Store.setState(ctx, c.ID, state, "", 0, now.Add(Interval(c.DailyBudget, roundCalls(conn, cursors), behind)), true)
 	case errors.Is(err, ErrQuota):
 		// nothing is lost: the cursors stand where the last write left them
 		midnight := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
@@ -166,36 +169,41 @@ func (w *Worker) Sync(ctx context.Context, c *Connection) error {
 	}
 }
 
-// syncDevices walks each device forward; behind reports a device still loading history
-// when the round ended.
+// syncDevices walks each group of devices (one data call's worth: a device, or a site's
+// devices for a Batcher) forward from its oldest cursor; behind reports a device still
+// loading history when the round ended.
 func (w *Worker) syncDevices(ctx context.Context, c *Connection, conn Connector, cursors []Cursor) (behind bool, err error) {
 	starts := map[string]time.Time{} // a site's first day, asked once a round
-	perRound := roundCalls(conn, len(cursors))
+	perRound := roundCalls(conn, cursors)
 	iv := Interval(c.DailyBudget, perRound, true)
-	for _, cur := range cursors {
-		loc, err := time.LoadLocation(cur.TimeZone)
-		if err != nil {
-			loc = time.UTC
+	batch := batcherOf(conn)
+	for i := range cursors {
+		cur := &cursors[i]
+		if cur.SyncedTo.UnixMilli() > 0 {
+			continue
 		}
-		if cur.SyncedTo.UnixMilli() <= 0 { // never synced: from the site's first day
-			start, ok := starts[cur.SiteID]
-			if !ok {
-				if start, err = conn.DataStart(ctx, cur.SiteID, loc); err != nil {
-					return true, err
-				}
-				starts[cur.SiteID] = start
-			}
-			cur.SyncedTo = start.Add(-time.Millisecond)
-			if err := w.Store.advance(ctx, c.ID, cur.DeviceID, cur.SyncedTo); err != nil {
+		// never synced: from the site's first day
+		start, ok := starts[cur.SiteID]
+		if !ok {
+			if start, err = conn.DataStart(ctx, cur.SiteID, zone(cur.TimeZone)); err != nil {
 				return true, err
 			}
+			starts[cur.SiteID] = start
 		}
+		cur.SyncedTo = start.Add(-time.Millisecond)
+		if err := w.Store.advance(ctx, c.ID, cur.DeviceID, cur.SyncedTo); err != nil {
+			return true, err
+		}
+	}
+	for _, g := range groups(cursors, batch.BatchSize()) {
+		loc := zone(g[0].TimeZone)
 		for {
 			now := w.now()
-			if now.Sub(cur.SyncedTo) < time.Minute {
+			from := earliest(g)
+			if now.Sub(from) < time.Minute {
 				break // nothing newer can be there yet: spare the call
 			}
-			to := cur.SyncedTo.Add(conn.MaxSpan())
+			to := from.Add(conn.MaxSpan())
 			live := !to.Before(now)
 			if live {
 				to = now
@@ -209,11 +217,9 @@ func (w *Worker) syncDevices(ctx context.Context, c *Connection, conn Connector,
 					break
 				}
 			}
-			next, err := w.window(ctx, c.ID, conn, cur, loc, to, now)
-			if err != nil {
+			if err := w.window(ctx, c.ID, batch, g, loc, from, to, now); err != nil {
 				return true, err
 			}
-			cur.SyncedTo = next
 			if live {
 				break
 			}
@@ -222,33 +228,54 @@ func (w *Worker) syncDevices(ctx context.Context, c *Connection, conn Connector,
 	return behind, nil
 }
 
-// window fetches and writes one range of a device and returns the new cursor. The cursor
-// moves only after the write has committed, so a restart asks for the range again and the
-// write path counts what was already stored as duplicates.
-func (w *Worker) window(ctx context.Context, connID int64, conn Connector, cur Cursor, loc *time.Location, to, now time.Time) (time.Time, error) {
-	samples, err := conn.DeviceData(ctx, cur.SiteID, cur.Serial, loc, cur.SyncedTo, to)
+func zone(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return cur.SyncedTo, err
+		return time.UTC
 	}
-	for i := range samples {
-		samples[i].DeviceID = cur.DeviceID
+	return loc
+}
+
+// window fetches and writes one range (from, to] of a group's devices and moves each
+// device's cursor. A cursor moves only after the write has committed, so a restart asks for
+// the range again and the write path counts what was already stored as duplicates.
+func (w *Worker) window(ctx context.Context, connID int64, b Batcher, g []Cursor, loc *time.Location, from, to, now time.Time) error {
+	keys := make([]string, len(g))
+	for i, cur := range g {
+		keys[i] = cur.Serial
 	}
-	if err := w.write(ctx, samples, now); err != nil {
-		return cur.SyncedTo, err
+	got, err := b.DevicesData(ctx, g[0].SiteID, keys, loc, from, to)
+	if err != nil {
+		return err
 	}
-	next := cur.SyncedTo
-	if n := len(samples); n > 0 {
-		next = samples[n-1].Time
-	}
-	if to.Before(now.Add(-settle)) {
-		next = to // the vendor's data for the whole range is in: a gap stays a gap
-	}
-	if next.After(cur.SyncedTo) {
-		if err := w.Store.advance(ctx, connID, cur.DeviceID, next); err != nil {
-			return cur.SyncedTo, err
+	var samples []telemetry.Sample
+	next := make([]time.Time, len(g))
+	for i, cur := range g {
+		next[i] = cur.SyncedTo
+		for _, s := range got[cur.Serial] {
+			if s.Time.After(cur.SyncedTo) { // a device ahead of the group has these
+				s.DeviceID = cur.DeviceID
+				samples = append(samples, s)
+				next[i] = s.Time
+			}
+		}
+		if to.Before(now.Add(-settle)) && to.After(next[i]) {
+			next[i] = to // the vendor's data for the whole range is in: a gap stays a gap
 		}
 	}
-	return next, nil
+	slices.SortStableFunc(samples, func(a, b telemetry.Sample) int { return a.Time.Compare(b.Time) })
+	if err := w.write(ctx, samples, now); err != nil {
+		return err
+	}
+	for i := range g {
+		if next[i].After(g[i].SyncedTo) {
+			if err := w.Store.advance(ctx, connID, g[i].DeviceID, next[i]); err != nil {
+				return err
+			}
+			g[i].SyncedTo = next[i]
+		}
+	}
+	return nil
 }
 
 // write stores readings: those older than the raw window through Backfill (history for the

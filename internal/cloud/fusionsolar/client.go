@@ -127,8 +127,9 @@ func New(user, systemCode, base string, hc *http.Client, count cloud.Counter) *C
 	return &Client{user: user, code: systemCode, base: strings.TrimRight(base, "/"), hc: hc, count: count}
 }
 
-// RoundCalls is a live round's cost: the login and a call per inverter.
-func (c *Client) RoundCalls(devices int) int { return devices + 1 }
+// RoundCalls is a live round's cost: the login and its data calls (one per ten inverters
+// of a plant).
+func (c *Client) RoundCalls(dataCalls int) int { return dataCalls + 1 }
 
 // post sends one counted call and answers the envelope and the response.
 func (c *Client) post(ctx context.Context, path string, body any, token string) (*Answer, *http.Response, error) {

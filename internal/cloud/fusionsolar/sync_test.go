@@ -80,12 +80,13 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 			}
 		}
 		// discovery: login, a page of plants, one device list (3); then a login, the plant
-		// list for the first day, and per inverter 35 days one call a day plus today
-		if used := c.QuotaUsed; used != 3+2+2*36 || r.fs.Calls(user) != used {
+		// list for the first day, and 35 days one call a day plus today, each call asking for
+		// both inverters of the plant
+		if used := c.QuotaUsed; used != 3+2+36 || r.fs.Calls(user) != used {
 			t.Fatalf("calls: counted %d, stand-in %d", used, r.fs.Calls(user))
 		}
-		// a live round costs the login and a call per inverter: 3 calls
-		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(300, 3, false))) || c.LastError != "" {
+		// a live round costs the login and one call for the plant's two inverters: 2 calls
+		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(300, 2, false))) || c.LastError != "" {
 			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
 		}
 		// the lifetime counter landed as it was read
@@ -94,7 +95,7 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 			s.Status != telemetry.StatusRunning {
 			t.Fatalf("latest reading %+v, %v", s, err)
 		}
-		// an hour later: a login and one call a device bring the new readings
+		// an hour later: a login and one call bring both inverters' new readings
 		r.Clk.Set(r.Clk.Now().Add(time.Hour))
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
@@ -104,13 +105,13 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 				t.Fatalf("device %d after an hour: %d readings, want %d", id, n, r.want())
 			}
 		}
-		if used := r.Get().QuotaUsed; used != 3+2+2*36+3 {
+		if used := r.Get().QuotaUsed; used != 3+2+36+2 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
-		// on a budget where it shows, the rounds are spaced for the login too: 144 calls a day
-		// at 3 a round are a round every 30 minutes, not every 20
+		// on a budget where it shows, the rounds are spaced for the login too: 96 calls a day
+		// at 2 a round are a round every 30 minutes, not every 15
 		c = r.Get()
-		if _, err := r.Store.Update(context.Background(), r.Org, c.ID, c.Name, "", 144); err != nil {
+		if _, err := r.Store.Update(context.Background(), r.Org, c.ID, c.Name, "", 96); err != nil {
 			t.Fatal(err)
 		}
 		r.Clk.Set(r.Clk.Now().Add(time.Hour))
@@ -126,7 +127,7 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		t.Run("own budget", func(t *testing.T) {
-			r := newRig(t, db, 6, 12) // 2 inverters × 7 days + logins, 12 calls a day
+			r := newRig(t, db, 13, 12) // 14 days of calls for the plant + logins, 12 calls a day
 			w := r.Worker()
 			ids := r.Follow(w)
 			day := r.Clk.Now().UTC().Format("2006-01-02")
@@ -157,7 +158,7 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 		})
 		t.Run("vendor says 407", func(t *testing.T) {
 			r := newRig(t, db, 3, 300)
-			r.fs.DataLimit = 6 // the documented allowance, lower than our budget
+			r.fs.DataLimit = 2 // an allowance lower than our budget
 			w := r.Worker()
 			ids := r.Follow(w)
 			if err := w.RunOnce(context.Background()); err != nil {
@@ -244,8 +245,8 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 				t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
 			}
 		}
-		// 20 days and today per inverter, a day a call; the cut call is asked again, once
-		if got, cut := r.fs.PathCalls("/thirdData/getDevFiveMinutes"), dataCalls.Load(); got != 2*21 || cut != 4 {
+		// 20 days and today for both inverters, a day a call; the cut call is asked again, once
+		if got, cut := r.fs.PathCalls("/thirdData/getDevFiveMinutes"), dataCalls.Load(); got != 21 || cut != 4 {
 			t.Fatalf("%d data calls answered, %d before the restart", got, cut)
 		}
 		// a write that committed without its cursor moving (a crash between the two) is
