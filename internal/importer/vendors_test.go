@@ -140,7 +140,7 @@ func TestSunnyExplorerImportMatchesLive(t *testing.T) {
 				loc, _ := time.LoadLocation("Europe/Berlin")
 				day := testNow.In(loc).AddDate(0, 0, -3)
 				from := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
-				raw, samples := f.sunnyExport(from, 2, format.net, format.layout)
+				raw, samples := f.sunnyExport(from, 1, format.net, format.layout)
 				opt := telemetry.Options{Now: func() time.Time { return testNow }, RollupDelay: -1}
 				w := telemetry.NewWriter(db, opt)
 				im := &Importer{DB: db, Writer: w, SliceSize: 500}
