@@ -56,6 +56,37 @@ function exportCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A day of SMA Sunny Explorer's CSV export for one inverter, ending 5 days ago, as it writes
+ * it: UTF-16 with a byte-order mark, the header of several rows, German times and decimal commas.
+ */
+function sunnyExport(serial: string): Buffer {
+  const start = new Date();
+  start.setUTCHours(0, 0, 0, 0);
+  start.setUTCDate(start.getUTCDate() - 6);
+  const lines = [
+    'sep=;',
+    'Version CSV1|Tool SE|Linebreaks CR/LF|Delimiter semicolon|Decimalpoint comma|Precision 3',
+    '',
+    `;SN: ${serial};SN: ${serial}`,
+    ';SB 4000TL-21;SB 4000TL-21',
+    `;${serial};${serial}`,
+    ';Gesamtertrag;Leistung',
+    ';Counter;Analog',
+    'dd.MM.yyyy HH:mm:ss;kWh;kW',
+  ];
+  let counter = 5000;
+  for (let i = 0; i < 288; i += 1) {
+    const at = new Date(start.getTime() + i * 5 * 60_000);
+    const hour = at.getUTCHours() + at.getUTCMinutes() / 60;
+    const kw = hour > 6 && hour < 18 ? 4 * Math.sin(((hour - 6) / 12) * Math.PI) : 0;
+    counter += kw / 12;
+    const time = `${pad(at.getUTCDate())}.${pad(at.getUTCMonth() + 1)}.${at.getUTCFullYear()} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:00`;
+    lines.push(`${time};${counter.toFixed(3).replace('.', ',')};${kw.toFixed(3).replace('.', ',')}`);
+  }
+  return Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`, 'utf16le');
+}
+
 async function open(context: TestContext, locale: 'en-US' | 'zh-CN', theme: 'light' | 'dark', width = 1440): Promise<Page> {
   const page = await signedInPage(browser, context, { locale, theme });
   await page.setViewportSize({ width, height: 900 });
@@ -125,5 +156,33 @@ describe('history import', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('heading', { name: '任务', exact: true }).waitFor();
     await screenshot(page, 'history-import-zh-CN-dark-390');
+  }, 180_000);
+
+  it('reads a Sunny Explorer export with the shipped template (en-US light, zh-CN dark)', async (context) => {
+    const stamp = Date.now().toString(36).toUpperCase();
+    const serial = `21${Date.now() % 100_000_000}`;
+    await createPlant(token, { station: `Sunny Plant ${stamp}`, address: '7 Export Lane', sn: serial, device: 'SMA inverter' });
+    const name = `sunny-explorer-${stamp}.csv`;
+    const page = await open(context, 'en-US', 'light');
+    await page.getByRole('heading', { name: 'History import', exact: true }).waitFor();
+    await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: sunnyExport(serial) });
+    await page.getByRole('row').filter({ hasText: name }).waitFor();
+    await page.getByRole('button', { name: `Preview ${name}` }).click();
+    const applied = page.getByText('Template applied', { exact: true });
+    await applied.waitFor();
+    expect(await applied.locator('xpath=following-sibling::dd[1]').textContent()).toBe('SMA Sunny Explorer, energy and power (CSV)');
+    await page.getByRole('region', { name: 'First rows' }).getByText(serial).first().waitFor();
+    await page.getByRole('button', { name: 'Dry run', exact: true }).click();
+    const report = page.getByLabel(/^Report of job \d+$/);
+    await report.getByText(/^Dry run #\d+ · Done$/).waitFor({ timeout: 60_000 });
+    const [dry] = (await apiGet<Job[]>('/v2/import/job/list', token)).filter((j) => j.files.some((f) => f.name === name));
+    expect(dry?.report?.rejectedRows ?? 0).toBe(0);
+    expect(dry?.report?.stored).toBe(288);
+    await screenshot(page, 'history-import-sunny-en-US-light');
+
+    const zh = await open(context, 'zh-CN', 'dark');
+    await zh.getByRole('button', { name: `预览 ${name}` }).click();
+    await zh.getByText('已套用的模板', { exact: true }).waitFor();
+    await screenshot(zh, 'history-import-sunny-zh-CN-dark');
   }, 180_000);
 });
