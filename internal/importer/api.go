@@ -69,7 +69,8 @@ type Preview struct {
 	Templates []string `json:"templates" doc:"the names of the templates that fit the file's header"`
 	// Applied names the shipped template whose mapping is suggested: a vendor's layout is
 	// known exactly, so it wins over what the columns' names suggest.
-	Applied string `json:"applied" doc:"the shipped template the suggested mapping comes from, or empty"`
+	Applied    string `json:"applied" doc:"the shipped template the suggested mapping comes from, or empty"`
+	AppliedKey string `json:"appliedKey" doc:"that template's key (Template.key), or empty"`
 }
 
 // Routes registers the import calls.
@@ -184,7 +185,7 @@ func (s *Service) preview(r *http.Request) (any, error) {
 		if t.Mapping.HeaderRow == d.HeaderRow && t.Mapping.Fits(d.Header) {
 			out.Templates = append(out.Templates, t.Name)
 			if t.BuiltIn && out.Applied == "" {
-				out.Applied, out.Mapping = t.Name, t.Mapping
+				out.Applied, out.AppliedKey, out.Mapping = t.Name, t.Key, t.Mapping
 			}
 		}
 	}

@@ -122,7 +122,7 @@ func TestAPIRoundTrip(t *testing.T) {
 	}
 	pv = Preview{}
 	do("POST", "/v2/import/preview", "application/json", fmt.Sprintf(`{"fileId":%d}`, sunny.ID), &pv)
-	if pv.Applied != Vendors[0].Name || len(pv.Templates) != 2 || !reflect.DeepEqual(pv.Mapping, Vendors[0].Mapping) {
+	if pv.Applied != Vendors[0].Name || pv.AppliedKey != "sunnyExplorerPower" || len(pv.Templates) != 2 || !reflect.DeepEqual(pv.Mapping, Vendors[0].Mapping) {
 		t.Errorf("Sunny Explorer preview: applied %q, fits %v, mapping %+v", pv.Applied, pv.Templates, pv.Mapping)
 	}
 

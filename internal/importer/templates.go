@@ -12,10 +12,12 @@ import (
 
 // Template is a saved mapping for a vendor's export format.
 type Template struct {
-	ID      int64   `json:"id" doc:"0 for the templates shipped with Helio"`
-	Name    string  `json:"name"`
-	Vendor  string  `json:"vendor"`
-	BuiltIn bool    `json:"builtIn"`
+	ID      int64  `json:"id" doc:"0 for the templates shipped with Helio"`
+	Name    string `json:"name"`
+	Vendor  string `json:"vendor"`
+	BuiltIn bool   `json:"builtIn"`
+	// Key names a shipped template in the console's texts (historyImport.builtIn.<key>).
+	Key     string  `json:"key,omitempty" doc:"a shipped template's key: the console shows its name in the reader's language"`
 	Mapping Mapping `json:"mapping"`
 	// Source says where a shipped template's layout is documented.
 	Source  string    `json:"source,omitempty"`

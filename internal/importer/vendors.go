@@ -5,7 +5,7 @@ package importer
 // file both fit is proposed the fuller one.
 var Vendors = []Template{
 	{
-		Name: "SMA Sunny Explorer, energy and power (CSV)", Vendor: "SMA", BuiltIn: true,
+		Name: "SMA Sunny Explorer, energy and power (CSV)", Vendor: "SMA", BuiltIn: true, Key: "sunnyExplorerPower",
 		Source: "Sunny Explorer's CSV export (" + SunnyExplorerSignature + "): read as one row per inverter and time",
 		Mapping: Mapping{TimeColumn: SunnyTime, TimeFormat: sunnyLayout, DeviceColumn: SunnySerial, Match: MatchSerial,
 			Columns: []Column{
@@ -14,7 +14,7 @@ var Vendors = []Template{
 			}},
 	},
 	{
-		Name: "SMA Sunny Explorer, total yield (CSV)", Vendor: "SMA", BuiltIn: true,
+		Name: "SMA Sunny Explorer, total yield (CSV)", Vendor: "SMA", BuiltIn: true, Key: "sunnyExplorerYield",
 		Source: "Sunny Explorer's CSV export (" + SunnyExplorerSignature + "), daily or any other: its lifetime counter",
 		Mapping: Mapping{TimeColumn: SunnyTime, TimeFormat: sunnyLayout, DeviceColumn: SunnySerial, Match: MatchSerial,
 			Columns: []Column{

@@ -85,7 +85,12 @@ func TestSunnyExplorerReadsAsLongTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keys := map[string]bool{}
 	for _, tpl := range Vendors {
+		if tpl.Key == "" || keys[tpl.Key] {
+			t.Errorf("%s: key %q missing or taken twice", tpl.Name, tpl.Key)
+		}
+		keys[tpl.Key] = true
 		if d.HeaderRow != tpl.Mapping.HeaderRow || !tpl.Mapping.Fits(d.Header) {
 			t.Errorf("%s does not fit %v", tpl.Name, d.Header)
 		}

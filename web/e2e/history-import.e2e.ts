@@ -183,6 +183,7 @@ describe('history import', () => {
     const zh = await open(context, 'zh-CN', 'dark');
     await zh.getByRole('button', { name: `预览 ${name}` }).click();
     await zh.getByText('已套用的模板', { exact: true }).waitFor();
+    await zh.getByText('SMA Sunny Explorer：发电量与功率（CSV）', { exact: true }).waitFor();
     await screenshot(zh, 'history-import-sunny-zh-CN-dark');
   }, 180_000);
 });

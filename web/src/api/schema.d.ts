@@ -4881,6 +4881,8 @@ export interface components {
         Preview: {
             /** @description the shipped template the suggested mapping comes from, or empty */
             applied?: string;
+            /** @description that template's key (Template.key), or empty */
+            appliedKey?: string;
             columns?: components["schemas"]["DetectedColumn"][];
             file?: components["schemas"]["File"];
             header?: string[];
@@ -5585,6 +5587,8 @@ export interface components {
             createdAt?: string;
             /** @description 0 for the templates shipped with Helio */
             id?: number;
+            /** @description a shipped template's key: the console shows its name in the reader's language */
+            key?: string;
             mapping?: components["schemas"]["Mapping"];
             name?: string;
             source?: string;

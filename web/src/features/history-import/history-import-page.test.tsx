@@ -216,7 +216,7 @@ describe('HistoryImportPage', () => {
     const sunny = 'SMA Sunny Explorer, energy and power (CSV)';
     fetchMock.mockImplementation(async (input, init) => {
       const url = String(input);
-      if (init?.method === 'POST') return ok({ ...preview, templates: [sunny], applied: sunny });
+      if (init?.method === 'POST') return ok({ ...preview, templates: [sunny], applied: sunny, appliedKey: 'sunnyExplorerPower' });
       if (url.startsWith('/v2/import/file/list')) return ok([file]);
       return ok([]);
     });
@@ -224,6 +224,11 @@ describe('HistoryImportPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Preview plant-2024.csv' }));
     const term = await screen.findByText('Template applied');
     expect(term.nextElementSibling).toHaveTextContent(sunny);
+    // in another language, by its key
+    await i18n.changeLanguage('zh-CN');
+    await historyImportTexts.ready('zh-CN');
+    expect(await screen.findByText('SMA Sunny Explorer：发电量与功率（CSV）')).toBeInTheDocument();
+    await i18n.changeLanguage('en-US');
   });
 
   it('offers a retry when the preview fails', async () => {

@@ -14,7 +14,7 @@ import { filesQuery, type Mapping, previewQuery } from './api';
 import { ColumnsEditor } from './columns-editor';
 import styles from './history-import.module.css';
 import { PreviewRows } from './preview-rows';
-import { TemplateBar } from './template-bar';
+import { TemplateBar, templateName } from './template-bar';
 
 const NO_COLUMN = '';
 
@@ -55,7 +55,7 @@ export function MappingPanel({ previewId, mapping, onMapping, chosen, devices, o
             {preview.data.applied && (
               <>
                 <dt>{t('historyImport.appliedTemplate')}</dt>
-                <dd>{preview.data.applied}</dd>
+                <dd>{templateName(t, preview.data.applied, preview.data.appliedKey)}</dd>
               </>
             )}
           </dl>

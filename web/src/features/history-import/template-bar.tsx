@@ -6,11 +6,17 @@ import '@arco-design/web-react/es/Input/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { type TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LabelledSelect, Option } from '@/components/select';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { type Mapping, type Template, templatesQuery, useDeleteTemplate, useSaveTemplate } from './api';
 import styles from './history-import.module.css';
+
+/** A template's name in the reader's language: a shipped one by its key, the organisation's as saved. */
+export function templateName(t: TFunction, name: string | undefined, key?: string): string {
+  return key ? t(`historyImport.builtIn.${key}`, { defaultValue: name ?? key }) : (name ?? '');
+}
 
 const keyOf = (tpl: Template) => `${tpl.builtIn ? 'b' : 'o'}${tpl.id ?? 0}:${tpl.name ?? ''}`;
 
@@ -30,7 +36,7 @@ export function TemplateBar({ mapping, fits, onLoad }: { mapping: Mapping; fits:
   const load = () => {
     if (chosen?.mapping) {
       onLoad(chosen.mapping);
-      notifySuccess(t('historyImport.templateLoaded', { name: chosen.name }));
+      notifySuccess(t('historyImport.templateLoaded', { name: templateName(t, chosen.name, chosen.key) }));
     }
   };
   const submit = () =>
@@ -56,7 +62,7 @@ export function TemplateBar({ mapping, fits, onLoad }: { mapping: Mapping; fits:
         >
           {list.map((tpl) => (
             <Option key={keyOf(tpl)} value={keyOf(tpl)}>
-              {[tpl.name, tpl.vendor, fits.includes(tpl.name ?? '') ? t('historyImport.fits') : ''].filter(Boolean).join(' · ')}
+              {[templateName(t, tpl.name, tpl.key), tpl.vendor, fits.includes(tpl.name ?? '') ? t('historyImport.fits') : ''].filter(Boolean).join(' · ')}
             </Option>
           ))}
         </LabelledSelect>
