@@ -3,6 +3,7 @@ package importer
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -157,14 +158,14 @@ func (s *sunnyRows) spread(r []string) {
 
 func (s *sunnyRows) Close() error { return s.src.Close() }
 
-func cellsStartWith(r []string, prefix string) bool {
+// allCells reports whether every non-empty cell after the first holds, and there is one.
+func allCells(r []string, holds func(c string) bool) bool {
 	n := 0
 	for _, c := range r[min(1, len(r)):] {
-		c = strings.TrimSpace(c)
-		if c == "" {
+		if c = strings.TrimSpace(c); c == "" {
 			continue
 		}
-		if !strings.HasPrefix(c, prefix) {
+		if !holds(c) {
 			return false
 		}
 		n++
@@ -172,23 +173,14 @@ func cellsStartWith(r []string, prefix string) bool {
 	return n > 0
 }
 
+func cellsStartWith(r []string, prefix string) bool {
+	return allCells(r, func(c string) bool { return strings.HasPrefix(c, prefix) })
+}
+
 func cellsIn(r []string, words ...string) bool {
-	n := 0
-	for _, c := range r[min(1, len(r)):] {
-		c = strings.TrimSpace(c)
-		if c == "" {
-			continue
-		}
-		ok := false
-		for _, w := range words {
-			ok = ok || strings.EqualFold(c, w)
-		}
-		if !ok {
-			return false
-		}
-		n++
-	}
-	return n > 0
+	return allCells(r, func(c string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(c, w) })
+	})
 }
 
 // dotNetLayout turns a .NET date format ("dd.MM.yyyy HH:mm:ss", "MM/dd/yyyy hh:mm tt") into

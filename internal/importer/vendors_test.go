@@ -67,11 +67,7 @@ func TestSunnyExplorerReadsAsLongTable(t *testing.T) {
 	f := &fleet{devs: []int64{1, 2, 3}, sns: []string{"2130000001", "2130000002", "2130000003"}}
 	from := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
 	raw, _ := f.sunnyExport(from, 1, "dd.MM.yyyy HH:mm:ss", "02.01.2006 15:04:05")
-	rr, err := NewCSV(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := readAll(t, rr)
+	rows := readAll(t, mustCSV(t, raw))
 	if got := strings.Join(rows[0], "|"); got != "Time|Serial|Counter kWh|Analog kW" {
 		t.Fatalf("header %q", got)
 	}
