@@ -22,8 +22,8 @@ export async function installAxe(context: BrowserContext): Promise<void> {
 }
 
 /**
- * Waits until the page has settled: the top loading bar idle, no spinner and no loading status
- * left, and the DOM unchanged for a moment. Gives up quietly after timeoutMs (a page that spins
+ * Waits until the page has settled: the console drawn, the top loading bar idle, no spinner and
+ * no loading status left, and the DOM unchanged for a moment. Gives up quietly after timeoutMs (a page that spins
  * for ever is still checked as it is).
  */
 export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
@@ -32,6 +32,8 @@ export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
       () => {
         const w = window as unknown as { __settle?: { html: number; since: number } };
         const busy =
+          // the bundle has not drawn the console yet
+          (document.getElementById('root')?.childElementCount ?? 0) === 0 ||
           document.querySelector('[data-phase="loading"], .arco-spin-loading, .arco-skeleton, [aria-busy="true"]') !== null ||
           // a table wraps its rows in a Spin for good: only a drawn spinner icon means loading
           Array.from(document.querySelectorAll('.arco-spin-icon')).some((icon) => (icon as HTMLElement).offsetParent !== null);

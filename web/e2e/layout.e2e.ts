@@ -39,6 +39,8 @@ async function signedIn(context: TestContext, locale: string, viewport: (typeof 
   }, token);
   await page.goto(`${baseUrl()}/#/monitor`);
   await waitForHash(page, '/monitor');
+  // five profiles load the bundle at once: the menu may take a while to be drawn
+  await page.locator('.arco-menu-item').first().waitFor({ timeout: 60_000 });
   return page;
 }
 

@@ -24,7 +24,11 @@ export async function apiToken(username = 'admin'): Promise<string> {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username, password: DEMO_PASSWORD }),
   });
-  return ((await response.json()) as Envelope<{ token: string }>).data.token;
+  const body = (await response.json()) as Envelope<{ token: string }>;
+  if (body.code !== 200 || !body.data?.token) {
+    throw new Error(`sign-in as ${username}: code ${body.code}`);
+  }
+  return body.data.token;
 }
 
 /**
