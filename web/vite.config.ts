@@ -45,7 +45,7 @@ export default defineConfig(({ mode }) => {
     test: {
       environment: 'jsdom',
       globals: true,
-      include: ['src/**/*.test.{ts,tsx}'],
+      include: ['src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
       setupFiles: ['./src/testing/setup.ts'],
       css: false,
       server: { deps: { inline: [/@arco-design/] } },

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './e2e/sequencer';
 
 // Browser end-to-end tests: real headless Chromium (driven by playwright-core) against the real
 // helio binary started once by the global setup. One file at a time, one worker, long timeouts.
+// `npm run e2e` runs several such processes side by side, one shard of the files each, with a
+// server each (scripts/e2e.mjs); the sequencer deals the files by their length.
 export default defineConfig({
   test: {
     environment: 'node',
@@ -10,6 +13,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
+    sequence: { sequencer: DurationSequencer },
     testTimeout: 120_000,
     hookTimeout: 180_000,
     teardownTimeout: 60_000,
