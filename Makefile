@@ -1,6 +1,7 @@
 # Helio — one binary: Go back end with the React console embedded.
 #   make demo   install, build and start the console with the demo fleet
 #   make test   every test: lint, Go (SQLite, PostgreSQL, MQTT), web unit, browser end-to-end
+#               (the browser suite beside the rest: scripts/test.sh)
 #   make bench  the benchmark suite; writes docs/performance.md
 #   make bench-large  10,000 stations on PostgreSQL; its section of docs/performance.md
 
@@ -75,9 +76,11 @@ api: deps
 	cd web && $(NPM) run gen:api
 
 ## The process tests (abusetest, crashtest, replicatest) run the one bin/helio the browser
-## suite runs too, built once.
-test-go: fonts bin/telegraf build
-	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf HELIO_BIN=$(CURDIR)/bin/helio $(GO) test -count=1 -timeout 20m $(GOPKGS)
+## suite runs too, built once (BUILT=1: it is already built). Many packages wait on a server,
+## a broker or a clock, so twice as many run at once as there are cores.
+GOTEST_P ?= $(shell echo $$(( $$(nproc) * 2 )))
+test-go: fonts bin/telegraf $(if $(BUILT),,build)
+	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf HELIO_BIN=$(CURDIR)/bin/helio $(GO) test -count=1 -p $(GOTEST_P) -timeout 20m $(GOPKGS)
 
 test-web: deps chromium
 	cd web && $(NPM) run test
@@ -85,7 +88,9 @@ test-web: deps chromium
 test-e2e: build chromium fonts
 	cd web && HELIO_BIN=$(CURDIR)/bin/helio $(NPM) run e2e
 
-test: lint test-go test-web test-e2e
+## Every test: the browser suite (in shards) beside lint, Go and console unit tests.
+test:
+	MAKE=$(MAKE) ./scripts/test.sh
 
 ## The benchmark suite: every figure beside its goal and a floor or peer measured in the
 ## same run; writes docs/performance.md.

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { loadEnv, type Plugin } from 'vite';
@@ -50,6 +51,8 @@ export default defineConfig(({ mode }) => {
       css: false,
       server: { deps: { inline: [/@arco-design/] } },
       testTimeout: 20000,
+      // every core: Vitest's default leaves one idle, which on two cores means one file at a time
+      maxWorkers: availableParallelism(),
     },
   };
 });
