@@ -42,6 +42,7 @@ const TEXT = {
     submitPlan: 'Submit for approval',
     inApproval: 'In approval',
     approve: (name: string) => `Approve the plan of ${name}`,
+    approved: 'Plan approved: it now counts on the monitor',
     finishedPlan: 'Finished',
     yearCompletion: 'Year to date',
     station: 'Station',
@@ -73,6 +74,7 @@ const TEXT = {
     submitPlan: '提交审批',
     inApproval: '审批中',
     approve: (name: string) => `批准 ${name} 的计划`,
+    approved: '计划已批准，已计入监控中心',
     finishedPlan: '已完成',
     yearCompletion: '年初至今完成率',
     station: '电站',
@@ -284,8 +286,10 @@ async function planJourney(context: TestContext, locale: Locale, stationIndex: n
   await signIn(admin.page, locale, 'admin');
   const name = `${station.name} ${year}`;
   await admin.page.getByRole('button', { name: text.approve(name) }).click();
+  // the server has answered the approval once the console says so
+  await admin.page.getByText(text.approved).first().waitFor();
   await admin.page.getByRole('table', { name: /./ }).last().waitFor();
-  await expect.poll(async () => (await call<PlanYear>(`/v2/plan/list?year=${year}`, token)).completion, { timeout: 10_000 }).not.toBe(before.completion);
+  await expect.poll(async () => (await call<PlanYear>(`/v2/plan/list?year=${year}`, token)).completion, { timeout: 30_000 }).not.toBe(before.completion);
   await screenshot(admin.page, `plan-approved-${locale}`);
 
   // The operator's monitor shows the new completion.
