@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,6 +72,12 @@ export default async function setup(project: TestProject) {
   }
   const port = await freePort();
   const data = mkdtempSync(join(tmpdir(), 'helio-e2e-'));
+  // A data directory the demo has already back-filled (scripts/e2e.mjs makes one for all the
+  // shards): the server resumes it, generating only the minutes since, instead of a year.
+  const seed = process.env.HELIO_E2E_SEED;
+  if (seed && statSync(seed, { throwIfNoEntry: false })?.isDirectory()) {
+    cpSync(seed, data, { recursive: true });
+  }
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
   // --sim-speed 30: a live simulator step every 10 s, so real-time figures change while tests watch.
