@@ -1,30 +1,47 @@
 #!/usr/bin/env bash
-# make test: every test, the browser suite beside the rest.
+# make test: every test, in three lanes side by side once the binary and the tools are built.
 #
-# The browser suite mostly waits (on its servers, the browser and live figures) while lint and
-# the Go and console unit tests mostly compute, so the two run side by side once the binary
-# and the tools are built: the browser suite's lines carry an "[e2e i/n]" prefix. Every part
+#   [e2e i/n]  the browser suite, in shards (web/scripts/e2e.mjs)
+#   [go]       the Go tests
+#   [lint]     gofmt, go vet, staticcheck, tsc and eslint, then [web] the console unit tests
+#
+# The browser suite and many Go packages mostly wait (on servers, brokers, browsers and live
+# figures) while lint and the unit tests compute, so together they keep both cores busy where
+# one after the other they would leave them idle. Each line carries its lane's tag. Every lane
 # runs to its end even when another fails, so one run names every failure; the exit code is
-# non-zero when any part failed.
+# non-zero when any lane failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
+rcs=$(mktemp -d)
+trap 'rm -rf "$rcs"' EXIT
 
 started=$SECONDS
 "$MAKE" --no-print-directory build chromium fonts bin/telegraf deps || exit 1
 echo "test: tools and binary ready after $((SECONDS - started)) s"
 
+# lane TAG COMMAND...: runs the command, its lines tagged, and keeps its exit code.
+lane() {
+  local tag=$1
+  shift
+  { "$@" 2>&1; echo $? >"$rcs/$tag"; } | sed -u "s/^/[$tag] /"
+  echo "test: $tag $( [ "$(cat "$rcs/$tag")" = 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s"
+}
+
+# BUILT=1: the binary the browser suite runs is not built again under it.
 (cd web && HELIO_BIN="$PWD/../bin/helio" exec node scripts/e2e.mjs) &
 e2e=$!
-trap 'kill $e2e 2>/dev/null; exit 130' INT TERM
-
-# BUILT=1: the binary the browser suite runs is not built again under it
-"$MAKE" --no-print-directory -k BUILT=1 lint test-go test-web
-checks=$?
-echo "test: lint, Go and console unit tests $( [ $checks -eq 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s"
-
+lane go "$MAKE" --no-print-directory BUILT=1 test-go &
+go=$!
+lane lint "$MAKE" --no-print-directory lint
+lane web "$MAKE" --no-print-directory test-web
+wait $go
 wait $e2e
-browser=$?
-echo "test: browser suite $( [ $browser -eq 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s"
+e2e_rc=$?
+echo "test: browser suite $( [ $e2e_rc -eq 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s"
 
-[ $checks -eq 0 ] && [ $browser -eq 0 ]
+failed=0
+for tag in go lint web; do
+  [ "$(cat "$rcs/$tag" 2>/dev/null)" = 0 ] || failed=1
+done
+[ $failed -eq 0 ] && [ $e2e_rc -eq 0 ]
