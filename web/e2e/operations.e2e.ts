@@ -274,6 +274,8 @@ async function planJourney(context: TestContext, locale: Locale, stationIndex: n
   const total = String(10_000 + (Date.now() % 5_000));
   await page.getByLabel(text.planTotal, { exact: true }).first().fill(total);
   await page.getByRole('button', { name: text.spread }).click();
+  // the editor keeps what was typed (a proposal arriving meanwhile once reset it)
+  expect(await page.getByLabel(text.planTotal, { exact: true }).first().inputValue()).toBe(total);
   await expect.poll(() => page.getByLabel(text.month6, { exact: true }).inputValue()).not.toBe('0');
   await page.getByRole('combobox', { name: text.approver }).click();
   await page.getByRole('option', { name: 'Ada Admin' }).click();

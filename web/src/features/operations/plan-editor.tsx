@@ -2,7 +2,7 @@ import Button from '@arco-design/web-react/es/Button';
 import InputNumber from '@arco-design/web-react/es/InputNumber';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/InputNumber/style/css.js';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledSelect, Option } from '@/components/select';
 import { useUser } from '@/lib/auth';
@@ -13,7 +13,18 @@ import { usePeople } from './api/work-orders';
 import styles from './operations.module.css';
 import { PlanStatusTag } from './plan-status';
 
-/** The twelve months' plan of a station and year: spread a yearly total, edit, save, submit. */
+/**
+ * Which editor a station, year and proposal get: a new proposal (or a change to it) starts a
+ * new editor from its months, so nothing resets what the user is typing meanwhile.
+ */
+export function editorKey(stationId: number, year: number, proposal?: Proposal): string {
+  return `${stationId}/${year}/${proposal?.id ?? 0}/${proposal?.updatedAt ?? 0}`;
+}
+
+/**
+ * The twelve months' plan of a station and year: spread a yearly total, edit, save, submit.
+ * Its state starts from the proposal; mount it with editorKey so another proposal starts anew.
+ */
 export function PlanEditor({ stationId, year, proposal }: { stationId: number; year: number; proposal?: Proposal }) {
   const { t } = useTranslation();
   const [months, setMonths] = useState<number[]>(() => proposal?.months ?? Array(12).fill(0));
@@ -24,10 +35,6 @@ export function PlanEditor({ stationId, year, proposal }: { stationId: number; y
   const submit = useSubmitPlan();
   const people = usePeople();
   const me = Number(useUser().data?.uid);
-  useEffect(() => {
-    setMonths(proposal?.months ?? Array(12).fill(0));
-    setTotal(proposal?.totalKwh || undefined);
-  }, [proposal?.id, proposal?.updatedAt, proposal?.months, proposal?.totalKwh, stationId, year]);
   const locked = proposal?.status === 2;
   const sum = months.reduce((a, b) => a + b, 0);
 

@@ -18,7 +18,7 @@ import { useStationOptions } from '@/lib/stations';
 import { useQueryParams } from '@/lib/use-query-params';
 import { type Proposal, useDecidePlan, useProposals, useStationFigures } from './api/plans';
 import styles from './operations.module.css';
-import { PlanEditor } from './plan-editor';
+import { editorKey, PlanEditor } from './plan-editor';
 import { PlanStatusTag } from './plan-status';
 import { opsTexts } from './texts';
 
@@ -196,7 +196,7 @@ export function PlanPage() {
               <div className={styles.section}>
                 <Panel title={t('ops.plan.editor')}>
                   <DataState loading={proposals.isPending} error={proposals.isError && !proposals.data} onRetry={() => void proposals.refetch()} minHeight={160}>
-                    <PlanEditor stationId={stationId} year={year} proposal={proposals.data?.list[0]} />
+                    <PlanEditor key={editorKey(stationId, year, proposals.data?.list[0])} stationId={stationId} year={year} proposal={proposals.data?.list[0]} />
                   </DataState>
                 </Panel>
               </div>
