@@ -36,6 +36,8 @@ export function PlanEditor({ stationId, year, proposal }: { stationId: number; y
   const people = usePeople();
   const me = Number(useUser().data?.uid);
   const locked = proposal?.status === 2;
+  // while a spread is on its way, the months shown are about to be replaced: nothing is sent
+  const busy = locked || spreading;
   const sum = months.reduce((a, b) => a + b, 0);
 
   const spread = async () => {
@@ -105,7 +107,7 @@ export function PlanEditor({ stationId, year, proposal }: { stationId: number; y
               max={1e10}
               precision={0}
               value={value}
-              disabled={locked}
+              disabled={busy}
               onChange={(v) => setMonths((current) => current.map((m, j) => (j === i ? (v ?? 0) : m)))}
             />
           </label>
@@ -113,7 +115,7 @@ export function PlanEditor({ stationId, year, proposal }: { stationId: number; y
       </div>
       <p className={styles.muted}>{t('ops.plan.sum', { kwh: formatNumber(sum, 0) })}</p>
       <div className={styles.row} style={{ alignItems: 'center' }}>
-        <Button onClick={() => void saveDraft()} loading={save.isPending} disabled={locked}>
+        <Button onClick={() => void saveDraft()} loading={save.isPending} disabled={busy}>
           {t('ops.plan.save')}
         </Button>
         <LabelledSelect
@@ -132,7 +134,7 @@ export function PlanEditor({ stationId, year, proposal }: { stationId: number; y
               </Option>
             ))}
         </LabelledSelect>
-        <Button type="primary" onClick={() => void send()} loading={submit.isPending} disabled={locked || !approver || sum <= 0}>
+        <Button type="primary" onClick={() => void send()} loading={submit.isPending} disabled={busy || !approver || sum <= 0}>
           {t('ops.plan.submit')}
         </Button>
       </div>
