@@ -44,7 +44,7 @@ func (s *Service) avatarRoutes(api *httpapi.API) {
 		Access: httpapi.Signed, Body: AvatarUpload{}, Resp: AvatarURL{}, Handle: s.uploadAvatar})
 	// An <img> cannot send the bearer token: avatars are served by their unguessable id.
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/user/avatar/{file}", Tag: "user", Summary: "An avatar image",
-		Access: httpapi.Public, RawType: "image/png", Raw: s.serveAvatar})
+		Access: httpapi.Public, RawTypes: []string{"image/png"}, Raw: s.serveAvatar})
 }
 
 func tooLarge() error {

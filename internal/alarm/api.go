@@ -136,7 +136,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	add(httpapi.Route{Method: "GET", Path: "/v2/warn/listbydev", Summary: "Alarms of one device",
 		Query: DevListQuery{}, Resp: httpapi.Page[Alarm]{}, Handle: s.listByDev})
 	add(httpapi.Route{Method: "GET", Path: "/v2/warn/export", Summary: "The filtered alarm list as CSV or XLSX (at most 10000 rows)",
-		Query: ExportQuery{}, Raw: s.export, RawType: "text/csv"})
+		Query: ExportQuery{}, Raw: s.export, RawTypes: httpapi.ExportTypes})
 	add(httpapi.Route{Method: "POST", Path: "/v2/warn/deal/{uid}", Summary: "Deal an alarm (deal status 0 → 1); every deal is kept",
 		Body: DealInput{}, Resp: Detail{}, Handle: s.deal})
 	add(httpapi.Route{Method: "GET", Path: "/v2/warn/notify/settings", Summary: "The caller's alarm notification settings",

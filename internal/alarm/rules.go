@@ -64,7 +64,7 @@ type RuleSpec struct {
 	Type         int         `json:"type" doc:"1 device alarm, 2 data alarm"`
 	DefaultLevel int         `json:"defaultLevel"`
 	Devices      []string    `json:"devices" doc:"device types the rule applies to"`
-	Params       []ParamSpec `json:"params"`
+	Params       []ParamSpec `json:"params,omitempty" doc:"left out when the rule has no thresholds"`
 	Doc          string      `json:"doc"`
 }
 

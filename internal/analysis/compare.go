@@ -30,14 +30,14 @@ var Modes = []string{ModeStations, ModeDevices, ModeSameMonth, ModeYearToDate, M
 type CompareConfig struct {
 	Mode       string  `json:"mode" doc:"stations, devices, sameMonth, yearToDate or median"`
 	Metric     string  `json:"metric" doc:"yield, specificYield, equivalentHours, pr, prTemp, availability, co2, revenue, expected, actualVsExpected, selfConsumption or autarky"`
-	StationIDs []int64 `json:"stationIds" doc:"stations: 2 to 10; median: one; sameMonth and yearToDate: one, or none for the fleet"`
-	DeviceIDs  []int64 `json:"deviceIds" doc:"devices: 2 to 10"`
+	StationIDs []int64 `json:"stationIds,omitempty" doc:"stations: 2 to 10; median: one; sameMonth and yearToDate: one, or none for the fleet"`
+	DeviceIDs  []int64 `json:"deviceIds,omitempty" doc:"devices: 2 to 10"`
 	Period     string  `json:"period" doc:"stations, devices, median: day, month, year or custom"`
 	Date       string  `json:"date" doc:"as for the overview"`
 	From       string  `json:"from"`
 	To         string  `json:"to"`
 	Month      int     `json:"month" doc:"sameMonth: 1 to 12"`
-	Years      []int   `json:"years" doc:"sameMonth and yearToDate: 2 to 10 years"`
+	Years      []int   `json:"years,omitempty" doc:"sameMonth and yearToDate: 2 to 10 years"`
 }
 
 // MaxCompared bounds how many stations, devices or years one comparison shows.

@@ -19,12 +19,12 @@ const (
 
 // OverviewQuery documents the overview's parameters.
 type OverviewQuery struct {
-	Scope  string `query:"scope" doc:"fleet, station or device"`
-	ID     int64  `query:"id" doc:"the station or device id (not for the fleet)"`
-	Period string `query:"period" doc:"day, month, year or custom"`
-	Date   string `query:"date" doc:"yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year)"`
-	From   string `query:"from" doc:"first date of a custom period, yyyy-MM-dd"`
-	To     string `query:"to" doc:"last date of a custom period, yyyy-MM-dd (at most 366 days)"`
+	Scope  string `query:"scope" validate:"required" doc:"fleet, station or device"`
+	ID     int64  `query:"id" doc:"the station or device id; required unless the scope is fleet"`
+	Period string `query:"period" validate:"required" doc:"day, month, year or custom"`
+	Date   string `query:"date" doc:"yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year); required unless the period is custom"`
+	From   string `query:"from" doc:"first date of a custom period, yyyy-MM-dd; required when the period is custom"`
+	To     string `query:"to" doc:"last date of a custom period, yyyy-MM-dd (at most 366 days); required when the period is custom"`
 }
 
 // Point is one bucket of an overview or comparison.

@@ -68,7 +68,7 @@ type ListQuery struct {
 
 // DeleteQuery names the document to delete.
 type DeleteQuery struct {
-	ID int64 `query:"id" doc:"the document id"`
+	ID int64 `query:"id" validate:"required" doc:"the document id"`
 }
 
 // DocList is a page of documents.
@@ -107,7 +107,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/api/vectorstore/documents/{id}", Tag: "assistant", Summary: "A document and its passages",
 		Access: httpapi.Signed, Resp: DocDetail{}, Handle: s.detail})
 	api.Add(httpapi.Route{Method: "GET", Path: "/api/vectorstore/documents/{id}/file", Tag: "assistant", Summary: "Download the uploaded file",
-		Access: httpapi.Signed, RawType: "application/octet-stream", Raw: s.file})
+		Access: httpapi.Signed, RawTypes: []string{"application/pdf", "text/markdown", "text/plain", "text/html"}, Raw: s.file})
 	s.queryRoute(api)
 }
 

@@ -33,7 +33,7 @@ type Event struct {
 func (s *Service) queryRoute(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "POST", Path: "/api/query/", Tag: "assistant",
 		Summary: "Ask the assistant; the answer streams as JSON lines (sources, text pieces, done) and stops when the client goes",
-		Access:  httpapi.Signed, Body: QueryBody{}, Resp: Event{}, RawType: "application/x-ndjson", Raw: s.query})
+		Access:  httpapi.Signed, Body: QueryBody{}, Resp: Event{}, RawTypes: []string{"application/x-ndjson"}, Raw: s.query})
 }
 
 func validQuery(b *QueryBody) error {

@@ -110,7 +110,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Cache: true, Path: "/v2/dev/attribute/{uid}", Tag: "device", Summary: "A device's nameplate and live attributes",
 		Access: httpapi.Signed, Resp: []Attribute{}, Handle: s.attributes})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/dev/export", Tag: "device", Summary: "The filtered device list as CSV or XLSX",
-		Access: httpapi.Signed, Query: ListQuery{}, RawType: "text/csv", Raw: s.export})
+		Access: httpapi.Signed, Query: ListQuery{}, RawTypes: httpapi.ExportTypes, Raw: s.export})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/dev/add", Tag: "device", Summary: "Add a device under a station",
 		Access: httpapi.Signed, Body: Input{}, Resp: Device{}, Handle: s.add})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/dev/edit/{uid}", Tag: "device", Summary: "Edit a device",

@@ -1,11 +1,11 @@
 package httpapi
 
 import (
-	"fmt"
+	"net/http"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
-	"time"
 )
 
 // OpenAPI builds the OpenAPI 3.1 document of every registered route from the routes'
@@ -50,12 +50,27 @@ func (a *API) OpenAPI(version string) map[string]any {
 			op["x-helio-role"] = "admin"
 		}
 		responses := map[string]any{}
-		if rt.Raw != nil {
-			mt := rt.RawType
-			if mt == "" {
-				mt = "application/octet-stream"
+		if len(rt.RawBody) > 0 {
+			content := map[string]any{}
+			for _, mt := range rt.RawBody {
+				content[mt] = map[string]any{}
 			}
-			responses["200"] = map[string]any{"description": "OK", "content": map[string]any{mt: map[string]any{}}}
+			op["requestBody"] = map[string]any{"required": true, "content": content}
+		}
+		if rt.Raw != nil && (rt.Resp == nil || len(rt.RawTypes) > 0) {
+			status := rt.RawStatus
+			if status == 0 {
+				status = 200
+			}
+			ok := map[string]any{"description": http.StatusText(status)}
+			if len(rt.RawTypes) > 0 {
+				content := map[string]any{}
+				for _, mt := range rt.RawTypes {
+					content[mt] = map[string]any{}
+				}
+				ok["content"] = content
+			}
+			responses[strconv.Itoa(status)] = ok
 		} else {
 			var data any = map[string]any{"type": "null"}
 			if rt.Resp != nil {
@@ -69,6 +84,9 @@ func (a *API) OpenAPI(version string) map[string]any {
 			}}}
 		}
 		errRef := map[string]any{"description": "Error envelope", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Envelope"}}}}
+		if rt.Errors != nil {
+			errRef = map[string]any{"description": "Error", "content": map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.Errors))}}}
+		}
 		responses["4XX"] = errRef
 		responses["5XX"] = errRef
 		op["responses"] = responses
@@ -119,156 +137,6 @@ func operationID(method, path string) string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String()
-}
-
-type schemaGen struct {
-	components map[string]any
-	names      map[reflect.Type]string // the component name given to each type
-	owners     map[string]reflect.Type // and the type holding each name
-}
-
-// nameFor gives t a component name no other type holds: its Go name, or when another
-// type already has that name, the name prefixed by its package (station.Input →
-// StationInput), then numbered.
-func (g *schemaGen) nameFor(t reflect.Type) string {
-	if n, ok := g.names[t]; ok {
-		return n
-	}
-	base := schemaName(t)
-	name := base
-	if _, taken := g.owners[name]; taken {
-		pkg := t.PkgPath()
-		if i := strings.LastIndex(pkg, "/"); i >= 0 {
-			pkg = pkg[i+1:]
-		}
-		if pkg != "" {
-			name = strings.ToUpper(pkg[:1]) + pkg[1:] + base
-		}
-		for i := 2; g.owners[name] != nil; i++ {
-			name = fmt.Sprintf("%s%d", base, i)
-		}
-	}
-	g.names[t], g.owners[name] = name, t
-	return name
-}
-
-var timeType = reflect.TypeOf(time.Time{})
-
-// Schemaer lets a type with its own JSON encoding describe itself.
-type Schemaer interface {
-	OpenAPISchema() map[string]any
-}
-
-var schemaerType = reflect.TypeOf((*Schemaer)(nil)).Elem()
-
-func (g *schemaGen) schema(t reflect.Type) map[string]any {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Implements(schemaerType) {
-		return reflect.Zero(t).Interface().(Schemaer).OpenAPISchema()
-	}
-	if t == timeType {
-		return map[string]any{"type": "string", "format": "date-time"}
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return map[string]any{"type": "string"}
-	case reflect.Bool:
-		return map[string]any{"type": "boolean"}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return map[string]any{"type": "integer"}
-	case reflect.Float32, reflect.Float64:
-		return map[string]any{"type": "number"}
-	case reflect.Slice, reflect.Array:
-		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
-	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
-	case reflect.Interface:
-		return map[string]any{}
-	case reflect.Struct:
-		if schemaName(t) == "" {
-			return g.structSchema(t)
-		}
-		name := g.nameFor(t)
-		if _, ok := g.components[name]; !ok {
-			g.components[name] = map[string]any{} // placeholder against recursion
-			g.components[name] = g.structSchema(t)
-		}
-		return map[string]any{"$ref": "#/components/schemas/" + name}
-	}
-	return map[string]any{}
-}
-
-func schemaName(t reflect.Type) string {
-	name := t.Name()
-	if name == "" {
-		return ""
-	}
-	// Generic instantiations such as Page[pkg.Station] get a readable name.
-	if i := strings.Index(name, "["); i >= 0 {
-		inner := name[i+1 : len(name)-1]
-		if j := strings.LastIndex(inner, "."); j >= 0 {
-			inner = inner[j+1:]
-		}
-		name = name[:i] + "Of" + inner
-	}
-	return name
-}
-
-func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
-	props := map[string]any{}
-	var required []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		if f.Anonymous && f.Tag.Get("json") == "" {
-			if emb, ok := g.schema(f.Type)["$ref"]; ok {
-				name := strings.TrimPrefix(emb.(string), "#/components/schemas/")
-				if s, ok := g.components[name].(map[string]any); ok {
-					for k, v := range s["properties"].(map[string]any) {
-						props[k] = v
-					}
-				}
-			}
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		s := g.schema(f.Type)
-		if doc := f.Tag.Get("doc"); doc != "" {
-			s = withDoc(s, doc)
-		}
-		props[name] = s
-		if f.Tag.Get("validate") == "required" {
-			required = append(required, name)
-		}
-	}
-	out := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		out["required"] = required
-	}
-	return out
-}
-
-func withDoc(s map[string]any, doc string) map[string]any {
-	if _, ok := s["$ref"]; ok {
-		return map[string]any{"allOf": []any{s}, "description": doc}
-	}
-	c := map[string]any{}
-	for k, v := range s {
-		c[k] = v
-	}
-	c["description"] = doc
-	return c
 }
 
 func (g *schemaGen) queryParams(t reflect.Type) []any {

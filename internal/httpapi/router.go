@@ -33,9 +33,18 @@ type Route struct {
 	Form any
 	// Handle answers with data (wrapped in the envelope) or an error.
 	Handle func(r *http.Request) (any, error)
-	// Raw answers on its own (files, streams, WebSocket); RawType names its media type.
-	Raw     http.HandlerFunc
-	RawType string
+	// Raw answers on its own (files, streams, WebSocket). RawTypes names the media types
+	// its success may have (none: no body), RawStatus its success status (default 200; 101
+	// for a WebSocket, 204 for no content).
+	// A Raw route with Resp and no RawTypes answers the JSON envelope of Resp. RawBody
+	// names the media types of a request body Raw reads itself (an upload, a stream).
+	Raw       http.HandlerFunc
+	RawTypes  []string
+	RawStatus int
+	RawBody   []string
+	// Errors, when set, is the type of the route's error answers (4XX, 5XX) where they are
+	// not the envelope (a protocol of another product, such as InfluxDB's).
+	Errors any
 	// Cache marks a dashboard read (GET) whose answer may come from the API's AnswerCache.
 	// Its answer must depend only on the caller's view (organisation, role, station
 	// authority), the request and the locale — never on which user asks.
@@ -204,3 +213,13 @@ func pathMatches(pattern, path string) bool {
 	}
 	return true
 }
+
+// Media types of the files the API serves, for the routes' RawTypes.
+const (
+	MediaCSV  = "text/csv"
+	MediaXLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	MediaPDF  = "application/pdf"
+)
+
+// ExportTypes are the media types of a list export (format=csv or xlsx).
+var ExportTypes = []string{MediaCSV, MediaXLSX}

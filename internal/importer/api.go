@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,7 +82,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	}
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/import/file/upload", Tag: "import",
 		Summary: "Upload an export (CSV or XLSX) as the request body, streamed; the organisation's import files hold at most 1 GiB",
-		Access:  httpapi.Admin, Query: FileQuery{}, RawType: "application/json", Raw: s.upload})
+		Access:  httpapi.Admin, Query: FileQuery{}, Resp: File{}, RawBody: slices.Sorted(maps.Keys(uploadTypes)), Raw: s.upload})
 	add("GET", "/v2/import/file/list", "The organisation's uploaded import files", nil, []File{}, s.listFiles)
 	add("POST", "/v2/import/file/delete", "Delete an uploaded import file", FileID{}, nil, s.deleteFile)
 	add("POST", "/v2/import/preview", "The first rows of a file with the detected columns, time format and units and a suggested mapping", FileID{}, Preview{}, s.preview)

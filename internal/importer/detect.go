@@ -65,7 +65,7 @@ func Detect(rr RowReader) (Detection, error) {
 		}
 		return out
 	}
-	d.Mapping = Mapping{HeaderRow: d.HeaderRow, Match: MatchSerial}
+	d.Mapping = Mapping{HeaderRow: d.HeaderRow, Match: MatchSerial, Columns: []Column{}}
 	timeCol := -1
 	for i, h := range d.Header {
 		if timeCol < 0 && (roleOf(h) == "time" || i == 0) {

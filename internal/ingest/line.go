@@ -79,7 +79,7 @@ func (s *LineService) Close() { s.batch.close() }
 
 // WriteV1Query is the query of POST /write.
 type WriteV1Query struct {
-	DB        string `query:"db" doc:"required, as InfluxDB 1.x requires it; the ingest key decides what is written"`
+	DB        string `query:"db" validate:"required" doc:"as InfluxDB 1.x requires it; the ingest key decides what is written"`
 	Precision string `query:"precision" doc:"n, ns, u, us, ms, s, m or h (default ns)"`
 	User      string `query:"u" doc:"ignored"`
 	Password  string `query:"p" doc:"the ingest key (or Authorization: Token <key> / Basic)"`
@@ -88,7 +88,7 @@ type WriteV1Query struct {
 // WriteV2Query is the query of POST /api/v2/write.
 type WriteV2Query struct {
 	Org       string `query:"org" doc:"accepted and ignored: the ingest key names the organisation"`
-	Bucket    string `query:"bucket" doc:"required, as InfluxDB 2 requires it"`
+	Bucket    string `query:"bucket" validate:"required" doc:"as InfluxDB 2 requires it"`
 	Precision string `query:"precision" doc:"ns, us, ms or s (default ns)"`
 }
 
@@ -96,12 +96,12 @@ type WriteV2Query struct {
 func (s *LineService) LineRoutes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "POST", Path: "/write", Tag: "ingest",
 		Summary: "InfluxDB 1.x write: line protocol, mapped to devices by the organisation's rules (key: Authorization Token/Basic or p=)",
-		Access:  httpapi.Public, Query: WriteV1Query{}, RawType: "application/json", Raw: func(w http.ResponseWriter, r *http.Request) { s.write(w, r, 1) }})
+		Access:  httpapi.Public, Query: WriteV1Query{}, Errors: LineErrorV1{}, RawStatus: http.StatusNoContent, RawBody: []string{"text/plain"}, Raw: func(w http.ResponseWriter, r *http.Request) { s.write(w, r, 1) }})
 	api.Add(httpapi.Route{Method: "POST", Path: "/api/v2/write", Tag: "ingest",
 		Summary: "InfluxDB 2 write: line protocol, mapped to devices by the organisation's rules (key: Authorization: Token)",
-		Access:  httpapi.Public, Query: WriteV2Query{}, RawType: "application/json", Raw: func(w http.ResponseWriter, r *http.Request) { s.write(w, r, 2) }})
+		Access:  httpapi.Public, Query: WriteV2Query{}, Errors: LineErrorV2{}, RawStatus: http.StatusNoContent, RawBody: []string{"text/plain"}, Raw: func(w http.ResponseWriter, r *http.Request) { s.write(w, r, 2) }})
 	api.Add(httpapi.Route{Method: "GET", Path: "/ping", Tag: "ingest", Summary: "InfluxDB's health check for collectors: 204",
-		Access: httpapi.Public, RawType: "text/plain", Raw: ping})
+		Access: httpapi.Public, RawStatus: http.StatusNoContent, Raw: ping})
 }
 
 func ping(w http.ResponseWriter, _ *http.Request) {
@@ -109,16 +109,28 @@ func ping(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// LineErrorV1 and LineErrorV2 are the error answers of the two writes, as InfluxDB 1.x
+// and 2.x give them.
+type (
+	LineErrorV1 struct {
+		Error string `json:"error" validate:"required"`
+	}
+	LineErrorV2 struct {
+		Code    string `json:"code" validate:"required"`
+		Message string `json:"message" validate:"required"`
+	}
+)
+
 // lineFail answers as InfluxDB does: v1 {"error": …}, v2 {"code": …, "message": …}.
 func lineFail(w http.ResponseWriter, v, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Influxdb-Version", "helio")
 	w.WriteHeader(status)
 	if v == 1 {
-		_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+		_ = json.NewEncoder(w).Encode(LineErrorV1{Error: msg})
 		return
 	}
-	_ = json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
+	_ = json.NewEncoder(w).Encode(LineErrorV2{Code: code, Message: msg})
 }
 
 // lineKey finds the ingest key: Authorization: Token <key>, Basic (the password), the

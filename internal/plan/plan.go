@@ -75,6 +75,12 @@ type ListQuery struct {
 	StationID int64 `query:"stationId" doc:"one station (with its sub-stations); default every visible station"`
 }
 
+// BuildQuery documents GET /v2/plan/buildlist/get's parameters.
+type BuildQuery struct {
+	Year      int   `query:"year" doc:"default this year"`
+	StationID int64 `query:"stationId" validate:"required" doc:"the station"`
+}
+
 // BuildList is the body of POST /v2/plan/buildlist/put and the answer of /get.
 type BuildList struct {
 	StationID int64       `json:"stationId" validate:"required"`
@@ -89,7 +95,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/plan/get/{uid}", Tag: "plan", Summary: "One station's plan against actual for a year",
 		Access: httpapi.Signed, Query: ListQuery{}, Resp: Overview{}, Handle: s.get})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/plan/buildlist/get", Tag: "plan", Summary: "A station's monthly plan for a year",
-		Access: httpapi.Signed, Query: ListQuery{}, Resp: BuildList{}, Handle: s.buildGet})
+		Access: httpapi.Signed, Query: BuildQuery{}, Resp: BuildList{}, Handle: s.buildGet})
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/plan/buildlist/put", Tag: "plan", Summary: "Draft a station's monthly plan for a year (admin): the months given, laid over its current plan, become a proposal that takes effect when approved",
 		Access: httpapi.Admin, Body: BuildList{}, Resp: Proposal{}, Handle: s.buildPut})
 	s.proposalRoutes(api)

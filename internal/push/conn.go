@@ -25,7 +25,7 @@ type ConnectQuery struct {
 func (h *Hub) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/webpush/message", Tag: "message",
 		Summary: "WebSocket of new messages and message counters (JSON frames {type, data}; see docs/alarms.md)",
-		Access:  httpapi.Public, Query: ConnectQuery{}, Raw: h.ServeHTTP, RawType: "application/json"})
+		Access:  httpapi.Public, Query: ConnectQuery{}, Raw: h.ServeHTTP, RawStatus: http.StatusSwitchingProtocols})
 }
 
 // Frame is one WebSocket text frame.

@@ -100,9 +100,9 @@ func (s *Service) Routes(api *httpapi.API) {
 	add("GET", "/v2/report/record/detail/get/{uid}", "One of the caller's reports", httpapi.Signed, nil, Record{}, s.recordDetail)
 	add("POST", "/v2/report/record/add", "Ask for a report: it is rendered in the background (see its progress in the record list)", httpapi.Signed, RecordInput{}, analysis.Saved{}, s.recordAdd)
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/report/record/download/{uid}", Tag: "report", Access: httpapi.Signed,
-		Summary: "Download one of the caller's rendered reports", RawType: "application/octet-stream", Raw: s.download})
+		Summary: "Download one of the caller's rendered reports", RawTypes: ReportTypes, Raw: s.download})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/report/file/{token}", Tag: "report", Access: httpapi.Public,
-		Summary: "Download a scheduled report through the link of its message, until the link expires", RawType: "application/octet-stream", Raw: s.fileByLink})
+		Summary: "Download a scheduled report through the link of its message, until the link expires", RawTypes: ReportTypes, Raw: s.fileByLink})
 }
 
 func (s *Service) templateList(r *http.Request) (any, error) {
@@ -388,3 +388,6 @@ func (s *Service) send(w http.ResponseWriter, r *http.Request, rec *Record) {
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = w.Write(data)
 }
+
+// ReportTypes are the media types a rendered report is served as (CSV, XLSX or PDF).
+var ReportTypes = []string{httpapi.MediaCSV, httpapi.MediaXLSX, httpapi.MediaPDF}

@@ -91,7 +91,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v1/scada/project/register/config/list", Tag: "scada", Summary: "The organisation's register maps, paged",
 		Access: httpapi.Signed, Query: MapListQuery{}, Resp: httpapi.Page[MapSummary]{}, Handle: s.listMaps})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v1/scada/config/export/{id}", Tag: "scada", Summary: "A register map as a file to import elsewhere",
-		Access: httpapi.Signed, RawType: "application/vnd.helio.regmap+json", Raw: s.export})
+		Access: httpapi.Signed, RawTypes: []string{"application/vnd.helio.regmap+json"}, Raw: s.export})
 }
 
 func (s *Service) project(r *http.Request) (any, error) {

@@ -37,7 +37,7 @@ type Status struct {
 	Polls               int64           `json:"polls"`
 	Failures            int64           `json:"failures"`
 	ConsecutiveFailures int             `json:"consecutiveFailures"`
-	Errors              []PollError     `json:"errors" doc:"most recent first, at most 10"`
+	Errors              []PollError     `json:"errors,omitempty" doc:"most recent first, at most 10; left out when there are none"`
 	Layout              *sunspec.Layout `json:"layout" doc:"SunSpec base and model chain (null for a register map)"`
 	Manufacturer        string          `json:"manufacturer"`
 	Model               string          `json:"model"`

@@ -161,7 +161,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "POST", Path: "/v2/site/edit/{uid}", Tag: "site", Summary: "Edit a station",
 		Access: httpapi.Signed, Body: Input{}, Resp: Station{}, Handle: s.edit})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/export", Tag: "site", Summary: "The filtered station list as CSV or XLSX",
-		Access: httpapi.Signed, Query: ListQuery{}, RawType: "text/csv", Raw: s.export})
+		Access: httpapi.Signed, Query: ListQuery{}, RawTypes: httpapi.ExportTypes, Raw: s.export})
 	s.tagRoutes(api)
 	s.coverRoutes(api)
 }

@@ -40,7 +40,7 @@ func (s *Service) coverRoutes(api *httpapi.API) {
 	// Covers are content-addressed (their name is a hash of the image), so they are
 	// served without a session: an <img> cannot send the bearer token.
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/site/cover/{file}", Tag: "site", Summary: "An uploaded cover image",
-		Access: httpapi.Public, RawType: "image/*", Raw: s.serveCover})
+		Access: httpapi.Public, RawTypes: []string{"image/png", "image/jpeg", "image/webp"}, Raw: s.serveCover})
 }
 
 // decodeDataURL returns the bytes of a base64 data URL.

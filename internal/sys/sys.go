@@ -86,7 +86,7 @@ func (s *Service) Routes(api *httpapi.API) {
 			return MenuFor(httpapi.Caller(r).Role), nil
 		}})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/openapi.json", Tag: "sys", Summary: "This API's OpenAPI 3.1 document",
-		Access: httpapi.Public, RawType: "application/json", Raw: func(w http.ResponseWriter, r *http.Request) {
+		Access: httpapi.Public, RawTypes: []string{"application/json"}, Raw: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(api.OpenAPI(s.Version))
 		}})

@@ -47,7 +47,7 @@ func (l *Log) Routes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/syslog/list", Tag: "syslog", Summary: "The organisation's system log: every write, newest first",
 		Access: httpapi.Admin, Query: Query{}, Resp: httpapi.Page[Entry]{}, Handle: l.list})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/syslog/export", Tag: "syslog", Summary: "The filtered system log as CSV or XLSX",
-		Access: httpapi.Admin, Query: Query{}, RawType: "text/csv", Raw: l.export})
+		Access: httpapi.Admin, Query: Query{}, RawTypes: httpapi.ExportTypes, Raw: l.export})
 }
 
 // filters reads the caller's filters into the list's condition: the caller's organisation

@@ -86,7 +86,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/summary", Summary: "Totals of the filtered work orders by status, timed out and process ratio",
 		Query: ListQuery{}, Resp: Summary{}, Handle: s.summary})
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/export", Summary: "The filtered work orders as CSV or XLSX (at most 100000 rows)",
-		Query: ListQuery{}, RawType: "text/csv", Raw: s.export})
+		Query: ListQuery{}, RawTypes: httpapi.ExportTypes, Raw: s.export})
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/people", Summary: "The users and departments an order can be assigned or copied to",
 		Resp: People{}, Handle: s.people})
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/detail/{uid}", Summary: "One work order with its history, comments and attachments",
@@ -102,7 +102,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	add(httpapi.Route{Method: "POST", Path: "/v2/workorder/attachment/{uid}", Summary: "Attach a photo (JPEG, PNG, WebP) or PDF of at most 5 MB",
 		Body: AttachmentInput{}, Resp: Detail{}, Handle: s.attach})
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/attachment/{uid}/{fileId}", Summary: "Download an attachment",
-		RawType: "application/octet-stream", Raw: s.download})
+		RawTypes: []string{"image/jpeg", "image/png", "image/webp", httpapi.MediaPDF}, Raw: s.download})
 }
 
 // filter reads the list filters; a station the caller cannot see is a 404.

@@ -3290,7 +3290,7 @@ export interface components {
             /** @description 0 unprocessed, 1 processed */
             dealStatus?: number;
             /** Format: date-time */
-            dealTime?: string;
+            dealTime?: string | null;
             /** @description in the caller's language */
             description?: string;
             /** @description 0 when the device was deleted */
@@ -3323,7 +3323,7 @@ export interface components {
              * Format: date-time
              * @description when it cleared (null while occurring)
              */
-            recoveryTime?: string;
+            recoveryTime?: string | null;
             /** @description the rule that raised it (see /v2/warn/rules) */
             rule?: string;
             ruleName?: string;
@@ -3351,7 +3351,7 @@ export interface components {
             /** @description 0 unprocessed, 1 processed */
             dealStatus?: number;
             /** Format: date-time */
-            dealTime?: string;
+            dealTime?: string | null;
             /** @description in the caller's language */
             description?: string;
             /** @description 0 when the device was deleted */
@@ -3376,7 +3376,7 @@ export interface components {
              * @description when the alarm was raised
              */
             occurTime?: string;
-            openOrder?: components["schemas"]["Order"];
+            openOrder?: components["schemas"]["Order"] | null;
             orders?: components["schemas"]["Order"][];
             /** @description the top-level station of a sub-station's alarm (0 otherwise) */
             parentStationId?: number;
@@ -3386,7 +3386,7 @@ export interface components {
              * Format: date-time
              * @description when it cleared (null while occurring)
              */
-            recoveryTime?: string;
+            recoveryTime?: string | null;
             /** @description the rule that raised it (see /v2/warn/rules) */
             rule?: string;
             ruleName?: string;
@@ -3436,7 +3436,7 @@ export interface components {
             /** @description per currency */
             profit?: components["schemas"]["MonitorMoney"][];
             /** @description the profit in the organisation's base currency (docs/kpi.md, Money) */
-            profitBase?: components["schemas"]["BaseMoney"];
+            profitBase?: components["schemas"]["BaseMoney"] | null;
             stations?: number;
         };
         ArrivedList: {
@@ -3529,7 +3529,7 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
-            decidedAt?: string;
+            decidedAt?: string | null;
             enterpriseCertType?: string;
             enterpriseName?: string;
             id?: number;
@@ -3642,10 +3642,10 @@ export interface components {
         CompareSeries: {
             name?: string;
             /** @description the metric over the whole period */
-            total?: number;
+            total?: number | null;
             totals?: components["schemas"]["Totals"];
             /** @description one per label; null where it cannot be computed */
-            values?: number[];
+            values?: (number | null)[];
         };
         CompareTemplateInput: {
             config: components["schemas"]["CompareConfig"];
@@ -3759,7 +3759,7 @@ export interface components {
             reason?: string;
         };
         Dept: {
-            children?: components["schemas"]["Dept"][];
+            children?: (components["schemas"]["Dept"] | null)[];
             /** @description stations the department created ("created by own unit") */
             createdStations?: number;
             id?: number;
@@ -3788,8 +3788,8 @@ export interface components {
             customType?: string;
             id?: number;
             /** Format: date-time */
-            lastSeen?: string;
-            latest?: components["schemas"]["Sample"];
+            lastSeen?: string | null;
+            latest?: components["schemas"]["Sample"] | null;
             /** @description grid or load (meters) */
             meterPosition?: string;
             /** @description the device model (SPEC: device type) */
@@ -3802,7 +3802,7 @@ export interface components {
             sn?: string;
             soc?: number;
             /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
-            specificYield?: number;
+            specificYield?: number | null;
             /** @description running, standby, fault or offline */
             state?: string;
             stationId?: number;
@@ -3872,13 +3872,13 @@ export interface components {
         DeviceField: {
             id?: number;
             /** @description null when the device is not read over Modbus */
-            link?: components["schemas"]["Link"];
+            link?: components["schemas"]["Link"] | null;
             name?: string;
             sn?: string;
             stationId?: number;
             stationName?: string;
             /** @description null until the poller has the device */
-            status?: components["schemas"]["Status"];
+            status?: components["schemas"]["Status"] | null;
             type?: string;
         };
         DeviceInfo: {
@@ -3896,11 +3896,11 @@ export interface components {
             deviceId: number;
         };
         DocDetail: {
-            document?: components["schemas"]["Document"];
+            document?: components["schemas"]["Document"] | null;
             passages?: components["schemas"]["PassageOut"][];
         };
         DocList: {
-            list?: components["schemas"]["Document"][];
+            list?: (components["schemas"]["Document"] | null)[];
             page?: number;
             pageSize?: number;
             total?: number;
@@ -4135,7 +4135,7 @@ export interface components {
             customType?: string;
             id?: number;
             /** Format: date-time */
-            lastSeen?: string;
+            lastSeen?: string | null;
             /** @description grid or load (meters) */
             meterPosition?: string;
             /** @description the device model (SPEC: device type) */
@@ -4148,7 +4148,7 @@ export interface components {
             sn?: string;
             soc?: number;
             /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
-            specificYield?: number;
+            specificYield?: number | null;
             /** @description running, standby, fault or offline */
             state?: string;
             stationId?: number;
@@ -4217,30 +4217,30 @@ export interface components {
         };
         KPIs: {
             /** @description actual ÷ expected, % */
-            actualVsExpected?: number;
+            actualVsExpected?: number | null;
             /** @description (load − import) ÷ load, % */
-            autarky?: number;
+            autarky?: number | null;
             /** @description inverter time availability, % */
-            availability?: number;
+            availability?: number | null;
             /** @description CO₂ avoided, kg */
             co2Kg?: number;
             currency?: string;
             /** @description kWh ÷ kWp, h */
-            equivalentHours?: number;
+            equivalentHours?: number | null;
             /** @description model yield from measured irradiance and temperature, kWh */
-            expectedKwh?: number;
+            expectedKwh?: number | null;
             /** @description consumption, measured or from the energy balance, kWh */
-            loadKwh?: number;
+            loadKwh?: number | null;
             /** @description IEC 61724 performance ratio, % */
-            pr?: number;
+            pr?: number | null;
             /** @description temperature-corrected performance ratio, % */
-            prTemp?: number;
+            prTemp?: number | null;
             /** @description kWh × (price + subsidy), in Currency */
-            revenue?: number;
+            revenue?: number | null;
             /** @description (PV − export) ÷ PV, % */
-            selfConsumption?: number;
+            selfConsumption?: number | null;
             /** @description kWh ÷ kWp, kWh/kWp */
-            specificYield?: number;
+            specificYield?: number | null;
             /** @description PV energy, kWh */
             yieldKwh?: number;
         };
@@ -4252,6 +4252,13 @@ export interface components {
             departments?: number;
             members?: number;
             stations?: number;
+        };
+        LineErrorV1: {
+            error: string;
+        };
+        LineErrorV2: {
+            code: string;
+            message: string;
         };
         LineRule: {
             /** @description the tag whose value is the device's serial number, e.g. sn or name */
@@ -4334,7 +4341,7 @@ export interface components {
             /** @description array tilt, degrees */
             inclination?: number;
             /** Format: date-time */
-            lastSeen?: string;
+            lastSeen?: string | null;
             lat?: number;
             latestAlarm?: string;
             line?: string;
@@ -4371,7 +4378,7 @@ export interface components {
         Live: {
             deviceId?: number;
             latencyMs?: number;
-            layout?: components["schemas"]["Layout"];
+            layout?: components["schemas"]["Layout"] | null;
             mapId?: number;
             /** @description the register map in use ('' for SunSpec) */
             mapName?: string;
@@ -4402,7 +4409,7 @@ export interface components {
             text?: string;
             unit?: string;
             /** @description decoded and scaled; null when not implemented, a string, or a code not in the table */
-            value?: number;
+            value?: number | null;
             writable?: boolean;
         };
         LoginRequest: {
@@ -4660,13 +4667,6 @@ export interface components {
             total?: number;
             totalCapped?: boolean;
         };
-        "PageOfCompareConfig]": {
-            list?: components["schemas"]["TemplateOfCompareConfig"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
-            totalCapped?: boolean;
-        };
         PageOfEntry: {
             list?: components["schemas"]["Entry"][];
             page?: number;
@@ -4723,7 +4723,14 @@ export interface components {
             total?: number;
             totalCapped?: boolean;
         };
-        "PageOfTemplateConfig]": {
+        PageOfTemplateOfCompareConfig: {
+            list?: components["schemas"]["TemplateOfCompareConfig"][];
+            page?: number;
+            pageSize?: number;
+            total?: number;
+            totalCapped?: boolean;
+        };
+        PageOfTemplateOfTemplateConfig: {
             list?: components["schemas"]["TemplateOfTemplateConfig"][];
             page?: number;
             pageSize?: number;
@@ -4873,7 +4880,7 @@ export interface components {
             profit?: {
                 [key: string]: number;
             };
-            profitBase?: number;
+            profitBase?: number | null;
             pvKwh?: number;
             /** @description bucket start, unix ms */
             time?: number;
@@ -4942,7 +4949,7 @@ export interface components {
             approver?: string;
             approverId?: number;
             /** Format: date-time */
-            decidedAt?: string;
+            decidedAt?: string | null;
             id?: number;
             /** @description planned kWh of January to December */
             months?: number[];
@@ -4952,7 +4959,7 @@ export interface components {
             /** @description 1 commit (draft), 2 in approval, 3 finished (approved), 4 refused */
             status?: number;
             /** Format: date-time */
-            submittedAt?: string;
+            submittedAt?: string | null;
             submitter?: string;
             submitterId?: number;
             totalKwh?: number;
@@ -4998,7 +5005,7 @@ export interface components {
             fileName?: string;
             fileSize?: number;
             /** Format: date-time */
-            finishTime?: string;
+            finishTime?: string | null;
             id?: number;
             name?: string;
             params?: components["schemas"]["Params"];
@@ -5006,7 +5013,7 @@ export interface components {
             progress?: number;
             scheduled?: boolean;
             /** Format: date-time */
-            startTime?: string;
+            startTime?: string | null;
             /** @description queued, running, done or failed */
             status?: string;
             /** @description 0 when made without a template */
@@ -5115,9 +5122,9 @@ export interface components {
             type?: number;
         };
         RuleInput: {
-            enabled?: boolean;
+            enabled?: boolean | null;
             key: string;
-            level?: number;
+            level?: number | null;
             params?: {
                 [key: string]: number;
             };
@@ -5131,6 +5138,7 @@ export interface components {
             devices?: string[];
             doc?: string;
             key?: string;
+            /** @description left out when the rule has no thresholds */
             params?: components["schemas"]["ParamSpec"][];
             /** @description 1 device alarm, 2 data alarm */
             type?: number;
@@ -5196,7 +5204,7 @@ export interface components {
         };
         SettingsBody: {
             /** @description a JSON object up to 8 KB: locale, location, theme and the page settings */
-            settings: number[];
+            settings: unknown;
         };
         SettingsView: {
             /** @description 1 allow notifications, 0 disallow */
@@ -5332,7 +5340,7 @@ export interface components {
             inclination?: number;
             kpis?: components["schemas"]["StationKPIs"];
             /** Format: date-time */
-            lastSeen?: string;
+            lastSeen?: string | null;
             lat?: number;
             latestAlarm?: string;
             line?: string;
@@ -5344,7 +5352,7 @@ export interface components {
             ownerCompany?: string;
             ownerName?: string;
             ownerPhone?: string;
-            parent?: components["schemas"]["SimpleItem"];
+            parent?: components["schemas"]["SimpleItem"] | null;
             /** @description 0 for a top-level station */
             parentId?: number;
             /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
@@ -5446,7 +5454,7 @@ export interface components {
             devicesOnline?: number;
             devicesTotal?: number;
             /** Format: date-time */
-            lastSeen?: string;
+            lastSeen?: string | null;
             latestAlarm?: string;
             /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
             performanceRatio?: number;
@@ -5489,17 +5497,17 @@ export interface components {
         };
         Status: {
             consecutiveFailures?: number;
-            /** @description most recent first, at most 10 */
+            /** @description most recent first, at most 10; left out when there are none */
             errors?: components["schemas"]["PollError"][];
             failures?: number;
             /** Format: date-time */
-            lastPoll?: string;
+            lastPoll?: string | null;
             /** Format: date-time */
-            lastSuccess?: string;
+            lastSuccess?: string | null;
             /** @description duration of the last successful poll */
             latencyMs?: number;
             /** @description SunSpec base and model chain (null for a register map) */
-            layout?: components["schemas"]["Layout"];
+            layout?: components["schemas"]["Layout"] | null;
             manufacturer?: string;
             model?: string;
             polls?: number;
@@ -5870,19 +5878,19 @@ export interface components {
             /** @description the transitions the caller may make now */
             actions?: string[];
             /** Format: date-time */
-            actualEnd?: string;
+            actualEnd?: string | null;
             actualHours?: number;
             /** Format: date-time */
-            actualStart?: string;
+            actualStart?: string | null;
             /** @description the alarm it was opened from (0 when by hand) */
             alarmId?: number;
             /**
              * Format: date-time
              * @description when that alarm was raised (its occurrence time, as the alarm list shows it)
              */
-            alarmOccurredAt?: string;
+            alarmOccurredAt?: string | null;
             /** Format: date-time */
-            alarmRecoveredAt?: string;
+            alarmRecoveredAt?: string | null;
             /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
             alarmStatus?: number;
             assigneeDept?: string;
@@ -5960,19 +5968,19 @@ export interface components {
         };
         WorkorderOrder: {
             /** Format: date-time */
-            actualEnd?: string;
+            actualEnd?: string | null;
             actualHours?: number;
             /** Format: date-time */
-            actualStart?: string;
+            actualStart?: string | null;
             /** @description the alarm it was opened from (0 when by hand) */
             alarmId?: number;
             /**
              * Format: date-time
              * @description when that alarm was raised (its occurrence time, as the alarm list shows it)
              */
-            alarmOccurredAt?: string;
+            alarmOccurredAt?: string | null;
             /** Format: date-time */
-            alarmRecoveredAt?: string;
+            alarmRecoveredAt?: string | null;
             /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
             alarmStatus?: number;
             assigneeDept?: string;
@@ -6171,9 +6179,9 @@ export interface operations {
     };
     postApiV2Write: {
         parameters: {
-            query?: {
-                /** @description required, as InfluxDB 2 requires it */
-                bucket?: string;
+            query: {
+                /** @description as InfluxDB 2 requires it */
+                bucket: string;
                 /** @description accepted and ignored: the ingest key names the organisation */
                 org?: string;
                 /** @description ns, us, ms or s (default ns) */
@@ -6183,34 +6191,36 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/plain": unknown;
+            };
+        };
         responses: {
-            /** @description Error envelope */
+            /** @description Error */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope"];
+                    "application/json": components["schemas"]["LineErrorV2"];
                 };
             };
-            /** @description Error envelope */
+            /** @description Error */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope"];
+                    "application/json": components["schemas"]["LineErrorV2"];
                 };
             };
-            /** @description OK */
-            200: {
+            /** @description No Content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
         };
     };
@@ -6314,9 +6324,9 @@ export interface operations {
     };
     deleteApiVectorstoreDocuments: {
         parameters: {
-            query?: {
+            query: {
                 /** @description the document id */
-                id?: number;
+                id: number;
             };
             header?: never;
             path?: never;
@@ -6432,7 +6442,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "text/html": unknown;
+                    "text/markdown": unknown;
+                    "text/plain": unknown;
                 };
             };
         };
@@ -6504,14 +6517,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"];
                 };
             };
-            /** @description OK */
-            200: {
+            /** @description No Content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/plain": unknown;
-                };
+                content?: never;
             };
         };
     };
@@ -7130,18 +7141,18 @@ export interface operations {
     };
     getV2AnalysisOverview: {
         parameters: {
-            query?: {
-                /** @description yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year) */
+            query: {
+                /** @description yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year); required unless the period is custom */
                 date?: string;
-                /** @description first date of a custom period, yyyy-MM-dd */
+                /** @description first date of a custom period, yyyy-MM-dd; required when the period is custom */
                 from?: string;
-                /** @description the station or device id (not for the fleet) */
+                /** @description the station or device id; required unless the scope is fleet */
                 id?: number;
                 /** @description day, month, year or custom */
-                period?: string;
+                period: string;
                 /** @description fleet, station or device */
-                scope?: string;
-                /** @description last date of a custom period, yyyy-MM-dd (at most 366 days) */
+                scope: string;
+                /** @description last date of a custom period, yyyy-MM-dd (at most 366 days); required when the period is custom */
                 to?: string;
             };
             header?: never;
@@ -7602,7 +7613,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfCompareConfig]"];
+                        data?: components["schemas"]["PageOfTemplateOfCompareConfig"];
                     };
                 };
             };
@@ -8094,6 +8105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
                     "text/csv": unknown;
                 };
             };
@@ -8463,7 +8475,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/octet-stream": unknown;
+                "application/vnd.ms-excel": unknown;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                "text/csv": unknown;
+                "text/plain": unknown;
+            };
+        };
         responses: {
             /** @description Error envelope */
             "4XX": {
@@ -8489,7 +8509,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["File"];
+                    };
                 };
             };
         };
@@ -10848,9 +10870,9 @@ export interface operations {
     };
     getV2PlanBuildlistGet: {
         parameters: {
-            query?: {
-                /** @description one station (with its sub-stations); default every visible station */
-                stationId?: number;
+            query: {
+                /** @description the station */
+                stationId: number;
                 /** @description default this year */
                 year?: number;
             };
@@ -11335,7 +11357,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                    "text/csv": unknown;
                 };
             };
         };
@@ -11461,7 +11485,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                    "text/csv": unknown;
                 };
             };
         };
@@ -11722,7 +11748,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfTemplateConfig]"];
+                        data?: components["schemas"]["PageOfTemplateOfTemplateConfig"];
                     };
                 };
             };
@@ -11889,7 +11915,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/*": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
                 };
             };
         };
@@ -12034,6 +12062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
                     "text/csv": unknown;
                 };
             };
@@ -13037,6 +13066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
                     "text/csv": unknown;
                 };
             };
@@ -13911,6 +13941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
                     "text/csv": unknown;
                 };
             };
@@ -14393,14 +14424,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"];
                 };
             };
-            /** @description OK */
-            200: {
+            /** @description Switching Protocols */
+            101: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
         };
     };
@@ -14576,7 +14605,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
                 };
             };
         };
@@ -14729,6 +14761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
                     "text/csv": unknown;
                 };
             };
@@ -14956,9 +14989,9 @@ export interface operations {
     };
     postWrite: {
         parameters: {
-            query?: {
-                /** @description required, as InfluxDB 1.x requires it; the ingest key decides what is written */
-                db?: string;
+            query: {
+                /** @description as InfluxDB 1.x requires it; the ingest key decides what is written */
+                db: string;
                 /** @description the ingest key (or Authorization: Token <key> / Basic) */
                 p?: string;
                 /** @description n, ns, u, us, ms, s, m or h (default ns) */
@@ -14970,34 +15003,36 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/plain": unknown;
+            };
+        };
         responses: {
-            /** @description Error envelope */
+            /** @description Error */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope"];
+                    "application/json": components["schemas"]["LineErrorV1"];
                 };
             };
-            /** @description Error envelope */
+            /** @description Error */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope"];
+                    "application/json": components["schemas"]["LineErrorV1"];
                 };
             };
-            /** @description OK */
-            200: {
+            /** @description No Content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
         };
     };
