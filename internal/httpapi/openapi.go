@@ -12,10 +12,17 @@ import (
 // Go types, so the document cannot drift from the code.
 func (a *API) OpenAPI(version string) map[string]any {
 	// "Envelope" is written below, not from a type of a route
-	g := &schemaGen{components: map[string]any{}, names: map[reflect.Type]string{},
-		owners: map[string]reflect.Type{"Envelope": reflect.TypeOf(Envelope{})}}
+	out, g := newSchemaGens(map[string]reflect.Type{"Envelope": reflect.TypeOf(Envelope{})})
+	// answers first, so that a type also taken as input is told apart by its input name
+	data := make([]any, len(a.Routes()))
+	for i, rt := range a.Routes() {
+		data[i] = map[string]any{"type": "null"}
+		if rt.Resp != nil {
+			data[i] = out.schema(reflect.TypeOf(rt.Resp))
+		}
+	}
 	paths := map[string]map[string]any{}
-	for _, rt := range a.Routes() {
+	for i, rt := range a.Routes() {
 		item := paths[rt.Path]
 		if item == nil {
 			item = map[string]any{}
@@ -72,20 +79,16 @@ func (a *API) OpenAPI(version string) map[string]any {
 			}
 			responses[strconv.Itoa(status)] = ok
 		} else {
-			var data any = map[string]any{"type": "null"}
-			if rt.Resp != nil {
-				data = g.schema(reflect.TypeOf(rt.Resp))
-			}
 			responses["200"] = map[string]any{"description": "OK", "content": map[string]any{"application/json": map[string]any{
 				"schema": map[string]any{"allOf": []any{
 					map[string]any{"$ref": "#/components/schemas/Envelope"},
-					map[string]any{"type": "object", "properties": map[string]any{"data": data}},
+					map[string]any{"type": "object", "required": []string{"data"}, "properties": map[string]any{"data": data[i]}},
 				}},
 			}}}
 		}
 		errRef := map[string]any{"description": "Error envelope", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Envelope"}}}}
 		if rt.Errors != nil {
-			errRef = map[string]any{"description": "Error", "content": map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.Errors))}}}
+			errRef = map[string]any{"description": "Error", "content": map[string]any{"application/json": map[string]any{"schema": out.schema(reflect.TypeOf(rt.Errors))}}}
 		}
 		responses["4XX"] = errRef
 		responses["5XX"] = errRef

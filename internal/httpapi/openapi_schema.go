@@ -8,10 +8,23 @@ import (
 	"time"
 )
 
+// schemaGen describes Go types as JSON Schema, in one of two directions. An answer's
+// struct (answers) has every field the encoder always writes (no omitempty) required, so a
+// client may rely on it; a request's struct (the other generator, whose answers field
+// names the first) has only the fields tagged validate:"required" required. A type used in
+// both directions gets two components: Name for answers, NameInput for requests.
 type schemaGen struct {
 	components map[string]any
 	names      map[reflect.Type]string // the component name given to each type
-	owners     map[string]reflect.Type // and the type holding each name
+	owners     map[string]reflect.Type // and the type holding each name (shared)
+	answers    *schemaGen              // nil: this generator describes answers
+}
+
+func newSchemaGens(owners map[string]reflect.Type) (out, in *schemaGen) {
+	components := map[string]any{}
+	out = &schemaGen{components: components, names: map[reflect.Type]string{}, owners: owners}
+	in = &schemaGen{components: components, names: map[reflect.Type]string{}, owners: owners, answers: out}
+	return out, in
 }
 
 // nameFor gives t a component name no other type holds: its Go name, or when another
@@ -22,6 +35,11 @@ func (g *schemaGen) nameFor(t reflect.Type) string {
 		return n
 	}
 	base := schemaName(t)
+	if g.answers != nil {
+		if _, both := g.answers.names[t]; both {
+			base += "Input"
+		}
+	}
 	name := base
 	if _, taken := g.owners[name]; taken {
 		pkg := t.PkgPath()
@@ -180,6 +198,9 @@ func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
 					for k, v := range s["properties"].(map[string]any) {
 						props[k] = v
 					}
+					if req, ok := s["required"].([]string); ok {
+						required = append(required, req...)
+					}
 				}
 			}
 			continue
@@ -200,13 +221,22 @@ func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
 			s = withDoc(s, doc)
 		}
 		props[name] = s
-		if f.Tag.Get("validate") == "required" {
+		if g.answers == nil && !omitEmpty || g.answers != nil && f.Tag.Get("validate") == "required" {
 			required = append(required, name)
 		}
 	}
 	out := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
-		out["required"] = required
+		// a field of an embedded struct and one of the outer struct may share a name
+		seen := map[string]bool{}
+		uniq := required[:0]
+		for _, r := range required {
+			if !seen[r] {
+				seen[r] = true
+				uniq = append(uniq, r)
+			}
+		}
+		out["required"] = uniq
 	}
 	return out
 }

@@ -3281,128 +3281,142 @@ export interface components {
     schemas: {
         Alarm: {
             /** @description 1 occurring, 2 recovered */
-            alarmStatus?: number;
+            alarmStatus: number;
             /** @description name of the user of the latest deal */
-            dealBy?: string;
+            dealBy: string;
             /** @description of the latest deal: 1 remote reset, 2 on-site repair, 3 part replaced, 4 false alarm, 5 other; 0 before any */
-            dealMethod?: number;
-            dealMethodName?: string;
+            dealMethod: number;
+            dealMethodName: string;
             /** @description 0 unprocessed, 1 processed */
-            dealStatus?: number;
+            dealStatus: number;
             /** Format: date-time */
-            dealTime?: string | null;
+            dealTime: string | null;
             /** @description in the caller's language */
-            description?: string;
+            description: string;
             /** @description 0 when the device was deleted */
-            deviceId?: number;
-            deviceName?: string;
+            deviceId: number;
+            deviceName: string;
             /** @description serial number (the collector's for a collector alarm) */
-            deviceSn?: string;
+            deviceSn: string;
             /** @description inverter, battery, storage, meter or collector */
-            deviceType?: string;
+            deviceType: string;
             /** @description start to recovery (or to now while occurring), minutes */
-            durationMin?: number;
-            id?: number;
+            durationMin: number;
+            id: number;
             /**
              * Format: date-time
              * @description the last time the condition was seen
              */
-            lastAlarmTime?: string;
+            lastAlarmTime: string;
             /** @description 0 signal change, 1 alarm, 2 fault */
-            level?: number;
+            level: number;
             /**
              * Format: date-time
              * @description when the alarm was raised
              */
-            occurTime?: string;
+            occurTime: string;
             /** @description the top-level station of a sub-station's alarm (0 otherwise) */
-            parentStationId?: number;
+            parentStationId: number;
             /** @description of the latest deal */
-            reason?: string;
+            reason: string;
             /**
              * Format: date-time
              * @description when it cleared (null while occurring)
              */
-            recoveryTime?: string | null;
+            recoveryTime: string | null;
             /** @description the rule that raised it (see /v2/warn/rules) */
-            rule?: string;
-            ruleName?: string;
+            rule: string;
+            ruleName: string;
             /**
              * Format: date-time
              * @description when the condition began
              */
-            startTime?: string;
-            stationId?: number;
-            stationName?: string;
+            startTime: string;
+            stationId: number;
+            stationName: string;
             /** @description the station's IANA zone */
-            timezone?: string;
+            timezone: string;
             /** @description 1 device alarm, 2 data alarm */
-            type?: number;
+            type: number;
         };
         AlarmDetail: {
             /** @description 1 occurring, 2 recovered */
-            alarmStatus?: number;
+            alarmStatus: number;
             /** @description name of the user of the latest deal */
-            dealBy?: string;
+            dealBy: string;
             /** @description of the latest deal: 1 remote reset, 2 on-site repair, 3 part replaced, 4 false alarm, 5 other; 0 before any */
-            dealMethod?: number;
-            dealMethodName?: string;
-            deals?: components["schemas"]["Deal"][];
+            dealMethod: number;
+            dealMethodName: string;
+            deals: components["schemas"]["Deal"][];
             /** @description 0 unprocessed, 1 processed */
-            dealStatus?: number;
+            dealStatus: number;
             /** Format: date-time */
-            dealTime?: string | null;
+            dealTime: string | null;
             /** @description in the caller's language */
-            description?: string;
+            description: string;
             /** @description 0 when the device was deleted */
-            deviceId?: number;
-            deviceName?: string;
+            deviceId: number;
+            deviceName: string;
             /** @description serial number (the collector's for a collector alarm) */
-            deviceSn?: string;
+            deviceSn: string;
             /** @description inverter, battery, storage, meter or collector */
-            deviceType?: string;
+            deviceType: string;
             /** @description start to recovery (or to now while occurring), minutes */
-            durationMin?: number;
-            id?: number;
+            durationMin: number;
+            id: number;
             /**
              * Format: date-time
              * @description the last time the condition was seen
              */
-            lastAlarmTime?: string;
+            lastAlarmTime: string;
             /** @description 0 signal change, 1 alarm, 2 fault */
-            level?: number;
+            level: number;
             /**
              * Format: date-time
              * @description when the alarm was raised
              */
-            occurTime?: string;
-            openOrder?: components["schemas"]["Order"] | null;
-            orders?: components["schemas"]["Order"][];
+            occurTime: string;
+            openOrder: components["schemas"]["Order"] | null;
+            orders: components["schemas"]["Order"][];
             /** @description the top-level station of a sub-station's alarm (0 otherwise) */
-            parentStationId?: number;
+            parentStationId: number;
             /** @description of the latest deal */
-            reason?: string;
+            reason: string;
             /**
              * Format: date-time
              * @description when it cleared (null while occurring)
              */
-            recoveryTime?: string | null;
+            recoveryTime: string | null;
             /** @description the rule that raised it (see /v2/warn/rules) */
-            rule?: string;
-            ruleName?: string;
+            rule: string;
+            ruleName: string;
             /**
              * Format: date-time
              * @description when the condition began
              */
-            startTime?: string;
-            stationId?: number;
-            stationName?: string;
+            startTime: string;
+            stationId: number;
+            stationName: string;
             /** @description the station's IANA zone */
-            timezone?: string;
+            timezone: string;
             /** @description 1 device alarm, 2 data alarm */
-            type?: number;
+            type: number;
         };
         AlarmSettings: {
+            /** @description 1 allow notifications, 0 disallow */
+            allowed: number;
+            /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
+            dailyLimit: number;
+            /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
+            frequency: string;
+            /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
+            levels: number[];
+            /** @description 1 in-site (message centre and live push), 2 app push; at least one */
+            methods: number[];
+            /** @description IANA zone whose days the daily limit counts (default UTC) */
+            timezone: string;
+        };
+        AlarmSettingsInput: {
             /** @description 1 allow notifications, 0 disallow */
             allowed: number;
             /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
@@ -3417,51 +3431,51 @@ export interface components {
             timezone?: string;
         };
         All: {
-            capacityKwp?: number;
-            co2ReductionKg?: components["schemas"]["Periods"];
-            currentPowerKw?: number;
-            devices?: number;
-            devicesFault?: number;
-            devicesOnline?: number;
+            capacityKwp: number;
+            co2ReductionKg: components["schemas"]["Periods"];
+            currentPowerKw: number;
+            devices: number;
+            devicesFault: number;
+            devicesOnline: number;
             /** @description CO₂ ÷ energy in all: the stations' country factors weighted by their lifetime energy (the deployment's factor when there is none) */
-            emissionFactorKgPerKwh?: number;
+            emissionFactorKgPerKwh: number;
             /** @description PV energy, kWh, by each station's calendar */
-            energyKwh?: components["schemas"]["Periods"];
+            energyKwh: components["schemas"]["Periods"];
             /** @description devices in fault ÷ devices, % */
-            faultRatio?: number;
+            faultRatio: number;
             /** @description devices online ÷ devices, % */
-            onlineRatio?: number;
+            onlineRatio: number;
             /** @description current kW ÷ installed kWp, % */
-            powerNormalization?: number;
+            powerNormalization: number;
             /** @description per currency */
-            profit?: components["schemas"]["MonitorMoney"][];
+            profit: components["schemas"]["MonitorMoney"][];
             /** @description the profit in the organisation's base currency (docs/kpi.md, Money) */
-            profitBase?: components["schemas"]["BaseMoney"] | null;
-            stations?: number;
+            profitBase: components["schemas"]["BaseMoney"] | null;
+            stations: number;
         };
         ArrivedList: {
-            root?: string;
+            root: string;
             /** @description at most 200, the most recent first; this replica's view since it started */
-            topics?: components["schemas"]["ArrivedTopic"][];
+            topics: components["schemas"]["ArrivedTopic"][];
         };
         ArrivedTopic: {
-            count?: number;
-            detail?: string;
+            count: number;
+            detail: string;
             /** @description unknown_device, rejected: the serial number the rule named */
-            device?: string;
+            device: string;
             /**
              * Format: date-time
              * @description RFC 3339
              */
-            last?: string;
+            last: string;
             /** @description the latest payload, at most 512 bytes */
-            payload?: string;
+            payload: string;
             /** @description no_rule, unknown_device, no_value or rejected */
-            reason?: string;
+            reason: string;
             /** @description relative to the organisation's root, at most 256 bytes */
-            topic?: string;
+            topic: string;
             /** @description the payload was longer */
-            trimmed?: boolean;
+            trimmed: boolean;
         };
         AssignInput: {
             assigneeDeptId?: number;
@@ -3469,13 +3483,13 @@ export interface components {
             comment?: string;
         };
         Attachment: {
-            contentType?: string;
-            id?: number;
-            name?: string;
-            size?: number;
+            contentType: string;
+            id: number;
+            name: string;
+            size: number;
             /** Format: date-time */
-            time?: string;
-            userName?: string;
+            time: string;
+            userName: string;
         };
         AttachmentInput: {
             /** @description data URL: data:<type>;base64,…; JPEG, PNG, WebP or PDF, at most 5 MB */
@@ -3485,17 +3499,17 @@ export interface components {
         };
         Attribute: {
             /** @description nameplate or live */
-            group?: string;
-            key?: string;
-            unit?: string;
-            value?: unknown;
+            group: string;
+            key: string;
+            unit: string;
+            value: unknown;
         };
         AvatarUpload: {
             /** @description data URL: data:image/png;base64,… (up to 2 MB) */
             image: string;
         };
         AvatarURL: {
-            url?: string;
+            url: string;
         };
         BaseMoney: {
             /** @description the organisation's base currency (ISO 4217) */
@@ -3515,8 +3529,19 @@ export interface components {
             /** @description oldest first within each currency */
             rates: components["schemas"]["Rate"][];
         };
+        BookInput: {
+            /** @description ISO 4217 */
+            base: string;
+            /** @description oldest first within each currency */
+            rates: components["schemas"]["RateInput"][];
+        };
         BuildList: {
             months: components["schemas"]["MonthPlan"][];
+            stationId: number;
+            year: number;
+        };
+        BuildListInput: {
+            months: components["schemas"]["MonthPlanInput"][];
             stationId: number;
             year: number;
         };
@@ -3525,23 +3550,23 @@ export interface components {
         };
         Certification: {
             /** @description enterprise or individual */
-            accountType?: string;
+            accountType: string;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            decidedAt?: string | null;
-            enterpriseCertType?: string;
-            enterpriseName?: string;
-            id?: number;
-            legalCertNumber?: string;
-            legalCertType?: string;
-            legalPerson?: string;
-            organizationCode?: string;
-            reason?: string;
+            decidedAt: string | null;
+            enterpriseCertType: string;
+            enterpriseName: string;
+            id: number;
+            legalCertNumber: string;
+            legalCertType: string;
+            legalPerson: string;
+            organizationCode: string;
+            reason: string;
             /** @description auditing, passed, refused or withdrawn */
-            status?: string;
-            userId?: number;
-            username?: string;
+            status: string;
+            userId: number;
+            username: string;
         };
         CertInput: {
             /** @description enterprise or individual */
@@ -3570,30 +3595,38 @@ export interface components {
             stationIds?: number[];
         };
         Choice: {
-            id?: number;
-            name?: string;
+            id: number;
+            name: string;
         };
         CloudSite: {
-            address?: string;
+            address: string;
             /** @description ISO 3166-1 alpha-2 when the vendor gives it */
-            country?: string;
+            country: string;
             /** @description ISO 4217 when the vendor gives it */
-            currency?: string;
-            devices?: components["schemas"]["RemoteDevice"][];
-            id?: string;
-            name?: string;
-            peakKw?: number;
+            currency: string;
+            devices: components["schemas"]["RemoteDevice"][];
+            id: string;
+            name: string;
+            peakKw: number;
             /** @description IANA zone the vendor reports the site's local times in */
-            timeZone?: string;
+            timeZone: string;
         };
         CO2Factors: {
-            countries?: components["schemas"]["Country"][];
+            countries: components["schemas"]["Country"][];
             /** @description the factor of stations whose country is not listed (--emission-factor) */
-            kpiFactorKgPerKwh?: number;
+            kpiFactorKgPerKwh: number;
             /** @description country: each station's carbon reduction uses its country's factor */
-            kpiScope?: string;
+            kpiScope: string;
         };
         Column: {
+            device: string;
+            energy: string;
+            /** @description power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc, irradiance, status */
+            field: string;
+            name: string;
+            unit: string;
+        };
+        ColumnInput: {
             device?: string;
             energy?: string;
             /** @description power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc, irradiance, status */
@@ -3602,18 +3635,38 @@ export interface components {
             unit?: string;
         };
         Comment: {
-            body?: string;
-            id?: number;
+            body: string;
+            id: number;
             /** Format: date-time */
-            time?: string;
-            userId?: number;
-            userName?: string;
+            time: string;
+            userId: number;
+            userName: string;
         };
         CommentInput: {
             /** @description at most 1000 characters */
             body: string;
         };
         CompareConfig: {
+            /** @description as for the overview */
+            date: string;
+            /** @description devices: 2 to 10 */
+            deviceIds?: number[];
+            from: string;
+            /** @description yield, specificYield, equivalentHours, pr, prTemp, availability, co2, revenue, expected, actualVsExpected, selfConsumption or autarky */
+            metric: string;
+            /** @description stations, devices, sameMonth, yearToDate or median */
+            mode: string;
+            /** @description sameMonth: 1 to 12 */
+            month: number;
+            /** @description stations, devices, median: day, month, year or custom */
+            period: string;
+            /** @description stations: 2 to 10; median: one; sameMonth and yearToDate: one, or none for the fleet */
+            stationIds?: number[];
+            to: string;
+            /** @description sameMonth and yearToDate: 2 to 10 years */
+            years?: number[];
+        };
+        CompareConfigInput: {
             /** @description as for the overview */
             date?: string;
             /** @description devices: 2 to 10 */
@@ -3634,21 +3687,21 @@ export interface components {
             years?: number[];
         };
         CompareResult: {
-            labels?: string[];
-            metric?: string;
-            series?: components["schemas"]["CompareSeries"][];
-            unit?: string;
+            labels: string[];
+            metric: string;
+            series: components["schemas"]["CompareSeries"][];
+            unit: string;
         };
         CompareSeries: {
-            name?: string;
+            name: string;
             /** @description the metric over the whole period */
-            total?: number | null;
-            totals?: components["schemas"]["Totals"];
+            total: number | null;
+            totals: components["schemas"]["Totals"];
             /** @description one per label; null where it cannot be computed */
-            values?: (number | null)[];
+            values: (number | null)[];
         };
         CompareTemplateInput: {
-            config: components["schemas"]["CompareConfig"];
+            config: components["schemas"]["CompareConfigInput"];
             name: string;
             /** @description share with the organisation */
             shared?: boolean;
@@ -3656,37 +3709,37 @@ export interface components {
             uid?: number;
         };
         Confirmed: {
-            devicesCreated?: number;
+            devicesCreated: number;
             /** @description existing devices of the same serial number now synced */
-            devicesLinked?: number;
-            stationsCreated?: number;
+            devicesLinked: number;
+            stationsCreated: number;
         };
         ConfirmInput: {
             sites: components["schemas"]["Pick"][];
         };
         Connection: {
             /** Format: date-time */
-            createTime?: string;
+            createTime: string;
             /** @description calls a day Helio allows itself with this key */
-            dailyBudget?: number;
+            dailyBudget: number;
             /** @description devices synced through it */
-            devices?: number;
-            id?: number;
+            devices: number;
+            id: number;
             /** @description the last failure, empty once a sync succeeds */
-            lastError?: string;
+            lastError: string;
             /**
              * Format: date-time
              * @description zero: never
              */
-            lastSync?: string;
-            name?: string;
+            lastSync: string;
+            name: string;
             /** Format: date-time */
-            nextSync?: string;
+            nextSync: string;
             /** @description calls made today (UTC day) */
-            quotaUsed?: number;
+            quotaUsed: number;
             /** @description new, backfill, live, quota, retrying or refused */
-            state?: string;
-            vendor?: string;
+            state: string;
+            vendor: string;
         };
         ConnectionInput: {
             /** @description the vendor's one secret as typed, or for a vendor of several fields (GET /v2/cloud/vendors) a JSON object of them; required when adding, empty on an edit keeps the stored ones */
@@ -3699,52 +3752,52 @@ export interface components {
         };
         Country: {
             /** @description ISO 3166-1 alpha-2 */
-            country?: string;
-            kgPerKwh?: number;
+            country: string;
+            kgPerKwh: number;
             /** @description the year the factor describes */
-            year?: number;
+            year: number;
         };
         Counts: {
             /** @description unprocessed alarms of the stations the user may see, whenever they began */
-            unprocessedAlarm?: number;
-            unread?: number;
+            unprocessedAlarm: number;
+            unread: number;
         };
         CoverUpload: {
             /** @description data URL: data:image/(jpeg|png|webp);base64,… */
             image: string;
         };
         CoverURL: {
-            url?: string;
+            url: string;
         };
         Created: {
-            id?: number;
+            id: number;
         };
         DailyInfo: {
             /** @description keys 0, 1, 2 */
-            byLevel?: {
+            byLevel: {
                 [key: string]: number;
             };
             /** @description type 2 */
-            dataAlarms?: number;
+            dataAlarms: number;
             /** @description type 1 */
-            deviceAlarms?: number;
+            deviceAlarms: number;
             /** @description of today's alarms, those still occurring */
-            occurring?: number;
-            processed?: number;
+            occurring: number;
+            processed: number;
             /** @description processed ÷ total, % (0 without alarms) */
-            processRatio?: number;
-            total?: number;
-            unprocessed?: number;
+            processRatio: number;
+            total: number;
+            unprocessed: number;
         };
         Deal: {
-            dealMethod?: number;
-            dealMethodName?: string;
-            id?: number;
-            reason?: string;
+            dealMethod: number;
+            dealMethodName: string;
+            id: number;
+            reason: string;
             /** Format: date-time */
-            time?: string;
-            userId?: number;
-            userName?: string;
+            time: string;
+            userId: number;
+            userName: string;
         };
         DealInput: {
             /** @description 1 remote reset, 2 on-site repair, 3 part replaced, 4 false alarm, 5 other */
@@ -3759,15 +3812,15 @@ export interface components {
             reason?: string;
         };
         Dept: {
-            children?: (components["schemas"]["Dept"] | null)[];
+            children: (components["schemas"]["Dept"] | null)[];
             /** @description stations the department created ("created by own unit") */
-            createdStations?: number;
-            id?: number;
-            members?: number;
-            name?: string;
-            parentId?: number;
+            createdStations: number;
+            id: number;
+            members: number;
+            name: string;
+            parentId: number;
             /** @description top-level stations granted to the department ("authorised to own unit") */
-            stationIds?: number[];
+            stationIds: number[];
         };
         DeptInput: {
             /** @description up to 50 characters, unique among its siblings */
@@ -3776,179 +3829,179 @@ export interface components {
             stationIds?: number[];
         };
         Detail: {
-            capacityKwh?: number;
-            collectorSn?: string;
+            capacityKwh: number;
+            collectorSn: string;
             /** @description PV array capacity behind an inverter */
-            componentCapacityKwp?: number;
-            componentCount?: number;
-            componentRatedPowerW?: number;
+            componentCapacityKwp: number;
+            componentCount: number;
+            componentRatedPowerW: number;
             /** Format: date-time */
-            createTime?: string;
-            currentPowerKw?: number;
-            customType?: string;
-            id?: number;
+            createTime: string;
+            currentPowerKw: number;
+            customType: string;
+            id: number;
             /** Format: date-time */
-            lastSeen?: string | null;
-            latest?: components["schemas"]["Sample"] | null;
+            lastSeen: string | null;
+            latest: components["schemas"]["Sample"] | null;
             /** @description grid or load (meters) */
-            meterPosition?: string;
+            meterPosition: string;
             /** @description the device model (SPEC: device type) */
-            model?: string;
-            name?: string;
+            model: string;
+            name: string;
             /** @description 0 when the device hangs directly under the station */
-            parentId?: number;
-            ratedPowerKw?: number;
+            parentId: number;
+            ratedPowerKw: number;
             /** @description serial number, unique in the organisation */
-            sn?: string;
-            soc?: number;
+            sn: string;
+            soc: number;
             /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
-            specificYield?: number | null;
+            specificYield: number | null;
             /** @description running, standby, fault or offline */
-            state?: string;
-            stationId?: number;
-            stationName?: string;
+            state: string;
+            stationId: number;
+            stationName: string;
             /** @description actual enabled strings */
-            stringsEnabled?: number;
-            stringsTotal?: number;
-            todayKwh?: number;
-            totalKwh?: number;
+            stringsEnabled: number;
+            stringsTotal: number;
+            todayKwh: number;
+            totalKwh: number;
             /** @description inverter, battery, storage (all-in-one home storage) or meter */
-            type?: string;
+            type: string;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         DetectedColumn: {
             /** @description energy columns: counter or interval */
-            energy?: string;
-            name?: string;
+            energy: string;
+            name: string;
             /** @description time, device, a sample field, or empty when unknown */
-            role?: string;
-            unit?: string;
+            role: string;
+            unit: string;
         };
         Detection: {
-            columns?: components["schemas"]["DetectedColumn"][];
-            header?: string[];
-            headerRow?: number;
+            columns: components["schemas"]["DetectedColumn"][];
+            header: string[];
+            headerRow: number;
             /** @description the suggested mapping */
-            mapping?: components["schemas"]["Mapping"];
+            mapping: components["schemas"]["Mapping"];
             /** @description the first data rows as read */
-            rows?: string[][];
-            timeAmbiguous?: boolean;
+            rows: string[][];
+            timeAmbiguous: boolean;
             /** @description a Go layout or unix, unix_ms, excel_serial; empty when no column reads as time */
-            timeFormat?: string;
-            timeHasOffset?: boolean;
+            timeFormat: string;
+            timeHasOffset: boolean;
         };
         Device: {
-            capacityKwh?: number;
-            collectorSn?: string;
+            capacityKwh: number;
+            collectorSn: string;
             /** @description PV array capacity behind an inverter */
-            componentCapacityKwp?: number;
-            componentCount?: number;
-            componentRatedPowerW?: number;
+            componentCapacityKwp: number;
+            componentCount: number;
+            componentRatedPowerW: number;
             /** Format: date-time */
-            createTime?: string;
-            customType?: string;
-            id?: number;
+            createTime: string;
+            customType: string;
+            id: number;
             /** @description grid or load (meters) */
-            meterPosition?: string;
+            meterPosition: string;
             /** @description the device model (SPEC: device type) */
-            model?: string;
-            name?: string;
+            model: string;
+            name: string;
             /** @description 0 when the device hangs directly under the station */
-            parentId?: number;
-            ratedPowerKw?: number;
+            parentId: number;
+            ratedPowerKw: number;
             /** @description serial number, unique in the organisation */
-            sn?: string;
-            stationId?: number;
-            stationName?: string;
+            sn: string;
+            stationId: number;
+            stationName: string;
             /** @description actual enabled strings */
-            stringsEnabled?: number;
-            stringsTotal?: number;
+            stringsEnabled: number;
+            stringsTotal: number;
             /** @description inverter, battery, storage (all-in-one home storage) or meter */
-            type?: string;
+            type: string;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         DeviceField: {
-            id?: number;
+            id: number;
             /** @description null when the device is not read over Modbus */
-            link?: components["schemas"]["Link"] | null;
-            name?: string;
-            sn?: string;
-            stationId?: number;
-            stationName?: string;
+            link: components["schemas"]["Link"] | null;
+            name: string;
+            sn: string;
+            stationId: number;
+            stationName: string;
             /** @description null until the poller has the device */
-            status?: components["schemas"]["Status"] | null;
-            type?: string;
+            status: components["schemas"]["Status"] | null;
+            type: string;
         };
         DeviceInfo: {
             /** @description modules, rated or empty */
-            capacitySource?: string;
-            id?: number;
+            capacitySource: string;
+            id: number;
             /** @description grid or load for a meter, else empty */
-            meterPosition?: string;
-            stationId?: number;
-            stationName?: string;
+            meterPosition: string;
+            stationId: number;
+            stationName: string;
             /** @description inverter, battery, storage or meter */
-            type?: string;
+            type: string;
         };
         DeviceRef: {
             deviceId: number;
         };
         DocDetail: {
-            document?: components["schemas"]["Document"] | null;
-            passages?: components["schemas"]["PassageOut"][];
+            document: components["schemas"]["Document"] | null;
+            passages: components["schemas"]["PassageOut"][];
         };
         DocList: {
-            list?: (components["schemas"]["Document"] | null)[];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: (components["schemas"]["Document"] | null)[];
+            page: number;
+            pageSize: number;
+            total: number;
         };
         Document: {
             /** @description characters of text extracted */
-            chars?: number;
+            chars: number;
             /** @description passages indexed */
-            chunks?: number;
-            contentType?: string;
+            chunks: number;
+            contentType: string;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             error?: string;
-            id?: number;
+            id: number;
             /** Format: date-time */
             indexedAt?: string;
-            name?: string;
+            name: string;
             /** @description 0–1 while indexing */
-            progress?: number;
-            sha256?: string;
+            progress: number;
+            sha256: string;
             /** @description bytes */
-            size?: number;
+            size: number;
             /** @description queued, indexing, ready or failed */
-            status?: string;
+            status: string;
         };
         Empty: Record<string, never>;
         Entry: {
             /** @description what was done, e.g. user.edit or site.tag.add */
-            action?: string;
+            action: string;
             /** @description the client's address */
-            address?: string;
+            address: string;
             /** @description JSON of the object after an edit (or the request, secrets masked), or empty */
-            after?: string;
+            after: string;
             /** @description JSON of the object before an edit, or empty */
-            before?: string;
-            detail?: string;
-            id?: number;
-            method?: string;
+            before: string;
+            detail: string;
+            id: number;
+            method: string;
             /** @description what it was aimed at */
-            object?: string;
+            object: string;
             /** @description the call's pattern */
-            route?: string;
+            route: string;
             /** @description the HTTP status it was answered with */
-            status?: number;
+            status: number;
             /** Format: date-time */
-            time?: string;
-            userId?: number;
-            username?: string;
+            time: string;
+            userId: number;
+            username: string;
         };
         Envelope: {
             /** @description 200 on success; the HTTP status on failure; 50012 when the session was ended elsewhere */
@@ -3959,16 +4012,15 @@ export interface components {
             msg: string;
         };
         Event: {
-            /** @description create, accept, reject, start, finish, close or assign */
-            action?: string;
-            comment?: string;
-            fromStatus?: number;
-            id?: number;
-            /** Format: date-time */
-            time?: string;
-            toStatus?: number;
-            userId?: number;
-            userName?: string;
+            message?: string;
+            /** @description with done: the model that answered, or builtin */
+            model?: string;
+            sources?: components["schemas"]["Source"][];
+            /** @description with error: the upstream status */
+            status?: number;
+            text?: string;
+            /** @description sources, delta, error or done */
+            type: string;
         };
         FaultInput: {
             /** @description a device of a station the caller may see */
@@ -3980,19 +4032,27 @@ export interface components {
         };
         FaultView: {
             /** Format: date-time */
-            end?: string;
-            id?: string;
-            kind?: string;
+            end: string;
+            id: string;
+            kind: string;
             /** Format: date-time */
-            start?: string;
+            start: string;
         };
         Field: {
-            key?: string;
-            optional?: boolean;
+            key: string;
+            optional: boolean;
             /** @description typed in a password box */
-            secret?: boolean;
+            secret: boolean;
         };
         FieldMap: {
+            /** @description a sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
+            field: string;
+            /** @description dotted JSON path; empty: the payload is a plain number */
+            path: string;
+            /** @description multiplies the value (W to kW: 0.001); 0 means 1 */
+            scale: number;
+        };
+        FieldMapInput: {
             /** @description a sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
             field?: string;
             /** @description dotted JSON path; empty: the payload is a plain number */
@@ -4002,80 +4062,80 @@ export interface components {
         };
         File: {
             /** Format: date-time */
-            createdAt?: string;
-            id?: number;
+            createdAt: string;
+            id: number;
             /** @description csv or xlsx */
-            kind?: string;
-            name?: string;
-            sha256?: string;
-            size?: number;
+            kind: string;
+            name: string;
+            sha256: string;
+            size: number;
         };
         FileID: {
             fileId: number;
         };
         FileRef: {
             device?: string;
-            id?: number;
-            name?: string;
+            id: number;
+            name: string;
         };
         Flows: {
-            chargeKwh?: number;
-            dischargeKwh?: number;
-            exportKwh?: number;
-            importKwh?: number;
-            loadKwh?: number;
-            pvKwh?: number;
+            chargeKwh: number;
+            dischargeKwh: number;
+            exportKwh: number;
+            importKwh: number;
+            loadKwh: number;
+            pvKwh: number;
         };
         FoundDevice: {
             /** @description the organisation's device of this serial number (0: none yet) */
-            deviceId?: number;
+            deviceId: number;
             /** @description this connection already syncs it */
-            following?: boolean;
+            following: boolean;
             /** @description PV array behind it, kWp (0: not reported) */
-            kwp?: number;
-            model?: string;
-            name?: string;
-            serial?: string;
+            kwp: number;
+            model: string;
+            name: string;
+            serial: string;
             /** @description Helio device type: inverter */
-            type?: string;
+            type: string;
         };
         FoundSite: {
-            address?: string;
+            address: string;
             /** @description ISO 3166-1 alpha-2 when the vendor gives it */
-            country?: string;
+            country: string;
             /** @description ISO 4217 when the vendor gives it */
-            currency?: string;
-            devices?: components["schemas"]["FoundDevice"][];
-            id?: string;
-            name?: string;
-            peakKw?: number;
-            stationId?: number;
+            currency: string;
+            devices: components["schemas"]["FoundDevice"][];
+            id: string;
+            name: string;
+            peakKw: number;
+            stationId: number;
             /** @description IANA zone the vendor reports the site's local times in */
-            timeZone?: string;
+            timeZone: string;
         };
         Header: {
             /** @description address of the model's ID register */
-            addr?: number;
-            id?: number;
+            addr: number;
+            id: number;
             /** @description registers after ID and L */
-            len?: number;
+            len: number;
         };
         History: {
-            metric?: string;
-            points?: number[][];
+            metric: string;
+            points: number[][];
             /** @description 5m, hour, day or month: chosen from the range */
-            resolution?: string;
-            unit?: string;
+            resolution: string;
+            unit: string;
         };
         IngestRequest: {
             samples?: components["schemas"]["WireSample"][];
         };
         IngestResponse: {
-            accepted?: number;
+            accepted: number;
             /** @description another reading at an instant already stored: the first is kept */
-            conflicts?: number;
+            conflicts: number;
             /** @description identical to a sample already stored: ignored */
-            duplicates?: number;
+            duplicates: number;
         };
         Input: {
             capacityKwh?: number;
@@ -4097,87 +4157,87 @@ export interface components {
             type: string;
         };
         InverterStatus: {
-            byState?: {
+            byState: {
                 [key: string]: number;
             };
-            currentPowerKw?: number;
-            ratedPowerKw?: number;
-            total?: number;
+            currentPowerKw: number;
+            ratedPowerKw: number;
+            total: number;
         };
         IssuedKey: {
             /** @description device keys: the device */
-            deviceId?: number;
-            deviceName?: string;
-            fingerprint?: string;
+            deviceId: number;
+            deviceName: string;
+            fingerprint: string;
             /**
              * Format: date-time
              * @description RFC 3339; issued or last rotated (zero for device keys issued before this was recorded)
              */
-            issuedAt?: string;
+            issuedAt: string;
             /** @description send it as X-Helio-Key; only its hash is kept */
-            key?: string;
+            key: string;
             /** @description device or collector */
-            kind?: string;
+            kind: string;
             /** @description device keys: the device's station */
-            station?: string;
-            target?: string;
+            station: string;
+            target: string;
         };
         Item: {
-            capacityKwh?: number;
-            collectorSn?: string;
+            capacityKwh: number;
+            collectorSn: string;
             /** @description PV array capacity behind an inverter */
-            componentCapacityKwp?: number;
-            componentCount?: number;
-            componentRatedPowerW?: number;
+            componentCapacityKwp: number;
+            componentCount: number;
+            componentRatedPowerW: number;
             /** Format: date-time */
-            createTime?: string;
-            currentPowerKw?: number;
-            customType?: string;
-            id?: number;
+            createTime: string;
+            currentPowerKw: number;
+            customType: string;
+            id: number;
             /** Format: date-time */
-            lastSeen?: string | null;
+            lastSeen: string | null;
             /** @description grid or load (meters) */
-            meterPosition?: string;
+            meterPosition: string;
             /** @description the device model (SPEC: device type) */
-            model?: string;
-            name?: string;
+            model: string;
+            name: string;
             /** @description 0 when the device hangs directly under the station */
-            parentId?: number;
-            ratedPowerKw?: number;
+            parentId: number;
+            ratedPowerKw: number;
             /** @description serial number, unique in the organisation */
-            sn?: string;
-            soc?: number;
+            sn: string;
+            soc: number;
             /** @description today's kWh ÷ the array's kWp (kWh/kWp, read as hours: the equivalent hours); null without an array */
-            specificYield?: number | null;
+            specificYield: number | null;
             /** @description running, standby, fault or offline */
-            state?: string;
-            stationId?: number;
-            stationName?: string;
+            state: string;
+            stationId: number;
+            stationName: string;
             /** @description actual enabled strings */
-            stringsEnabled?: number;
-            stringsTotal?: number;
-            todayKwh?: number;
-            totalKwh?: number;
+            stringsEnabled: number;
+            stringsTotal: number;
+            todayKwh: number;
+            totalKwh: number;
             /** @description inverter, battery, storage (all-in-one home storage) or meter */
-            type?: string;
+            type: string;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         Job: {
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** @description a dry run: counts only, stores nothing */
-            dry?: boolean;
-            error?: string;
-            files?: components["schemas"]["FileRef"][];
-            id?: number;
+            dry: boolean;
+            error: string;
+            files: components["schemas"]["FileRef"][];
+            id: number;
             /** @description 0 to 1: the share of the files' bytes read */
-            progress?: number;
-            report?: components["schemas"]["Report"];
+            progress: number;
+            report: components["schemas"]["Report"];
             /** @description queued, running, paused, done, failed or cancelled */
-            state?: string;
+            state: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
         };
         JobFile: {
             /** @description the file's device (serial number or name, as mapping.match says) */
@@ -4189,23 +4249,23 @@ export interface components {
         };
         JobRequest: {
             files: components["schemas"]["JobFile"][];
-            mapping: components["schemas"]["Mapping"];
+            mapping: components["schemas"]["MappingInput"];
         };
         KeyInfo: {
             /** @description device keys: the device */
-            deviceId?: number;
-            deviceName?: string;
-            fingerprint?: string;
+            deviceId: number;
+            deviceName: string;
+            fingerprint: string;
             /**
              * Format: date-time
              * @description RFC 3339; issued or last rotated (zero for device keys issued before this was recorded)
              */
-            issuedAt?: string;
+            issuedAt: string;
             /** @description device or collector */
-            kind?: string;
+            kind: string;
             /** @description device keys: the device's station */
-            station?: string;
-            target?: string;
+            station: string;
+            target: string;
         };
         KeyRequest: {
             /** @description kind collector: the collector's serial number */
@@ -4217,41 +4277,41 @@ export interface components {
         };
         KPIs: {
             /** @description actual ÷ expected, % */
-            actualVsExpected?: number | null;
+            actualVsExpected: number | null;
             /** @description (load − import) ÷ load, % */
-            autarky?: number | null;
+            autarky: number | null;
             /** @description inverter time availability, % */
-            availability?: number | null;
+            availability: number | null;
             /** @description CO₂ avoided, kg */
-            co2Kg?: number;
-            currency?: string;
+            co2Kg: number;
+            currency: string;
             /** @description kWh ÷ kWp, h */
-            equivalentHours?: number | null;
+            equivalentHours: number | null;
             /** @description model yield from measured irradiance and temperature, kWh */
-            expectedKwh?: number | null;
+            expectedKwh: number | null;
             /** @description consumption, measured or from the energy balance, kWh */
-            loadKwh?: number | null;
+            loadKwh: number | null;
             /** @description IEC 61724 performance ratio, % */
-            pr?: number | null;
+            pr: number | null;
             /** @description temperature-corrected performance ratio, % */
-            prTemp?: number | null;
+            prTemp: number | null;
             /** @description kWh × (price + subsidy), in Currency */
-            revenue?: number | null;
+            revenue: number | null;
             /** @description (PV − export) ÷ PV, % */
-            selfConsumption?: number | null;
+            selfConsumption: number | null;
             /** @description kWh ÷ kWp, kWh/kWp */
-            specificYield?: number | null;
+            specificYield: number | null;
             /** @description PV energy, kWh */
-            yieldKwh?: number;
+            yieldKwh: number;
         };
         Layout: {
-            base?: number;
-            models?: components["schemas"]["Header"][];
+            base: number;
+            models: components["schemas"]["Header"][];
         };
         Leftovers: {
-            departments?: number;
-            members?: number;
-            stations?: number;
+            departments: number;
+            members: number;
+            stations: number;
         };
         LineErrorV1: {
             error: string;
@@ -4268,6 +4328,18 @@ export interface components {
             /** @description the measurement, or * for any */
             measurement: string;
             /** @description value × scale = value in the target's unit (W → kW: 0.001); 0 means 1 */
+            scale: number;
+            /** @description the sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
+            target: string;
+        };
+        LineRuleInput: {
+            /** @description the tag whose value is the device's serial number, e.g. sn or name */
+            deviceTag: string;
+            /** @description the field key */
+            field: string;
+            /** @description the measurement, or * for any */
+            measurement: string;
+            /** @description value × scale = value in the target's unit (W → kW: 0.001); 0 means 1 */
             scale?: number;
             /** @description the sample field: powerKw, energyKwh, energy2Kwh, dcVoltageV, dcCurrentA, acVoltageV, frequencyHz, tempC, soc, irradianceWm2, status, stringsActive */
             target: string;
@@ -4275,17 +4347,20 @@ export interface components {
         LineRules: {
             rules: components["schemas"]["LineRule"][];
         };
+        LineRulesInput: {
+            rules: components["schemas"]["LineRuleInput"][];
+        };
         Link: {
-            deviceId?: number;
-            host?: string;
+            deviceId: number;
+            host: string;
             /** @description poll interval in seconds */
-            intervalS?: number;
+            intervalS: number;
             /** @description 0: SunSpec discovery */
-            mapId?: number;
-            mapName?: string;
-            port?: number;
-            timeoutMs?: number;
-            unitId?: number;
+            mapId: number;
+            mapName: string;
+            port: number;
+            timeoutMs: number;
+            unitId: number;
         };
         LinkInput: {
             deviceId: number;
@@ -4303,114 +4378,114 @@ export interface components {
             unitId?: number;
         };
         ListItem: {
-            address?: string;
+            address: string;
             /** @description 1 when an alarm is occurring */
-            alarmExist?: number;
+            alarmExist: number;
             /** @description array azimuth, degrees clockwise from north */
-            azimuth?: number;
+            azimuth: number;
             /** @description yyyy-MM-dd */
-            buildDate?: string;
+            buildDate: string;
             /** @description installed capacity, kWp */
-            capacityKwp?: number;
-            childrenCount?: number;
-            combineDate?: string;
+            capacityKwp: number;
+            childrenCount: number;
+            combineDate: string;
             /** @description 1 combined, 0 not yet */
-            combineStatus?: number;
+            combineStatus: number;
             /** @description 1 connecting, 2 normal, 3 some devices offline, 4 all devices offline */
-            communicationStatus?: number;
+            communicationStatus: number;
             /** @description ISO 3166-1 alpha-2 */
-            country?: string;
+            country: string;
             /** @description URL of the 4:3 cover image, or empty */
-            coverImage?: string;
+            coverImage: string;
             /** Format: date-time */
-            createTime?: string;
+            createTime: string;
             /** @description ISO 4217 */
-            currency?: string;
-            currentPowerKw?: number;
+            currency: string;
+            currentPowerKw: number;
             /** @description today in the station's timezone */
-            dailyEnergyKwh?: number;
+            dailyEnergyKwh: number;
             /** @description daily kWh ÷ installed kWp, h */
-            dailyEquivalentHours?: number;
-            dailyRepayment?: number;
-            devicesOnline?: number;
-            devicesTotal?: number;
-            gridDate?: string;
+            dailyEquivalentHours: number;
+            dailyRepayment: number;
+            devicesOnline: number;
+            devicesTotal: number;
+            gridDate: string;
             /** @description 1 connected to the grid, 0 not yet */
-            gridStatus?: number;
-            id?: number;
+            gridStatus: number;
+            id: number;
             /** @description array tilt, degrees */
-            inclination?: number;
+            inclination: number;
             /** Format: date-time */
-            lastSeen?: string | null;
-            lat?: number;
-            latestAlarm?: string;
-            line?: string;
-            lng?: number;
-            location?: string;
-            managerName?: string;
-            managerPhone?: string;
-            name?: string;
-            ownerCompany?: string;
-            ownerName?: string;
-            ownerPhone?: string;
+            lastSeen: string | null;
+            lat: number;
+            latestAlarm: string;
+            line: string;
+            lng: number;
+            location: string;
+            managerName: string;
+            managerPhone: string;
+            name: string;
+            ownerCompany: string;
+            ownerName: string;
+            ownerPhone: string;
             /** @description 0 for a top-level station */
-            parentId?: number;
+            parentId: number;
             /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
-            performanceRatio?: number;
+            performanceRatio: number;
             /** @description current kW ÷ installed kWp, in % */
-            powerNormalization?: number;
-            pricePerKwh?: number;
+            powerNormalization: number;
+            pricePerKwh: number;
             /** @description administrative region */
-            region?: string;
+            region: string;
             /** @description ground, rooftop or residential */
-            stationType?: string;
-            subsidyPerKwh?: number;
+            stationType: string;
+            subsidyPerKwh: number;
             /** @description pv or pv_storage */
-            systemType?: string;
-            tags?: components["schemas"]["Tag"][];
+            systemType: string;
+            tags: components["schemas"]["Tag"][];
             /** @description IANA zone; the station's calendar for energy totals */
-            timezone?: string;
-            totalCost?: number;
-            totalEnergyKwh?: number;
+            timezone: string;
+            totalCost: number;
+            totalEnergyKwh: number;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         Live: {
-            deviceId?: number;
-            latencyMs?: number;
-            layout?: components["schemas"]["Layout"] | null;
-            mapId?: number;
+            deviceId: number;
+            latencyMs: number;
+            layout: components["schemas"]["Layout"] | null;
+            mapId: number;
             /** @description the register map in use ('' for SunSpec) */
-            mapName?: string;
+            mapName: string;
             /** @description the version of the map the poller reads with */
-            mapVersion?: number;
+            mapVersion: number;
             /** @description sunspec or map */
-            protocol?: string;
+            protocol: string;
             /** Format: date-time */
-            readAt?: string;
-            registers?: components["schemas"]["LiveRegister"][];
+            readAt: string;
+            registers: components["schemas"]["LiveRegister"][];
         };
         LiveRegister: {
-            address?: number;
-            dataType?: string;
+            address: number;
+            dataType: string;
             /** @description why the register has no value (a code not in the table, a bad scale register) */
             error?: string;
             /** @description holding or input */
-            function?: string;
+            function: string;
             /** @description repeating group from 1 (MPPT module, DC port); 0 otherwise */
-            group?: number;
+            group: number;
             /** @description SunSpec model id; 0 for a register map */
-            model?: number;
-            name?: string;
+            model: number;
+            name: string;
             /** @description the registers as read */
-            raw?: number[];
-            target?: string;
+            raw: number[];
+            target: string;
             /** @description a string register's text, or the code table's name for the code read */
             text?: string;
-            unit?: string;
+            unit: string;
             /** @description decoded and scaled; null when not implemented, a string, or a code not in the table */
-            value?: number | null;
-            writable?: boolean;
+            value: number | null;
+            writable: boolean;
         };
         LoginRequest: {
             password: string;
@@ -4418,41 +4493,59 @@ export interface components {
         };
         LoginResponse: {
             /** Format: date-time */
-            expiresAt?: string;
-            token?: string;
+            expiresAt: string;
+            token: string;
         };
         MaintenanceRank: {
             /** @description alarms dealt in the last 30 days */
-            finishCount?: number;
-            name?: string;
-            rank?: number;
-            userId?: number;
+            finishCount: number;
+            name: string;
+            rank: number;
+            userId: number;
         };
         MapDetail: {
             /** @description devices read with this map */
-            devices?: number;
-            id?: number;
-            list?: components["schemas"]["Register"][];
-            model?: string;
-            name?: string;
-            registers?: number;
+            devices: number;
+            id: number;
+            list: components["schemas"]["Register"][];
+            model: string;
+            name: string;
+            registers: number;
             /** @description the version whose registers are listed */
-            shown?: number;
+            shown: number;
             /** Format: date-time */
-            updateTime?: string;
-            version?: number;
-            versions?: components["schemas"]["MapVersion"][];
+            updateTime: string;
+            version: number;
+            versions: components["schemas"]["MapVersion"][];
         };
         MapInput: {
+            /** @description 0 adds a new map; an existing id adds its next version */
+            id: number;
+            /** @description the device model the map is written for */
+            model: string;
+            name: string;
+            registers: components["schemas"]["Register"][];
+        };
+        MapInputInput: {
             /** @description 0 adds a new map; an existing id adds its next version */
             id?: number;
             /** @description the device model the map is written for */
             model?: string;
             name: string;
-            registers: components["schemas"]["Register"][];
+            registers: components["schemas"]["RegisterInput"][];
         };
         Mapping: {
-            columns?: components["schemas"]["Column"][];
+            columns: components["schemas"]["Column"][];
+            deviceColumn: string;
+            headerRow: number;
+            /** @description serial or name */
+            match: string;
+            timeColumn: string;
+            timeFormat: string;
+            zone: string;
+        };
+        MappingInput: {
+            columns?: components["schemas"]["ColumnInput"][];
             deviceColumn?: string;
             headerRow?: number;
             /** @description serial or name */
@@ -4463,17 +4556,17 @@ export interface components {
         };
         MapPreset: {
             /** @description opendtu, ahoydtu, tasmota or victron */
-            key?: string;
+            key: string;
             /** @description the collector's default base topic */
-            root?: string;
+            root: string;
             /** @description topics with {root} for the base topic */
-            rules?: components["schemas"]["MapRule"][];
-            title?: string;
+            rules: components["schemas"]["MapRule"][];
+            title: string;
         };
         MapPresetApplied: {
-            added?: components["schemas"]["MapRule"][];
+            added: components["schemas"]["MapRule"][];
             /** @description rules left out: the organisation has a rule for that topic */
-            skipped?: number;
+            skipped: number;
         };
         MapPresetApply: {
             /** @description opendtu, ahoydtu, tasmota or victron */
@@ -4487,278 +4580,315 @@ export interface components {
         };
         MapRule: {
             /** @description device serial number, fixed or with {name} parts of the topic */
-            device?: string;
-            fields?: components["schemas"]["FieldMap"][];
-            id?: number;
-            name?: string;
+            device: string;
+            fields: components["schemas"]["FieldMap"][];
+            id: number;
+            name: string;
             /** @description e.g. solar/{serial}/0/power, relative to helio/map/{orgId}/ */
-            topic?: string;
+            topic: string;
         };
         MapRuleInput: {
             /** @description device serial number, fixed or with {name} parts of the topic */
             device?: string;
-            fields?: components["schemas"]["FieldMap"][];
+            fields?: components["schemas"]["FieldMapInput"][];
             name?: string;
             /** @description MQTT filter relative to helio/map/{orgId}/, with {name} parts */
             topic: string;
         };
         MapRuleList: {
             /** @description helio/map/{orgId}/: collectors publish under it */
-            root?: string;
-            rules?: components["schemas"]["MapRule"][];
+            root: string;
+            rules: components["schemas"]["MapRule"][];
         };
         MapSummary: {
             /** @description devices read with this map */
-            devices?: number;
-            id?: number;
-            model?: string;
-            name?: string;
-            registers?: number;
+            devices: number;
+            id: number;
+            model: string;
+            name: string;
+            registers: number;
             /** Format: date-time */
-            updateTime?: string;
-            version?: number;
+            updateTime: string;
+            version: number;
         };
         MapVersion: {
             /** Format: date-time */
-            createTime?: string;
-            userId?: number;
-            version?: number;
+            createTime: string;
+            userId: number;
+            version: number;
         };
         MenuItem: {
             children?: components["schemas"]["MenuItem"][];
-            meta?: components["schemas"]["MenuMeta"];
-            name?: string;
-            path?: string;
+            meta: components["schemas"]["MenuMeta"];
+            name: string;
+            path: string;
         };
         MenuMeta: {
             /** @description opens GET /v2/sys/monitor/url in a new tab */
             external?: boolean;
             icon?: string;
             /** @description i18n key of the label */
-            locale?: string;
-            order?: number;
-            requiresAuth?: boolean;
+            locale: string;
+            order: number;
+            requiresAuth: boolean;
             /** @description roles allowed; * for every role */
-            roles?: string[];
+            roles: string[];
         };
         Message: {
             /** @description the alarm an alarm message is about (0 otherwise) */
-            alarmId?: number;
-            avatar?: string;
-            content?: string;
+            alarmId: number;
+            avatar: string;
+            content: string;
             /**
              * Format: date-time
              * @description when what the message is about happened (an alarm's occurrence)
              */
             eventTime?: string;
-            id?: number;
+            id: number;
             /** @description alarm, workorder or system */
-            messageType?: string;
+            messageType: string;
             /** @description 1 low, 2 normal, 3 urgent, 4 very urgent */
-            priority?: number;
+            priority: number;
             /** @description pending, pending_accept, processing, pending_verify, pending_evaluate, rejected, finished, revoked, processed, or empty */
-            processStatus?: string;
+            processStatus: string;
             /** @description the work order or other object the message is about (0 otherwise) */
-            refId?: number;
+            refId: number;
             /** @description 0 unread, 1 read */
-            status?: number;
-            subTitle?: string;
+            status: number;
+            subTitle: string;
             /** Format: date-time */
-            time?: string;
+            time: string;
             /** @description 0 not timed out, 1 timed out */
-            timeoutStatus?: number;
+            timeoutStatus: number;
             /** @description IANA zone of the station the message is about (empty: none) */
-            timezone?: string;
-            title?: string;
+            timezone: string;
+            title: string;
             /** @description message, notice or todo */
-            type?: string;
+            type: string;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         Model: {
             /** @description CO₂ ÷ kWh of the period: the station's country factor, for several stations theirs weighted by energy */
-            emissionFactorKgPerKwh?: number;
-            inverterEta?: number;
-            systemLoss?: number;
-            tempCoeffPerC?: number;
+            emissionFactorKgPerKwh: number;
+            inverterEta: number;
+            systemLoss: number;
+            tempCoeffPerC: number;
         };
         Money: {
-            amount?: number;
-            currency?: string;
+            amount: number;
+            currency: string;
         };
         MonitorMoney: {
-            currency?: string;
-            day?: number;
-            month?: number;
-            total?: number;
-            year?: number;
+            currency: string;
+            day: number;
+            month: number;
+            total: number;
+            year: number;
         };
         MonitorPeriod: {
             /** @description (value − previous) ÷ previous over the stations compared, in %; 0 when there is no previous value */
-            change?: number;
+            change: number;
             /** @description what is compared: sameTimeYesterday, sameDaysLastMonth or sameDaysLastYear */
             compare?: string;
             /** @description the same stretch of the previous period (docs/kpi.md): yesterday up to the same local time, last month or last year up to the same day and time; 0 when not compared */
-            previous?: number;
-            value?: number;
+            previous: number;
+            value: number;
         };
         MonthFigures: {
-            actualKwh?: number;
+            actualKwh: number;
             /** @description actual ÷ plan, %; 0 without a plan */
-            completion?: number;
-            month?: number;
-            planKwh?: number;
+            completion: number;
+            month: number;
+            planKwh: number;
         };
         MonthPlan: {
+            /** @description 1-12 */
+            month: number;
+            planKwh: number;
+        };
+        MonthPlanInput: {
             /** @description 1-12 */
             month?: number;
             planKwh?: number;
         };
         NotifyToday: {
             /** @description the local day counted, yyyy-MM-dd in the settings' timezone */
-            date?: string;
+            date: string;
             /** @description alarms not notified today because the daily limit was reached */
-            held?: number;
-            limit?: number;
+            held: number;
+            limit: number;
             /** @description the daily limit is reached: further alarms today are not notified */
-            reached?: boolean;
+            reached: boolean;
             /** @description alarms notified today */
-            sent?: number;
-            timezone?: string;
+            sent: number;
+            timezone: string;
         };
         Order: {
-            id?: number;
+            id: number;
             /** @description WO-yyyyMMdd-id */
-            number?: string;
+            number: string;
             /** @description statuses 1-3: the alarm may not get another order meanwhile */
-            open?: boolean;
+            open: boolean;
             /** @description now: 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
-            status?: number;
+            status: number;
             /** Format: date-time */
-            submitTime?: string;
+            submitTime: string;
             /** @description in the caller's language when it was made from the alarm's description */
-            title?: string;
+            title: string;
             /**
              * Format: date-time
              * @description the last move (finished or rejected at, once done)
              */
-            updateTime?: string;
+            updateTime: string;
         };
         Overview: {
             device?: components["schemas"]["DeviceInfo"];
-            kpis?: components["schemas"]["KPIs"];
-            model?: components["schemas"]["Model"];
-            name?: string;
+            kpis: components["schemas"]["KPIs"];
+            model: components["schemas"]["Model"];
+            name: string;
             /** @description KPI keys that do not apply to this scope: yield, specificYield, equivalentHours, pr, prTemp, availability, co2, revenue, expected, actualVsExpected, selfConsumption, autarky */
-            notApplicable?: string[];
-            period?: components["schemas"]["Period"];
-            revenue?: components["schemas"]["Money"][];
+            notApplicable: string[];
+            period: components["schemas"]["Period"];
+            revenue: components["schemas"]["Money"][];
             /** @description fleet and several stations: the revenue in the organisation's base currency, month by month */
             revenueBase?: components["schemas"]["RevenueBase"];
-            scope?: string;
-            series?: components["schemas"]["Point"][];
-            site?: components["schemas"]["Site"];
-            totals?: components["schemas"]["Totals"];
+            scope: string;
+            series: components["schemas"]["Point"][];
+            site: components["schemas"]["Site"];
+            totals: components["schemas"]["Totals"];
         };
         PageOfAlarm: {
-            list?: components["schemas"]["Alarm"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["Alarm"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfEntry: {
-            list?: components["schemas"]["Entry"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["Entry"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfItem: {
-            list?: components["schemas"]["Item"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["Item"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfListItem: {
-            list?: components["schemas"]["ListItem"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["ListItem"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfMapSummary: {
-            list?: components["schemas"]["MapSummary"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["MapSummary"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfMessage: {
-            list?: components["schemas"]["Message"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["Message"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfOrder: {
-            list?: components["schemas"]["WorkorderOrder"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["WorkorderOrder"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfProposal: {
-            list?: components["schemas"]["Proposal"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["Proposal"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfRecord: {
-            list?: components["schemas"]["Record"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["Record"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfTemplateOfCompareConfig: {
-            list?: components["schemas"]["TemplateOfCompareConfig"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["TemplateOfCompareConfig"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfTemplateOfTemplateConfig: {
-            list?: components["schemas"]["TemplateOfTemplateConfig"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["TemplateOfTemplateConfig"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         PageOfUserRow: {
-            list?: components["schemas"]["UserRow"][];
-            page?: number;
-            pageSize?: number;
-            total?: number;
+            list: components["schemas"]["UserRow"][];
+            page: number;
+            pageSize: number;
+            total: number;
             totalCapped?: boolean;
         };
         Parameters: {
-            formats?: string[];
-            frequencies?: string[];
-            languages?: string[];
-            metrics?: {
-                key?: string;
-                unit?: string;
+            formats: string[];
+            frequencies: string[];
+            languages: string[];
+            metrics: {
+                key: string;
+                unit: string;
             }[];
-            periods?: string[];
-            selectionModes?: string[];
-            stations?: components["schemas"]["Choice"][];
-            tags?: components["schemas"]["Choice"][];
-            templates?: string[];
+            periods: string[];
+            selectionModes: string[];
+            stations: components["schemas"]["Choice"][];
+            tags: components["schemas"]["Choice"][];
+            templates: string[];
         };
         Params: {
+            /** @description yyyy-MM-dd, yyyy-MM or yyyy */
+            date: string;
+            /** @description include the devices */
+            deviceInfo: boolean;
+            /** @description without extension, at most 80 characters */
+            fileName: string;
+            /** @description xlsx, csv or pdf */
+            format: string;
+            /** @description custom: first date yyyy-MM-dd */
+            from: string;
+            /** @description zh-CN, en-US, zh-TW, ko-KR or ja-JP */
+            language: string;
+            /** @description data selection: the KPIs to include (see the parameter list) */
+            metrics: string[];
+            /** @description day, month, year or custom (a schedule takes the previous day, week or month) */
+            period: string;
+            /** @description all (every station the owner may see), stations or tag */
+            selectionMode: string;
+            /** @description selectionMode stations: 1 to 200 stations */
+            stationIds: number[];
+            /** @description include the stations' details */
+            stationInfo: boolean;
+            /** @description include the sub-stations */
+            subsystemInfo: boolean;
+            /** @description selectionMode tag: the stations carrying the tag */
+            tagId: number;
+            /** @description summary (one row per station) or detail (also every hour, day or month) */
+            template: string;
+            /** @description custom: last date yyyy-MM-dd */
+            to: string;
+        };
+        ParamsInput: {
             /** @description yyyy-MM-dd, yyyy-MM or yyyy */
             date?: string;
             /** @description include the devices */
@@ -4791,42 +4921,42 @@ export interface components {
             to?: string;
         };
         ParamSpec: {
-            default?: number;
-            doc?: string;
-            integer?: boolean;
-            max?: number;
-            min?: number;
-            name?: string;
-            unit?: string;
+            default: number;
+            doc: string;
+            integer: boolean;
+            max: number;
+            min: number;
+            name: string;
+            unit: string;
         };
         PassageOut: {
-            body?: string;
-            heading?: string;
-            seq?: number;
+            body: string;
+            heading: string;
+            seq: number;
         };
         People: {
-            depts?: components["schemas"]["WorkorderDept"][];
-            users?: components["schemas"]["Person"][];
+            depts: components["schemas"]["WorkorderDept"][];
+            users: components["schemas"]["Person"][];
         };
         Period: {
-            first?: string;
+            first: string;
             /** @description day, month, year or custom */
-            kind?: string;
-            last?: string;
-            resolution?: string;
+            kind: string;
+            last: string;
+            resolution: string;
         };
         Periods: {
-            day?: components["schemas"]["MonitorPeriod"];
-            month?: components["schemas"]["MonitorPeriod"];
-            total?: components["schemas"]["MonitorPeriod"];
-            year?: components["schemas"]["MonitorPeriod"];
+            day: components["schemas"]["MonitorPeriod"];
+            month: components["schemas"]["MonitorPeriod"];
+            total: components["schemas"]["MonitorPeriod"];
+            year: components["schemas"]["MonitorPeriod"];
         };
         Person: {
             /** @description an administrator (may approve plans) */
-            admin?: boolean;
-            deptId?: number;
-            id?: number;
-            name?: string;
+            admin: boolean;
+            deptId: number;
+            id: number;
+            name: string;
         };
         Pick: {
             serials?: string[];
@@ -4835,81 +4965,81 @@ export interface components {
             stationId?: number;
         };
         PlanOverview: {
-            actualKwh?: number;
+            actualKwh: number;
             /** @description actual ÷ the whole year's plan, % */
-            completion?: number;
+            completion: number;
             /** @description actual ÷ plan to date, %; 0 without a plan */
-            completionToDate?: number;
-            months?: components["schemas"]["MonthFigures"][];
-            planKwh?: number;
+            completionToDate: number;
+            months: components["schemas"]["MonthFigures"][];
+            planKwh: number;
             /** @description the plan up to now, each station in its zone: past months whole, the current month in proportion to its time elapsed; the whole plan for a past year, 0 for a future one */
-            planToDateKwh?: number;
-            stations?: components["schemas"]["StationFigures"][];
-            unit?: string;
-            year?: number;
+            planToDateKwh: number;
+            stations: components["schemas"]["StationFigures"][];
+            unit: string;
+            year: number;
         };
         Point: {
-            kpis?: components["schemas"]["KPIs"];
+            kpis: components["schemas"]["KPIs"];
             /** @description local hour HH:mm, date yyyy-MM-dd or month yyyy-MM */
-            label?: string;
-            totals?: components["schemas"]["Totals"];
+            label: string;
+            totals: components["schemas"]["Totals"];
         };
         PollError: {
             /** @description connect (no connection), link (connection broken, timed out or garbled), device (Modbus exception), decode */
-            kind?: string;
-            message?: string;
+            kind: string;
+            message: string;
             /** Format: date-time */
-            time?: string;
+            time: string;
         };
         PowerData: {
-            baseCurrency?: string;
+            baseCurrency: string;
             /** @description total period only: energy before the recorded history (opening counters), in no point; time is the first point's */
             opening?: components["schemas"]["PowerPoint"];
-            period?: string;
-            points?: components["schemas"]["PowerPoint"][];
-            timezone?: string;
-            unconverted?: string[];
-            unit?: string;
+            period: string;
+            points: components["schemas"]["PowerPoint"][];
+            timezone: string;
+            unconverted: string[];
+            unit: string;
         };
         PowerPoint: {
-            chargeKwh?: number;
-            dischargeKwh?: number;
-            exportKwh?: number;
-            importKwh?: number;
-            loadKwh?: number;
-            profit?: {
+            chargeKwh: number;
+            dischargeKwh: number;
+            exportKwh: number;
+            importKwh: number;
+            loadKwh: number;
+            profit: {
                 [key: string]: number;
             };
-            profitBase?: number | null;
-            pvKwh?: number;
+            profitBase: number | null;
+            pvKwh: number;
             /** @description bucket start, unix ms */
-            time?: number;
+            time: number;
         };
         Preview: {
             /** @description the shipped template the suggested mapping comes from, or empty */
-            applied?: string;
+            applied: string;
             /** @description that template's key (Template.key), or empty */
-            appliedKey?: string;
-            columns?: components["schemas"]["DetectedColumn"][];
-            file?: components["schemas"]["File"];
-            header?: string[];
-            headerRow?: number;
+            appliedKey: string;
+            columns: components["schemas"]["DetectedColumn"][];
+            file: components["schemas"]["File"];
+            header: string[];
+            headerRow: number;
             /** @description the suggested mapping */
-            mapping?: components["schemas"]["Mapping"];
+            mapping: components["schemas"]["Mapping"];
             /** @description the first data rows as read */
-            rows?: string[][];
+            rows: string[][];
             /** @description the names of the templates that fit the file's header */
-            templates?: string[];
-            timeAmbiguous?: boolean;
+            templates: string[];
+            timeAmbiguous: boolean;
             /** @description a Go layout or unix, unix_ms, excel_serial; empty when no column reads as time */
-            timeFormat?: string;
-            timeHasOffset?: boolean;
+            timeFormat: string;
+            timeHasOffset: boolean;
         };
         PreviewInput: {
             /** @description a device with a field connection (its map, if any, is not changed) */
             deviceId: number;
             /** @description the map as edited; nothing is saved */
-            map: components["schemas"]["MapInput"];
+            map: components["schemas"]["MapInputInput"];
         };
         ProfileInput: {
             address?: string;
@@ -4926,46 +5056,46 @@ export interface components {
             phone?: string;
         };
         Project: {
-            connecting?: number;
+            connecting: number;
             /** @description devices with a field connection */
-            devices?: number;
+            devices: number;
             /** @description addresses shared by several devices */
-            gateways?: number;
-            maps?: number;
-            offline?: number;
-            online?: number;
+            gateways: number;
+            maps: number;
+            offline: number;
+            online: number;
         };
         ProjectRank: {
             /** @description alarms of today already processed (SPEC.md section 3 names the field faultProcess) */
-            faultProcess?: number;
+            faultProcess: number;
             /** @description % */
-            faultProcessRatio?: number;
-            faultToday?: number;
-            name?: string;
-            rank?: number;
-            stationId?: number;
+            faultProcessRatio: number;
+            faultToday: number;
+            name: string;
+            rank: number;
+            stationId: number;
         };
         Proposal: {
-            approver?: string;
-            approverId?: number;
+            approver: string;
+            approverId: number;
             /** Format: date-time */
-            decidedAt?: string | null;
-            id?: number;
+            decidedAt: string | null;
+            id: number;
             /** @description planned kWh of January to December */
-            months?: number[];
-            refusalReason?: string;
-            stationId?: number;
-            stationName?: string;
+            months: number[];
+            refusalReason: string;
+            stationId: number;
+            stationName: string;
             /** @description 1 commit (draft), 2 in approval, 3 finished (approved), 4 refused */
-            status?: number;
+            status: number;
             /** Format: date-time */
-            submittedAt?: string | null;
-            submitter?: string;
-            submitterId?: number;
-            totalKwh?: number;
+            submittedAt: string | null;
+            submitter: string;
+            submitterId: number;
+            totalKwh: number;
             /** Format: date-time */
-            updatedAt?: string;
-            year?: number;
+            updatedAt: string;
+            year: number;
         };
         QueryBody: {
             /** @description earlier turns of this conversation (user and assistant), at most 10 */
@@ -4974,6 +5104,14 @@ export interface components {
             question?: string;
         };
         Rate: {
+            /** @description ISO 4217, not the base currency */
+            currency: string;
+            /** @description YYYY-MM: the first month the rate holds */
+            month: string;
+            /** @description units of the base currency one unit is worth, > 0 */
+            rate: number;
+        };
+        RateInput: {
             /** @description ISO 4217, not the base currency */
             currency: string;
             /** @description YYYY-MM: the first month the rate holds */
@@ -4995,32 +5133,32 @@ export interface components {
             ids?: number[];
         };
         ReadResult: {
-            changed?: number;
-            counts?: components["schemas"]["Counts"];
+            changed: number;
+            counts: components["schemas"]["Counts"];
         };
         Record: {
             /** Format: date-time */
-            createTime?: string;
-            error?: string;
-            fileName?: string;
-            fileSize?: number;
+            createTime: string;
+            error: string;
+            fileName: string;
+            fileSize: number;
             /** Format: date-time */
-            finishTime?: string | null;
-            id?: number;
-            name?: string;
-            params?: components["schemas"]["Params"];
+            finishTime: string | null;
+            id: number;
+            name: string;
+            params: components["schemas"]["Params"];
             /** @description 0 to 1 */
-            progress?: number;
-            scheduled?: boolean;
+            progress: number;
+            scheduled: boolean;
             /** Format: date-time */
-            startTime?: string | null;
+            startTime: string | null;
             /** @description queued, running, done or failed */
-            status?: string;
+            status: string;
             /** @description 0 when made without a template */
-            templateId?: number;
+            templateId: number;
         };
         RecordInput: {
-            params?: components["schemas"]["Params"];
+            params?: components["schemas"]["ParamsInput"];
             /** @description the template it comes from (0: none) */
             templateId?: number;
         };
@@ -5028,6 +5166,41 @@ export interface components {
             reason: string;
         };
         Register: {
+            /** @description 0-65535, protocol address (holding 40001 is address 0) */
+            address: number;
+            /** @description the value is this bit (0 = least significant) of the raw number: 0 or 1; whole-number types only */
+            bit?: number;
+            /** @description big (high byte first in each word, default) or little (the two bytes of every word swapped); independent of wordOrder */
+            byteOrder?: string;
+            /** @description int16, uint16, int32, uint32, float32, int64, uint64, float64; string (ASCII over size registers, display only); bool (coils and discrete inputs) */
+            dataType: string;
+            /** @description holding (function 3), input (function 4), coil (function 1) or discrete (discrete input, function 2) */
+            function: string;
+            /** @description unique in the map, e.g. active_power */
+            name: string;
+            /** @description added after the scale: value = raw × scale × 10^scaleRegister + offset */
+            offset?: number;
+            /** @description raw value × scale = value in unit (0 means 1) */
+            scale: number;
+            /** @description name of another register of the map whose value is a power-of-ten exponent (SunSpec _SF style): value × 10^that */
+            scaleRegister?: string;
+            /** @description registers a string spans (1-64); strings only */
+            size?: number;
+            /** @description several registers with sum set may feed one target: their values are added (e.g. per-string currents into dcCurrent) */
+            sum?: boolean;
+            /** @description sample field the value feeds ('' for display only): power (kW), energy (kWh), energy2 (kWh), dcVoltage (V), dcCurrent (A), acVoltage (V), frequency (Hz), temperature (°C), soc (%), irradiance (W/m²), status, stringsActive; fault (non-zero, or a code mapped to fault/overTemp/gridFault, sets that status); display only, named on the debugging page: acVoltageA/B/C (V), acCurrentA/B/C (A), reactivePower (kvar), powerFactor */
+            target: string;
+            unit: string;
+            /** @description code table: raw code (decimal or 0x hex, or default) → standby, running, fault, overTemp, gridFault or a number; with target status it sets the device status, with target fault a fault, over-temperature or grid-fault code raises that status */
+            values?: {
+                [key: string]: string;
+            };
+            /** @description big (high word first, default) or little (low word first) */
+            wordOrder: string;
+            /** @description the debugging page may write it (admins, audited); plain number holding registers only */
+            writable: boolean;
+        };
+        RegisterInput: {
             /** @description 0-65535, protocol address (holding 40001 is address 0) */
             address?: number;
             /** @description the value is this bit (0 = least significant) of the raw number: 0 or 1; whole-number types only */
@@ -5064,62 +5237,62 @@ export interface components {
         };
         Reject: {
             column?: string;
-            file?: string;
-            reason?: string;
+            file: string;
+            reason: string;
             /** @description 1-based row of the file, the header counted (a spreadsheet's row number) */
-            row?: number;
+            row: number;
         };
         RemoteDevice: {
             /** @description PV array behind it, kWp (0: not reported) */
-            kwp?: number;
-            model?: string;
-            name?: string;
-            serial?: string;
+            kwp: number;
+            model: string;
+            name: string;
+            serial: string;
             /** @description Helio device type: inverter */
-            type?: string;
+            type: string;
         };
         Report: {
-            conflicts?: number;
-            duplicates?: number;
-            overlapping?: number;
+            conflicts: number;
+            duplicates: number;
+            overlapping: number;
             /** @description rejected rows per reason */
-            reasons?: {
+            reasons: {
                 [key: string]: number;
             };
-            rejectedRows?: number;
+            rejectedRows: number;
             /** @description the first rejected rows */
-            rejects?: components["schemas"]["Reject"][];
+            rejects: components["schemas"]["Reject"][];
             /** @description data rows read */
-            rows?: number;
+            rows: number;
             /** @description samples the valid rows make (a wide row makes one per device) */
-            samples?: number;
-            skipped?: number;
-            stored?: number;
+            samples: number;
+            skipped: number;
+            stored: number;
         };
         ResetPasswordRequest: {
             password: string;
         };
         RevenueBase: {
-            amount?: number;
+            amount: number;
             /** @description the organisation's base currency */
-            currency?: string;
-            unconverted?: string[];
+            currency: string;
+            unconverted: string[];
         };
         Role: {
             /** @description admin or user */
-            key?: string;
-            members?: number;
+            key: string;
+            members: number;
         };
         Rule: {
-            enabled?: boolean;
-            key?: string;
+            enabled: boolean;
+            key: string;
             /** @description 0 signal change, 1 alarm, 2 fault */
-            level?: number;
-            params?: {
+            level: number;
+            params: {
                 [key: string]: number;
             };
             /** @description 1 device alarm, 2 data alarm (fixed per rule) */
-            type?: number;
+            type: number;
         };
         RuleInput: {
             enabled?: boolean | null;
@@ -5133,39 +5306,39 @@ export interface components {
             rules: components["schemas"]["RuleInput"][];
         };
         RuleSpec: {
-            defaultLevel?: number;
+            defaultLevel: number;
             /** @description device types the rule applies to */
-            devices?: string[];
-            doc?: string;
-            key?: string;
+            devices: string[];
+            doc: string;
+            key: string;
             /** @description left out when the rule has no thresholds */
             params?: components["schemas"]["ParamSpec"][];
             /** @description 1 device alarm, 2 data alarm */
-            type?: number;
+            type: number;
         };
         RulesView: {
-            rules?: components["schemas"]["Rule"][];
-            specs?: components["schemas"]["RuleSpec"][];
+            rules: components["schemas"]["Rule"][];
+            specs: components["schemas"]["RuleSpec"][];
         };
         Sample: {
-            acVoltageV?: number;
-            dcCurrentA?: number;
-            dcVoltageV?: number;
-            deviceId?: number;
-            energy2Kwh?: number;
-            energyKwh?: number;
-            frequencyHz?: number;
-            irradianceWm2?: number;
-            powerKw?: number;
-            soc?: number;
-            status?: number;
-            stringsActive?: number;
-            tempC?: number;
+            acVoltageV: number;
+            dcCurrentA: number;
+            dcVoltageV: number;
+            deviceId: number;
+            energy2Kwh: number;
+            energyKwh: number;
+            frequencyHz: number;
+            irradianceWm2: number;
+            powerKw: number;
+            soc: number;
+            status: number;
+            stringsActive: number;
+            tempC: number;
             /** Format: date-time */
-            time?: string;
+            time: string;
         };
         Saved: {
-            id?: number;
+            id: number;
         };
         SaveInput: {
             /** @description twelve monthly kWh, January first */
@@ -5174,6 +5347,18 @@ export interface components {
             year: number;
         };
         Schedule: {
+            /** @description none, daily, weekly or monthly */
+            frequency: string;
+            /** @description local hour of the run, 0 to 23 */
+            hour: number;
+            /** @description monthly: 1 to 28 */
+            monthDay: number;
+            /** @description IANA zone the schedule keeps; empty: the organisation's */
+            timezone: string;
+            /** @description weekly: 1 Monday to 7 Sunday */
+            weekday: number;
+        };
+        ScheduleInput: {
             /** @description none, daily, weekly or monthly */
             frequency?: string;
             /** @description local hour of the run, 0 to 23 */
@@ -5193,8 +5378,8 @@ export interface components {
             securityQuestion?: string;
         };
         Series: {
-            points?: number[][];
-            unit?: string;
+            points: number[][];
+            unit: string;
         };
         Settings: {
             /** @description up to 100 characters */
@@ -5206,186 +5391,214 @@ export interface components {
             /** @description a JSON object up to 8 KB: locale, location, theme and the page settings */
             settings: unknown;
         };
+        SettingsBodyInput: {
+            /** @description a JSON object up to 8 KB: locale, location, theme and the page settings */
+            settings: unknown;
+        };
+        SettingsInput: {
+            /** @description up to 100 characters */
+            name: string;
+            /** @description IANA time zone, for example Asia/Shanghai */
+            timezone: string;
+        };
         SettingsView: {
             /** @description 1 allow notifications, 0 disallow */
-            allowed?: number;
+            allowed: number;
             /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
-            dailyLimit?: number;
-            dailyLimitChoices?: number[];
+            dailyLimit: number;
+            dailyLimitChoices: number[];
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
-            frequency?: string;
+            frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
-            levels?: number[];
+            levels: number[];
             /** @description 1 in-site (message centre and live push), 2 app push; at least one */
-            methods?: number[];
+            methods: number[];
             /** @description IANA zone whose days the daily limit counts (default UTC) */
-            timezone?: string;
+            timezone: string;
             /** @description the notifications of the user's local day: sent, held back by the daily limit */
-            today?: components["schemas"]["NotifyToday"];
+            today: components["schemas"]["NotifyToday"];
         };
         Shortcuts: {
+            /** @description every area the user may keep a shortcut to */
+            available?: string[];
+            /** @description route names, in the user's order (at most 12, each once) */
+            shortcuts: string[];
+        };
+        ShortcutsInput: {
             /** @description every area the user may keep a shortcut to */
             available?: string[];
             /** @description route names, in the user's order (at most 12, each once) */
             shortcuts?: string[];
         };
         SimpleItem: {
-            id?: number;
-            name?: string;
-            parentId?: number;
-            timezone?: string;
+            id: number;
+            name: string;
+            parentId: number;
+            timezone: string;
         };
         Site: {
-            capacityKwp?: number;
-            currency?: string;
-            pricePerKwh?: number;
-            storage?: boolean;
-            subsidyPerKwh?: number;
+            capacityKwp: number;
+            currency: string;
+            pricePerKwh: number;
+            storage: boolean;
+            subsidyPerKwh: number;
+        };
+        Source: {
+            excerpt: string;
+            heading?: string;
+            /** @description the document, station, alarm or device id */
+            id: number;
+            /** @description document, station, alarm or device */
+            kind: string;
+            score: number;
+            /** @description passage number within a document */
+            seq?: number;
+            title: string;
         };
         SpreadResult: {
-            months?: number[];
+            months: number[];
             /** @description the station's expected kWh per month (empty: spread evenly) */
-            weights?: number[];
+            weights: number[];
         };
         Station: {
-            address?: string;
+            address: string;
             /** @description array azimuth, degrees clockwise from north */
-            azimuth?: number;
+            azimuth: number;
             /** @description yyyy-MM-dd */
-            buildDate?: string;
+            buildDate: string;
             /** @description installed capacity, kWp */
-            capacityKwp?: number;
-            combineDate?: string;
+            capacityKwp: number;
+            combineDate: string;
             /** @description 1 combined, 0 not yet */
-            combineStatus?: number;
+            combineStatus: number;
             /** @description ISO 3166-1 alpha-2 */
-            country?: string;
+            country: string;
             /** @description URL of the 4:3 cover image, or empty */
-            coverImage?: string;
+            coverImage: string;
             /** Format: date-time */
-            createTime?: string;
+            createTime: string;
             /** @description ISO 4217 */
-            currency?: string;
-            dailyRepayment?: number;
-            gridDate?: string;
+            currency: string;
+            dailyRepayment: number;
+            gridDate: string;
             /** @description 1 connected to the grid, 0 not yet */
-            gridStatus?: number;
-            id?: number;
+            gridStatus: number;
+            id: number;
             /** @description array tilt, degrees */
-            inclination?: number;
-            lat?: number;
-            line?: string;
-            lng?: number;
-            location?: string;
-            managerName?: string;
-            managerPhone?: string;
-            name?: string;
-            ownerCompany?: string;
-            ownerName?: string;
-            ownerPhone?: string;
+            inclination: number;
+            lat: number;
+            line: string;
+            lng: number;
+            location: string;
+            managerName: string;
+            managerPhone: string;
+            name: string;
+            ownerCompany: string;
+            ownerName: string;
+            ownerPhone: string;
             /** @description 0 for a top-level station */
-            parentId?: number;
-            pricePerKwh?: number;
+            parentId: number;
+            pricePerKwh: number;
             /** @description administrative region */
-            region?: string;
+            region: string;
             /** @description ground, rooftop or residential */
-            stationType?: string;
-            subsidyPerKwh?: number;
+            stationType: string;
+            subsidyPerKwh: number;
             /** @description pv or pv_storage */
-            systemType?: string;
-            tags?: components["schemas"]["Tag"][];
+            systemType: string;
+            tags: components["schemas"]["Tag"][];
             /** @description IANA zone; the station's calendar for energy totals */
-            timezone?: string;
-            totalCost?: number;
+            timezone: string;
+            totalCost: number;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         StationDetail: {
-            address?: string;
+            address: string;
             /** @description 1 when an alarm is occurring */
-            alarmExist?: number;
+            alarmExist: number;
             /** @description array azimuth, degrees clockwise from north */
-            azimuth?: number;
+            azimuth: number;
             /** @description yyyy-MM-dd */
-            buildDate?: string;
+            buildDate: string;
             /** @description installed capacity, kWp */
-            capacityKwp?: number;
-            children?: components["schemas"]["ListItem"][];
-            combineDate?: string;
+            capacityKwp: number;
+            children: components["schemas"]["ListItem"][];
+            combineDate: string;
             /** @description 1 combined, 0 not yet */
-            combineStatus?: number;
+            combineStatus: number;
             /** @description 1 connecting, 2 normal, 3 some devices offline, 4 all devices offline */
-            communicationStatus?: number;
+            communicationStatus: number;
             /** @description ISO 3166-1 alpha-2 */
-            country?: string;
+            country: string;
             /** @description URL of the 4:3 cover image, or empty */
-            coverImage?: string;
+            coverImage: string;
             /** Format: date-time */
-            createTime?: string;
+            createTime: string;
             /** @description ISO 4217 */
-            currency?: string;
-            currentPowerKw?: number;
+            currency: string;
+            currentPowerKw: number;
             /** @description today in the station's timezone */
-            dailyEnergyKwh?: number;
+            dailyEnergyKwh: number;
             /** @description daily kWh ÷ installed kWp, h */
-            dailyEquivalentHours?: number;
-            dailyRepayment?: number;
-            devicesOnline?: number;
-            devicesTotal?: number;
-            gridDate?: string;
+            dailyEquivalentHours: number;
+            dailyRepayment: number;
+            devicesOnline: number;
+            devicesTotal: number;
+            gridDate: string;
             /** @description 1 connected to the grid, 0 not yet */
-            gridStatus?: number;
-            id?: number;
+            gridStatus: number;
+            id: number;
             /** @description array tilt, degrees */
-            inclination?: number;
-            kpis?: components["schemas"]["StationKPIs"];
+            inclination: number;
+            kpis: components["schemas"]["StationKPIs"];
             /** Format: date-time */
-            lastSeen?: string | null;
-            lat?: number;
-            latestAlarm?: string;
-            line?: string;
-            lng?: number;
-            location?: string;
-            managerName?: string;
-            managerPhone?: string;
-            name?: string;
-            ownerCompany?: string;
-            ownerName?: string;
-            ownerPhone?: string;
-            parent?: components["schemas"]["SimpleItem"] | null;
+            lastSeen: string | null;
+            lat: number;
+            latestAlarm: string;
+            line: string;
+            lng: number;
+            location: string;
+            managerName: string;
+            managerPhone: string;
+            name: string;
+            ownerCompany: string;
+            ownerName: string;
+            ownerPhone: string;
+            parent: components["schemas"]["SimpleItem"] | null;
             /** @description 0 for a top-level station */
-            parentId?: number;
+            parentId: number;
             /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
-            performanceRatio?: number;
+            performanceRatio: number;
             /** @description current kW ÷ installed kWp, in % */
-            powerNormalization?: number;
-            pricePerKwh?: number;
+            powerNormalization: number;
+            pricePerKwh: number;
             /** @description administrative region */
-            region?: string;
+            region: string;
             /** @description ground, rooftop or residential */
-            stationType?: string;
-            subsidyPerKwh?: number;
+            stationType: string;
+            subsidyPerKwh: number;
             /** @description pv or pv_storage */
-            systemType?: string;
-            tags?: components["schemas"]["Tag"][];
+            systemType: string;
+            tags: components["schemas"]["Tag"][];
             /** @description IANA zone; the station's calendar for energy totals */
-            timezone?: string;
-            totalCost?: number;
-            totalEnergyKwh?: number;
+            timezone: string;
+            totalCost: number;
+            totalEnergyKwh: number;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         StationFigures: {
-            actualKwh?: number;
+            actualKwh: number;
             /** @description actual ÷ the whole year's plan, % */
-            completion?: number;
+            completion: number;
             /** @description actual ÷ plan to date, %; 0 without a plan */
-            completionToDate?: number;
-            name?: string;
-            planKwh?: number;
+            completionToDate: number;
+            name: string;
+            planKwh: number;
             /** @description the plan up to now in the station's zone: past months whole, the current month in proportion to its time elapsed */
-            planToDateKwh?: number;
-            stationId?: number;
+            planToDateKwh: number;
+            stationId: number;
         };
         StationInput: {
             address: string;
@@ -5424,103 +5637,103 @@ export interface components {
         };
         StationKPIs: {
             /** @description total kWh × grid emission factor */
-            co2ReductionKg?: number;
-            currency?: string;
-            dayEnergyKwh?: number;
-            emissionFactorKgPerKwh?: number;
+            co2ReductionKg: number;
+            currency: string;
+            dayEnergyKwh: number;
+            emissionFactorKgPerKwh: number;
             /** @description today, h */
-            equivalentHours?: number;
-            monthEnergyKwh?: number;
+            equivalentHours: number;
+            monthEnergyKwh: number;
             /** @description yesterday, IEC 61724: final yield ÷ reference yield, in % */
-            performanceRatio?: number;
+            performanceRatio: number;
             /** @description in the station's currency */
-            profitToday?: number;
-            profitTotal?: number;
-            totalEnergyKwh?: number;
+            profitToday: number;
+            profitTotal: number;
+            totalEnergyKwh: number;
             /** @description kWh */
-            unit?: string;
-            yearEnergyKwh?: number;
+            unit: string;
+            yearEnergyKwh: number;
         };
         StationLive: {
             /** @description 1 when an alarm is occurring */
-            alarmExist?: number;
+            alarmExist: number;
             /** @description 1 connecting, 2 normal, 3 some devices offline, 4 all devices offline */
-            communicationStatus?: number;
-            currentPowerKw?: number;
+            communicationStatus: number;
+            currentPowerKw: number;
             /** @description today in the station's timezone */
-            dailyEnergyKwh?: number;
+            dailyEnergyKwh: number;
             /** @description daily kWh ÷ installed kWp, h */
-            dailyEquivalentHours?: number;
-            devicesOnline?: number;
-            devicesTotal?: number;
+            dailyEquivalentHours: number;
+            devicesOnline: number;
+            devicesTotal: number;
             /** Format: date-time */
-            lastSeen?: string | null;
-            latestAlarm?: string;
+            lastSeen: string | null;
+            latestAlarm: string;
             /** @description yesterday's, in the station's timezone, IEC 61724: final yield ÷ reference yield, in % (the station page's) */
-            performanceRatio?: number;
+            performanceRatio: number;
             /** @description current kW ÷ installed kWp, in % */
-            powerNormalization?: number;
-            totalEnergyKwh?: number;
+            powerNormalization: number;
+            totalEnergyKwh: number;
         };
         StationRef: {
             stationId: number;
         };
         StationSummary: {
             /** @description keys 1-4 as communicationStatus */
-            byCommunication?: {
+            byCommunication: {
                 [key: string]: number;
             };
-            byType?: {
+            byType: {
                 [key: string]: number;
             };
-            capacityKwp?: number;
-            currentPowerKw?: number;
-            dailyEnergyKwh?: number;
-            total?: number;
-            withAlarms?: number;
+            capacityKwp: number;
+            currentPowerKw: number;
+            dailyEnergyKwh: number;
+            total: number;
+            withAlarms: number;
         };
         Stats: {
             /** @description uploaded file bytes */
-            bytes?: number;
-            chunks?: number;
-            documents?: number;
+            bytes: number;
+            chunks: number;
+            documents: number;
             /** @description whether dense embeddings rank with BM25 (an embeddings endpoint is configured) */
-            embeddings?: boolean;
-            failed?: number;
+            embeddings: boolean;
+            failed: number;
             /** @description passage text and embeddings the index is built from */
-            indexBytes?: number;
+            indexBytes: number;
             /** Format: date-time */
             lastIndexed?: string;
             /** @description queued or indexing */
-            pending?: number;
-            ready?: number;
+            pending: number;
+            ready: number;
         };
         Status: {
-            consecutiveFailures?: number;
+            consecutiveFailures: number;
             /** @description most recent first, at most 10; left out when there are none */
             errors?: components["schemas"]["PollError"][];
-            failures?: number;
+            failures: number;
             /** Format: date-time */
-            lastPoll?: string | null;
+            lastPoll: string | null;
             /** Format: date-time */
-            lastSuccess?: string | null;
+            lastSuccess: string | null;
             /** @description duration of the last successful poll */
-            latencyMs?: number;
+            latencyMs: number;
             /** @description SunSpec base and model chain (null for a register map) */
-            layout?: components["schemas"]["Layout"] | null;
-            manufacturer?: string;
-            model?: string;
-            polls?: number;
-            serial?: string;
+            layout: components["schemas"]["Layout"] | null;
+            manufacturer: string;
+            model: string;
+            polls: number;
+            serial: string;
             /** @description connecting, online or offline */
-            state?: string;
+            state: string;
         };
         StringCheck: {
             /** @description vocCold (max DC voltage), vmpHot (MPPT minimum), vmpCold (MPPT maximum) */
-            key?: string;
-            limitV?: number;
-            ok?: boolean;
-            valueV?: number;
+            key: string;
+            limitV: number;
+            ok: boolean;
+            valueV: number;
         };
         StringInput: {
             /** @description the inverter's maximum DC input voltage, 50 to 2000 V */
@@ -5546,71 +5759,75 @@ export interface components {
         };
         StringResult: {
             /** @description hottest cell: record high air + 30 °C (1000 W/m², little wind) */
-            cellMaxC?: number;
+            cellMaxC: number;
             /** @description coldest cell: the record low air temperature (cells at dawn are at air temperature) */
-            cellMinC?: number;
-            checks?: components["schemas"]["StringCheck"][];
+            cellMinC: number;
+            checks: components["schemas"]["StringCheck"][];
             /** @description most modules under the maximum DC voltage when cold and in the MPPT range */
-            maxModules?: number;
+            maxModules: number;
             /** @description fewest modules that stay in the MPPT range when hot */
-            minModules?: number;
-            ok?: boolean;
+            minModules: number;
+            ok: boolean;
             /** @description false when no string length fits */
-            recommendedRangeExists?: boolean;
+            recommendedRangeExists: boolean;
         };
         SubmitInput: {
             /** @description an administrator of the organisation other than the caller */
             approverId: number;
         };
         Summary: {
-            byState?: {
+            byState: {
                 [key: string]: number;
             };
             /** @description type → state → count */
-            byType?: {
+            byType: {
                 [key: string]: {
                     [key: string]: number;
                 };
             };
-            total?: number;
+            total: number;
         };
         Tag: {
-            color?: string;
-            id?: number;
-            name?: string;
+            color: string;
+            id: number;
+            name: string;
         };
         TagInput: {
             color?: string;
             name: string;
         };
         TagWithCount: {
-            color?: string;
-            id?: number;
-            name?: string;
-            stations?: number;
+            color: string;
+            id: number;
+            name: string;
+            stations: number;
         };
         Template: {
-            builtIn?: boolean;
+            builtIn: boolean;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** @description 0 for the templates shipped with Helio */
-            id?: number;
+            id: number;
             /** @description a shipped template's key: the console shows its name in the reader's language */
             key?: string;
-            mapping?: components["schemas"]["Mapping"];
-            name?: string;
+            mapping: components["schemas"]["Mapping"];
+            name: string;
             source?: string;
-            vendor?: string;
+            vendor: string;
         };
         TemplateConfig: {
-            params?: components["schemas"]["Params"];
-            schedule?: components["schemas"]["Schedule"];
+            params: components["schemas"]["Params"];
+            schedule: components["schemas"]["Schedule"];
+        };
+        TemplateConfigInput: {
+            params?: components["schemas"]["ParamsInput"];
+            schedule?: components["schemas"]["ScheduleInput"];
         };
         TemplateID: {
             templateId: number;
         };
         TemplateInput: {
-            config: components["schemas"]["TemplateConfig"];
+            config: components["schemas"]["TemplateConfigInput"];
             name: string;
             /** @description share with the organisation */
             shared?: boolean;
@@ -5618,70 +5835,70 @@ export interface components {
             uid?: number;
         };
         TemplateOfCompareConfig: {
-            config?: components["schemas"]["CompareConfig"];
+            config: components["schemas"]["CompareConfig"];
             /** Format: date-time */
-            createTime?: string;
-            id?: number;
+            createTime: string;
+            id: number;
             /** @description created by the caller (who may edit or delete it) */
-            mine?: boolean;
-            name?: string;
-            owner?: string;
+            mine: boolean;
+            name: string;
+            owner: string;
             /** @description visible to the whole organisation */
-            shared?: boolean;
+            shared: boolean;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         TemplateOfTemplateConfig: {
-            config?: components["schemas"]["TemplateConfig"];
+            config: components["schemas"]["TemplateConfig"];
             /** Format: date-time */
-            createTime?: string;
-            id?: number;
+            createTime: string;
+            id: number;
             /** @description created by the caller (who may edit or delete it) */
-            mine?: boolean;
-            name?: string;
-            owner?: string;
+            mine: boolean;
+            name: string;
+            owner: string;
             /** @description visible to the whole organisation */
-            shared?: boolean;
+            shared: boolean;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         TemplateSave: {
-            mapping: components["schemas"]["Mapping"];
+            mapping: components["schemas"]["MappingInput"];
             name: string;
             templateId?: number;
             vendor?: string;
         };
         TopDevice: {
-            currentPowerKw?: number;
+            currentPowerKw: number;
             /** @description today's kWh ÷ the inverter's array kWp */
-            equivalentHours?: number;
-            id?: number;
-            name?: string;
-            rank?: number;
-            sn?: string;
-            stationId?: number;
-            stationName?: string;
-            todayKwh?: number;
-            type?: string;
+            equivalentHours: number;
+            id: number;
+            name: string;
+            rank: number;
+            sn: string;
+            stationId: number;
+            stationName: string;
+            todayKwh: number;
+            type: string;
         };
         Totals: {
-            chargeKwh?: number;
-            co2Kg?: number;
-            dischargeKwh?: number;
-            exportKwh?: number;
-            faultMin?: number;
-            gridMeter?: boolean;
-            importKwh?: number;
-            inverterMin?: number;
-            loadKwh?: number;
-            loadMeter?: boolean;
-            meteredPvKwh?: number;
-            onlineMin?: number;
-            pvKwh?: number;
-            refEnergyKwh?: number;
-            siteLoadKwh?: number;
-            sites?: boolean;
-            tempRefKwh?: number;
+            chargeKwh: number;
+            co2Kg: number;
+            dischargeKwh: number;
+            exportKwh: number;
+            faultMin: number;
+            gridMeter: boolean;
+            importKwh: number;
+            inverterMin: number;
+            loadKwh: number;
+            loadMeter: boolean;
+            meteredPvKwh: number;
+            onlineMin: number;
+            pvKwh: number;
+            refEnergyKwh: number;
+            siteLoadKwh: number;
+            sites: boolean;
+            tempRefKwh: number;
         };
         TransitionInput: {
             /** @description accept, reject, start, finish or close */
@@ -5690,35 +5907,35 @@ export interface components {
             comment?: string;
         };
         Trend: {
-            from?: string;
-            list?: components["schemas"]["TrendPoint"][];
-            to?: string;
-            type?: string;
+            from: string;
+            list: components["schemas"]["TrendPoint"][];
+            to: string;
+            type: string;
         };
         TrendPoint: {
-            dataAlarms?: number;
+            dataAlarms: number;
             /** @description yyyy-MM-dd, yyyy-MM or yyyy (station-local calendar) */
-            date?: string;
-            deviceAlarms?: number;
-            processed?: number;
-            total?: number;
-            unprocessed?: number;
+            date: string;
+            deviceAlarms: number;
+            processed: number;
+            total: number;
+            unprocessed: number;
         };
         TypeTrend: {
-            from?: string;
-            list?: components["schemas"]["TypeTrendPoint"][];
-            to?: string;
-            type?: string;
+            from: string;
+            list: components["schemas"]["TypeTrendPoint"][];
+            to: string;
+            type: string;
         };
         TypeTrendPoint: {
-            battery?: number;
-            collector?: number;
-            date?: string;
+            battery: number;
+            collector: number;
+            date: string;
             /** @description the date, as date */
-            id?: string;
-            inverter?: number;
-            meter?: number;
-            storage?: number;
+            id: string;
+            inverter: number;
+            meter: number;
+            storage: number;
         };
         UnknownSeries: {
             field: string;
@@ -5748,7 +5965,7 @@ export interface components {
             name?: string;
         };
         URLResponse: {
-            url?: string;
+            url: string;
         };
         UserEdit: {
             deptId: number;
@@ -5760,39 +5977,39 @@ export interface components {
             stationAuthority: string;
         };
         UserInfo: {
-            accountId?: string;
-            address?: string;
-            area?: string;
-            avatar?: string;
-            certification?: number;
-            country?: string;
-            department?: number;
-            departmentName?: string;
-            email?: string;
-            hasSecurityAnswer?: boolean;
-            introduction?: string;
-            job?: string;
-            jobName?: string;
-            location?: string;
-            locationName?: string;
-            name?: string;
-            organization?: number;
-            organizationName?: string;
+            accountId: string;
+            address: string;
+            area: string;
+            avatar: string;
+            certification: number;
+            country: string;
+            department: number;
+            departmentName: string;
+            email: string;
+            hasSecurityAnswer: boolean;
+            introduction: string;
+            job: string;
+            jobName: string;
+            location: string;
+            locationName: string;
+            name: string;
+            organization: number;
+            organizationName: string;
             /** @description IANA time zone or empty */
-            organizationTimezone?: string;
-            personalWebsite?: string;
-            phone?: string;
+            organizationTimezone: string;
+            personalWebsite: string;
+            phone: string;
             /** @description RFC 3339 */
-            registrationDate?: string;
+            registrationDate: string;
             /** @description admin or user */
-            role?: string;
-            securityQuestion?: string;
+            role: string;
+            securityQuestion: string;
             /** @description all, own or authorized */
-            stationAuthority?: string;
+            stationAuthority: string;
             /** @description 1 active, 0 disabled */
-            status?: number;
-            uid?: number;
-            username?: string;
+            status: number;
+            uid: number;
+            username: string;
         };
         UserInput: {
             deptId: number;
@@ -5810,47 +6027,47 @@ export interface components {
             username: string;
         };
         UserRow: {
-            avatar?: string;
+            avatar: string;
             /** Format: date-time */
-            createdAt?: string;
-            deptId?: number;
-            deptName?: string;
-            email?: string;
-            jobName?: string;
-            name?: string;
-            phone?: string;
-            role?: string;
-            stationAuthority?: string;
+            createdAt: string;
+            deptId: number;
+            deptName: string;
+            email: string;
+            jobName: string;
+            name: string;
+            phone: string;
+            role: string;
+            stationAuthority: string;
             /** @description 1 active, 0 disabled */
-            status?: number;
-            uid?: number;
-            username?: string;
+            status: number;
+            uid: number;
+            username: string;
         };
         VendorInfo: {
             /** @description calls a day */
-            defaultBudget?: number;
-            fields?: components["schemas"]["Field"][];
-            label?: string;
-            name?: string;
+            defaultBudget: number;
+            fields: components["schemas"]["Field"][];
+            label: string;
+            name: string;
         };
         Weather: {
             /** @description 1 excellent … 6 severe */
-            airQuality?: number;
+            airQuality: number;
             airQualityKey?: string;
             /** @description false when no weather source is configured */
-            available?: boolean;
+            available: boolean;
             /** @description three-digit weather code, 001-070 */
             code?: string;
             group?: string;
             /** @description global horizontal */
-            irradianceWm2?: number;
+            irradianceWm2: number;
             /** @description condition key, e.g. clear, light_rain */
             key?: string;
-            sunElevationDeg?: number;
-            temperatureC?: number;
+            sunElevationDeg: number;
+            temperatureC: number;
             /** @description RFC 3339 */
             time?: string;
-            windMs?: number;
+            windMs: number;
         };
         WireSample: {
             acVoltageV?: number;
@@ -5871,78 +6088,90 @@ export interface components {
             time?: string | number;
         };
         WorkorderDept: {
-            id?: number;
-            name?: string;
+            id: number;
+            name: string;
         };
         WorkorderDetail: {
             /** @description the transitions the caller may make now */
-            actions?: string[];
+            actions: string[];
             /** Format: date-time */
-            actualEnd?: string | null;
-            actualHours?: number;
+            actualEnd: string | null;
+            actualHours: number;
             /** Format: date-time */
-            actualStart?: string | null;
+            actualStart: string | null;
             /** @description the alarm it was opened from (0 when by hand) */
-            alarmId?: number;
+            alarmId: number;
             /**
              * Format: date-time
              * @description when that alarm was raised (its occurrence time, as the alarm list shows it)
              */
-            alarmOccurredAt?: string | null;
+            alarmOccurredAt: string | null;
             /** Format: date-time */
-            alarmRecoveredAt?: string | null;
+            alarmRecoveredAt: string | null;
             /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
-            alarmStatus?: number;
-            assigneeDept?: string;
-            assigneeDeptId?: number;
+            alarmStatus: number;
+            assigneeDept: string;
+            assigneeDeptId: number;
             /** @description the processor (0 while only a department is assigned) */
-            assigneeUserId?: number;
-            attachments?: components["schemas"]["Attachment"][];
-            canAssign?: boolean;
-            ccUserIds?: number[];
-            comments?: components["schemas"]["Comment"][];
-            description?: string;
+            assigneeUserId: number;
+            attachments: components["schemas"]["Attachment"][];
+            canAssign: boolean;
+            ccUserIds: number[];
+            comments: components["schemas"]["Comment"][];
+            description: string;
             /** @description (actual − planned hours) ÷ planned × 100 */
-            deviationPercent?: number;
+            deviationPercent: number;
             /** @description the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
-            deviceId?: number;
+            deviceId: number;
             /** @description that device's name when the order was opened */
-            deviceName?: string;
+            deviceName: string;
             /** @description that device's serial number when the order was opened */
-            deviceSn?: string;
-            events?: components["schemas"]["Event"][];
-            id?: number;
+            deviceSn: string;
+            events: components["schemas"]["WorkorderEvent"][];
+            id: number;
             /** @description WO-yyyyMMdd-id */
-            number?: string;
-            overtimeHours?: number;
+            number: string;
+            overtimeHours: number;
             /**
              * Format: date-time
              * @description the timeout is measured from it
              */
-            plannedEnd?: string;
-            plannedHours?: number;
+            plannedEnd: string;
+            plannedHours: number;
             /** Format: date-time */
-            plannedStart?: string;
+            plannedStart: string;
             /** @description 1 low, 2 normal, 3 urgent, 4 very urgent */
-            priority?: number;
-            processor?: string;
+            priority: number;
+            processor: string;
             /** @description the message-centre status: pending_accept, pending, processing, finished, rejected */
-            processStatus?: string;
-            stationId?: number;
-            stationName?: string;
+            processStatus: string;
+            stationId: number;
+            stationName: string;
             /** @description 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
-            status?: number;
-            submitter?: string;
-            submitterId?: number;
+            status: number;
+            submitter: string;
+            submitterId: number;
             /** Format: date-time */
-            submitTime?: string;
+            submitTime: string;
             /** @description 0 not timed out, 1 timed out */
-            timeoutStatus?: number;
+            timeoutStatus: number;
             /** @description the station's IANA zone */
-            timezone?: string;
-            title?: string;
+            timezone: string;
+            title: string;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
+        };
+        WorkorderEvent: {
+            /** @description create, accept, reject, start, finish, close or assign */
+            action: string;
+            comment: string;
+            fromStatus: number;
+            id: number;
+            /** Format: date-time */
+            time: string;
+            toStatus: number;
+            userId: number;
+            userName: string;
         };
         WorkorderInput: {
             /** @description open the order from this alarm (one open order per alarm) */
@@ -5968,78 +6197,78 @@ export interface components {
         };
         WorkorderOrder: {
             /** Format: date-time */
-            actualEnd?: string | null;
-            actualHours?: number;
+            actualEnd: string | null;
+            actualHours: number;
             /** Format: date-time */
-            actualStart?: string | null;
+            actualStart: string | null;
             /** @description the alarm it was opened from (0 when by hand) */
-            alarmId?: number;
+            alarmId: number;
             /**
              * Format: date-time
              * @description when that alarm was raised (its occurrence time, as the alarm list shows it)
              */
-            alarmOccurredAt?: string | null;
+            alarmOccurredAt: string | null;
             /** Format: date-time */
-            alarmRecoveredAt?: string | null;
+            alarmRecoveredAt: string | null;
             /** @description that alarm's status: 1 occurring, 2 recovered (0 without an alarm) */
-            alarmStatus?: number;
-            assigneeDept?: string;
-            assigneeDeptId?: number;
+            alarmStatus: number;
+            assigneeDept: string;
+            assigneeDeptId: number;
             /** @description the processor (0 while only a department is assigned) */
-            assigneeUserId?: number;
-            description?: string;
+            assigneeUserId: number;
+            description: string;
             /** @description (actual − planned hours) ÷ planned × 100 */
-            deviationPercent?: number;
+            deviationPercent: number;
             /** @description the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
-            deviceId?: number;
+            deviceId: number;
             /** @description that device's name when the order was opened */
-            deviceName?: string;
+            deviceName: string;
             /** @description that device's serial number when the order was opened */
-            deviceSn?: string;
-            id?: number;
+            deviceSn: string;
+            id: number;
             /** @description WO-yyyyMMdd-id */
-            number?: string;
-            overtimeHours?: number;
+            number: string;
+            overtimeHours: number;
             /**
              * Format: date-time
              * @description the timeout is measured from it
              */
-            plannedEnd?: string;
-            plannedHours?: number;
+            plannedEnd: string;
+            plannedHours: number;
             /** Format: date-time */
-            plannedStart?: string;
+            plannedStart: string;
             /** @description 1 low, 2 normal, 3 urgent, 4 very urgent */
-            priority?: number;
-            processor?: string;
+            priority: number;
+            processor: string;
             /** @description the message-centre status: pending_accept, pending, processing, finished, rejected */
-            processStatus?: string;
-            stationId?: number;
-            stationName?: string;
+            processStatus: string;
+            stationId: number;
+            stationName: string;
             /** @description 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
-            status?: number;
-            submitter?: string;
-            submitterId?: number;
+            status: number;
+            submitter: string;
+            submitterId: number;
             /** Format: date-time */
-            submitTime?: string;
+            submitTime: string;
             /** @description 0 not timed out, 1 timed out */
-            timeoutStatus?: number;
+            timeoutStatus: number;
             /** @description the station's IANA zone */
-            timezone?: string;
-            title?: string;
+            timezone: string;
+            title: string;
             /** Format: date-time */
-            updateTime?: string;
+            updateTime: string;
         };
         WorkorderSummary: {
             /** @description keys 1-5 */
-            byStatus?: {
+            byStatus: {
                 [key: string]: number;
             };
             /** @description statuses 1-3 */
-            open?: number;
+            open: number;
             /** @description finished ÷ total, % (0 without orders) */
-            processRatio?: number;
-            timedOut?: number;
-            total?: number;
+            processRatio: number;
+            timedOut: number;
+            total: number;
         };
         WriteInput: {
             /** @description must be true: the console asks first */
@@ -6069,22 +6298,22 @@ export interface components {
             tiltDeg?: number;
         };
         YieldResult: {
-            annualKwh?: number;
+            annualKwh: number;
             /** @description station: the named station's climate; latitude: defaults by latitude */
-            climate?: string;
+            climate: string;
             /** @description horizontal insolation */
-            ghiKwhM2?: number;
+            ghiKwhM2: number;
             /** @description January first */
-            monthlyKwh?: number[];
+            monthlyKwh: number[];
             /** @description % */
-            performanceRatio?: number;
+            performanceRatio: number;
             /** @description plane-of-array insolation */
-            poaKwhM2?: number;
+            poaKwhM2: number;
             /** @description kWh per kWp */
-            specificYieldKwhKwp?: number;
-            unit?: string;
+            specificYieldKwhKwp: number;
+            unit: string;
             /** @description the simulated year */
-            year?: number;
+            year: number;
         };
     };
     responses: never;
@@ -6171,7 +6400,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MenuItem"][];
+                        data: components["schemas"]["MenuItem"][];
                     };
                 };
             };
@@ -6263,7 +6492,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DocList"];
+                        data: components["schemas"]["DocList"];
                     };
                 };
             };
@@ -6316,7 +6545,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Document"];
+                        data: components["schemas"]["Document"];
                     };
                 };
             };
@@ -6359,7 +6588,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Document"];
+                        data: components["schemas"]["Document"];
                     };
                 };
             };
@@ -6401,7 +6630,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DocDetail"];
+                        data: components["schemas"]["DocDetail"];
                     };
                 };
             };
@@ -6484,7 +6713,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Stats"];
+                        data: components["schemas"]["Stats"];
                     };
                 };
             };
@@ -6564,7 +6793,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapSummary"];
+                        data: components["schemas"]["MapSummary"];
                     };
                 };
             };
@@ -6648,7 +6877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapDetail"];
+                        data: components["schemas"]["MapDetail"];
                     };
                 };
             };
@@ -6692,7 +6921,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DeviceField"];
+                        data: components["schemas"]["DeviceField"];
                     };
                 };
             };
@@ -6736,7 +6965,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DeviceField"];
+                        data: components["schemas"]["DeviceField"];
                     };
                 };
             };
@@ -6780,7 +7009,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DeviceField"];
+                        data: components["schemas"]["DeviceField"];
                     };
                 };
             };
@@ -6824,7 +7053,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Project"];
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -6869,7 +7098,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfMapSummary"];
+                        data: components["schemas"]["PageOfMapSummary"];
                     };
                 };
             };
@@ -6884,7 +7113,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MapInput"];
+                "application/json": components["schemas"]["MapInputInput"];
             };
         };
         responses: {
@@ -6913,7 +7142,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapDetail"];
+                        data: components["schemas"]["MapDetail"];
                     };
                 };
             };
@@ -6957,7 +7186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Live"];
+                        data: components["schemas"]["Live"];
                     };
                 };
             };
@@ -7001,7 +7230,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Live"];
+                        data: components["schemas"]["Live"];
                     };
                 };
             };
@@ -7045,7 +7274,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Live"];
+                        data: components["schemas"]["Live"];
                     };
                 };
             };
@@ -7089,7 +7318,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DeviceField"][];
+                        data: components["schemas"]["DeviceField"][];
                     };
                 };
             };
@@ -7133,7 +7362,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapInput"][];
+                        data: components["schemas"]["MapInput"][];
                     };
                 };
             };
@@ -7186,7 +7415,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Overview"];
+                        data: components["schemas"]["Overview"];
                     };
                 };
             };
@@ -7230,7 +7459,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Connection"];
+                        data: components["schemas"]["Connection"];
                     };
                 };
             };
@@ -7276,7 +7505,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Confirmed"];
+                        data: components["schemas"]["Confirmed"];
                     };
                 };
             };
@@ -7318,7 +7547,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -7360,7 +7589,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["FoundSite"][];
+                        data: components["schemas"]["FoundSite"][];
                     };
                 };
             };
@@ -7406,7 +7635,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Connection"];
+                        data: components["schemas"]["Connection"];
                     };
                 };
             };
@@ -7448,7 +7677,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Connection"];
+                        data: components["schemas"]["Connection"];
                     };
                 };
             };
@@ -7488,7 +7717,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Connection"][];
+                        data: components["schemas"]["Connection"][];
                     };
                 };
             };
@@ -7528,7 +7757,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["VendorInfo"][];
+                        data: components["schemas"]["VendorInfo"][];
                     };
                 };
             };
@@ -7570,7 +7799,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["CompareResult"];
+                        data: components["schemas"]["CompareResult"];
                     };
                 };
             };
@@ -7613,7 +7842,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfTemplateOfCompareConfig"];
+                        data: components["schemas"]["PageOfTemplateOfCompareConfig"];
                     };
                 };
             };
@@ -7628,7 +7857,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CompareConfig"];
+                "application/json": components["schemas"]["CompareConfigInput"];
             };
         };
         responses: {
@@ -7657,7 +7886,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["CompareResult"];
+                        data: components["schemas"]["CompareResult"];
                     };
                 };
             };
@@ -7701,7 +7930,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -7743,7 +7972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -7787,7 +8016,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -7833,7 +8062,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -7877,7 +8106,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["FaultView"];
+                        data: components["schemas"]["FaultView"];
                     };
                 };
             };
@@ -7921,7 +8150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Device"];
+                        data: components["schemas"]["Device"];
                     };
                 };
             };
@@ -7963,7 +8192,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Attribute"][];
+                        data: components["schemas"]["Attribute"][];
                     };
                 };
             };
@@ -8005,7 +8234,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Detail"];
+                        data: components["schemas"]["Detail"];
                     };
                 };
             };
@@ -8051,7 +8280,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Device"];
+                        data: components["schemas"]["Device"];
                     };
                 };
             };
@@ -8154,7 +8383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["History"];
+                        data: components["schemas"]["History"];
                     };
                 };
             };
@@ -8194,7 +8423,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["InverterStatus"];
+                        data: components["schemas"]["InverterStatus"];
                     };
                 };
             };
@@ -8236,7 +8465,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Item"][];
+                        data: components["schemas"]["Item"][];
                     };
                 };
             };
@@ -8291,7 +8520,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfItem"];
+                        data: components["schemas"]["PageOfItem"];
                     };
                 };
             };
@@ -8331,7 +8560,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Summary"];
+                        data: components["schemas"]["Summary"];
                     };
                 };
             };
@@ -8375,7 +8604,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8419,7 +8648,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -8459,7 +8688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["File"][];
+                        data: components["schemas"]["File"][];
                     };
                 };
             };
@@ -8510,7 +8739,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["File"];
+                        data: components["schemas"]["File"];
                     };
                 };
             };
@@ -8552,7 +8781,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8596,7 +8825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8636,7 +8865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"][];
+                        data: components["schemas"]["Job"][];
                     };
                 };
             };
@@ -8680,7 +8909,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8724,7 +8953,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8768,7 +8997,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8812,7 +9041,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Preview"];
+                        data: components["schemas"]["Preview"];
                     };
                 };
             };
@@ -8856,7 +9085,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -8896,7 +9125,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Template"][];
+                        data: components["schemas"]["Template"][];
                     };
                 };
             };
@@ -8940,7 +9169,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Template"];
+                        data: components["schemas"]["Template"];
                     };
                 };
             };
@@ -8984,7 +9213,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["IssuedKey"];
+                        data: components["schemas"]["IssuedKey"];
                     };
                 };
             };
@@ -9024,7 +9253,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["KeyInfo"][];
+                        data: components["schemas"]["KeyInfo"][];
                     };
                 };
             };
@@ -9068,7 +9297,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -9108,7 +9337,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["LineRules"];
+                        data: components["schemas"]["LineRules"];
                     };
                 };
             };
@@ -9123,7 +9352,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LineRules"];
+                "application/json": components["schemas"]["LineRulesInput"];
             };
         };
         responses: {
@@ -9152,7 +9381,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["LineRules"];
+                        data: components["schemas"]["LineRules"];
                     };
                 };
             };
@@ -9192,7 +9421,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["UnknownSeries"][];
+                        data: components["schemas"]["UnknownSeries"][];
                     };
                 };
             };
@@ -9232,7 +9461,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -9272,7 +9501,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["ArrivedList"];
+                        data: components["schemas"]["ArrivedList"];
                     };
                 };
             };
@@ -9316,7 +9545,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapPresetApplied"];
+                        data: components["schemas"]["MapPresetApplied"];
                     };
                 };
             };
@@ -9356,7 +9585,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapPreset"][];
+                        data: components["schemas"]["MapPreset"][];
                     };
                 };
             };
@@ -9400,7 +9629,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapRule"];
+                        data: components["schemas"]["MapRule"];
                     };
                 };
             };
@@ -9442,7 +9671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -9488,7 +9717,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapRule"];
+                        data: components["schemas"]["MapRule"];
                     };
                 };
             };
@@ -9528,7 +9757,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MapRuleList"];
+                        data: components["schemas"]["MapRuleList"];
                     };
                 };
             };
@@ -9572,7 +9801,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["IngestResponse"];
+                        data: components["schemas"]["IngestResponse"];
                     };
                 };
             };
@@ -9616,7 +9845,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["LoginResponse"];
+                        data: components["schemas"]["LoginResponse"];
                     };
                 };
             };
@@ -9656,7 +9885,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -9696,7 +9925,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Counts"];
+                        data: components["schemas"]["Counts"];
                     };
                 };
             };
@@ -9743,7 +9972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfMessage"];
+                        data: components["schemas"]["PageOfMessage"];
                     };
                 };
             };
@@ -9787,7 +10016,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["ReadResult"];
+                        data: components["schemas"]["ReadResult"];
                     };
                 };
             };
@@ -9865,7 +10094,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Leftovers"];
+                        data: components["schemas"]["Leftovers"];
                     };
                 };
             };
@@ -9909,7 +10138,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -9952,7 +10181,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Certification"][];
+                        data: components["schemas"]["Certification"][];
                     };
                 };
             };
@@ -9994,7 +10223,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10040,7 +10269,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10084,7 +10313,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Created"];
+                        data: components["schemas"]["Created"];
                     };
                 };
             };
@@ -10128,7 +10357,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Created"];
+                        data: components["schemas"]["Created"];
                     };
                 };
             };
@@ -10170,7 +10399,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10216,7 +10445,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10256,7 +10485,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Dept"][];
+                        data: components["schemas"]["Dept"][];
                     };
                 };
             };
@@ -10296,7 +10525,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Book"];
+                        data: components["schemas"]["Book"];
                     };
                 };
             };
@@ -10311,7 +10540,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Book"];
+                "application/json": components["schemas"]["BookInput"];
             };
         };
         responses: {
@@ -10340,7 +10569,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Book"];
+                        data: components["schemas"]["Book"];
                     };
                 };
             };
@@ -10380,7 +10609,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Role"][];
+                        data: components["schemas"]["Role"][];
                     };
                 };
             };
@@ -10420,7 +10649,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Settings"];
+                        data: components["schemas"]["Settings"];
                     };
                 };
             };
@@ -10435,7 +10664,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Settings"];
+                "application/json": components["schemas"]["SettingsInput"];
             };
         };
         responses: {
@@ -10464,7 +10693,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Settings"];
+                        data: components["schemas"]["Settings"];
                     };
                 };
             };
@@ -10508,7 +10737,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Created"];
+                        data: components["schemas"]["Created"];
                     };
                 };
             };
@@ -10554,7 +10783,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10596,7 +10825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10642,7 +10871,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10684,7 +10913,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["UserRow"];
+                        data: components["schemas"]["UserRow"];
                     };
                 };
             };
@@ -10732,7 +10961,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfUserRow"];
+                        data: components["schemas"]["PageOfUserRow"];
                     };
                 };
             };
@@ -10778,7 +11007,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10820,7 +11049,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10862,7 +11091,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -10907,7 +11136,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["BuildList"];
+                        data: components["schemas"]["BuildList"];
                     };
                 };
             };
@@ -10922,7 +11151,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BuildList"];
+                "application/json": components["schemas"]["BuildListInput"];
             };
         };
         responses: {
@@ -10951,7 +11180,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Proposal"];
+                        data: components["schemas"]["Proposal"];
                     };
                 };
             };
@@ -10998,7 +11227,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PlanOverview"];
+                        data: components["schemas"]["PlanOverview"];
                     };
                 };
             };
@@ -11043,7 +11272,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PlanOverview"];
+                        data: components["schemas"]["PlanOverview"];
                     };
                 };
             };
@@ -11089,7 +11318,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Proposal"];
+                        data: components["schemas"]["Proposal"];
                     };
                 };
             };
@@ -11131,7 +11360,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Proposal"];
+                        data: components["schemas"]["Proposal"];
                     };
                 };
             };
@@ -11181,7 +11410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfProposal"];
+                        data: components["schemas"]["PageOfProposal"];
                     };
                 };
             };
@@ -11225,7 +11454,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Proposal"];
+                        data: components["schemas"]["Proposal"];
                     };
                 };
             };
@@ -11270,7 +11499,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["SpreadResult"];
+                        data: components["schemas"]["SpreadResult"];
                     };
                 };
             };
@@ -11316,7 +11545,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Proposal"];
+                        data: components["schemas"]["Proposal"];
                     };
                 };
             };
@@ -11402,7 +11631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -11444,7 +11673,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Record"];
+                        data: components["schemas"]["Record"];
                     };
                 };
             };
@@ -11529,7 +11758,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfRecord"];
+                        data: components["schemas"]["PageOfRecord"];
                     };
                 };
             };
@@ -11573,7 +11802,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -11615,7 +11844,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -11659,7 +11888,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -11705,7 +11934,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -11748,7 +11977,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfTemplateOfTemplateConfig"];
+                        data: components["schemas"]["PageOfTemplateOfTemplateConfig"];
                     };
                 };
             };
@@ -11788,7 +12017,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Parameters"];
+                        data: components["schemas"]["Parameters"];
                     };
                 };
             };
@@ -11830,7 +12059,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Saved"];
+                        data: components["schemas"]["Saved"];
                     };
                 };
             };
@@ -11874,7 +12103,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Station"];
+                        data: components["schemas"]["Station"];
                     };
                 };
             };
@@ -11958,7 +12187,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["StationDetail"];
+                        data: components["schemas"]["StationDetail"];
                     };
                 };
             };
@@ -12004,7 +12233,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Station"];
+                        data: components["schemas"]["Station"];
                     };
                 };
             };
@@ -12121,7 +12350,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfListItem"];
+                        data: components["schemas"]["PageOfListItem"];
                     };
                 };
             };
@@ -12166,7 +12395,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Series"];
+                        data: components["schemas"]["Series"];
                     };
                 };
             };
@@ -12211,7 +12440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Series"];
+                        data: components["schemas"]["Series"];
                     };
                 };
             };
@@ -12256,7 +12485,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Series"];
+                        data: components["schemas"]["Series"];
                     };
                 };
             };
@@ -12296,7 +12525,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["SimpleItem"][];
+                        data: components["schemas"]["SimpleItem"][];
                     };
                 };
             };
@@ -12336,7 +12565,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["StationSummary"];
+                        data: components["schemas"]["StationSummary"];
                     };
                 };
             };
@@ -12380,7 +12609,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Tag"];
+                        data: components["schemas"]["Tag"];
                     };
                 };
             };
@@ -12422,7 +12651,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -12468,7 +12697,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Tag"];
+                        data: components["schemas"]["Tag"];
                     };
                 };
             };
@@ -12508,7 +12737,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["TagWithCount"][];
+                        data: components["schemas"]["TagWithCount"][];
                     };
                 };
             };
@@ -12552,7 +12781,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["CoverURL"];
+                        data: components["schemas"]["CoverURL"];
                     };
                 };
             };
@@ -12594,7 +12823,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Weather"];
+                        data: components["schemas"]["Weather"];
                     };
                 };
             };
@@ -12634,7 +12863,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["All"];
+                        data: components["schemas"]["All"];
                     };
                 };
             };
@@ -12677,7 +12906,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["MaintenanceRank"][];
+                        data: components["schemas"]["MaintenanceRank"][];
                     };
                 };
             };
@@ -12720,7 +12949,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PowerData"];
+                        data: components["schemas"]["PowerData"];
                     };
                 };
             };
@@ -12763,7 +12992,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PowerData"];
+                        data: components["schemas"]["PowerData"];
                     };
                 };
             };
@@ -12806,7 +13035,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PowerData"];
+                        data: components["schemas"]["PowerData"];
                     };
                 };
             };
@@ -12849,7 +13078,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PowerData"];
+                        data: components["schemas"]["PowerData"];
                     };
                 };
             };
@@ -12892,7 +13121,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["ProjectRank"][];
+                        data: components["schemas"]["ProjectRank"][];
                     };
                 };
             };
@@ -12935,7 +13164,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["TopDevice"][];
+                        data: components["schemas"]["TopDevice"][];
                     };
                 };
             };
@@ -12975,7 +13204,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["URLResponse"];
+                        data: components["schemas"]["URLResponse"];
                     };
                 };
             };
@@ -13015,7 +13244,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["URLResponse"];
+                        data: components["schemas"]["URLResponse"];
                     };
                 };
             };
@@ -13118,7 +13347,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfEntry"];
+                        data: components["schemas"]["PageOfEntry"];
                     };
                 };
             };
@@ -13158,7 +13387,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["CO2Factors"];
+                        data: components["schemas"]["CO2Factors"];
                     };
                 };
             };
@@ -13202,7 +13431,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["StringResult"];
+                        data: components["schemas"]["StringResult"];
                     };
                 };
             };
@@ -13246,7 +13475,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["YieldResult"];
+                        data: components["schemas"]["YieldResult"];
                     };
                 };
             };
@@ -13290,7 +13519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["AvatarURL"];
+                        data: components["schemas"]["AvatarURL"];
                     };
                 };
             };
@@ -13370,7 +13599,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Certification"][];
+                        data: components["schemas"]["Certification"][];
                     };
                 };
             };
@@ -13414,7 +13643,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Created"];
+                        data: components["schemas"]["Created"];
                     };
                 };
             };
@@ -13456,7 +13685,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -13496,7 +13725,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["UserInfo"];
+                        data: components["schemas"]["UserInfo"];
                     };
                 };
             };
@@ -13540,7 +13769,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -13584,7 +13813,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -13624,7 +13853,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["SettingsBody"];
+                        data: components["schemas"]["SettingsBody"];
                     };
                 };
             };
@@ -13639,7 +13868,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsBody"];
+                "application/json": components["schemas"]["SettingsBodyInput"];
             };
         };
         responses: {
@@ -13668,7 +13897,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: null;
+                        data: null;
                     };
                 };
             };
@@ -13708,7 +13937,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Shortcuts"];
+                        data: components["schemas"]["Shortcuts"];
                     };
                 };
             };
@@ -13723,7 +13952,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Shortcuts"];
+                "application/json": components["schemas"]["ShortcutsInput"];
             };
         };
         responses: {
@@ -13752,7 +13981,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Shortcuts"];
+                        data: components["schemas"]["Shortcuts"];
                     };
                 };
             };
@@ -13795,7 +14024,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["DailyInfo"];
+                        data: components["schemas"]["DailyInfo"];
                     };
                 };
             };
@@ -13841,7 +14070,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["AlarmDetail"];
+                        data: components["schemas"]["AlarmDetail"];
                     };
                 };
             };
@@ -13883,7 +14112,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["AlarmDetail"];
+                        data: components["schemas"]["AlarmDetail"];
                     };
                 };
             };
@@ -13997,7 +14226,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfAlarm"];
+                        data: components["schemas"]["PageOfAlarm"];
                     };
                 };
             };
@@ -14053,7 +14282,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfAlarm"];
+                        data: components["schemas"]["PageOfAlarm"];
                     };
                 };
             };
@@ -14118,7 +14347,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfAlarm"];
+                        data: components["schemas"]["PageOfAlarm"];
                     };
                 };
             };
@@ -14158,7 +14387,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["SettingsView"];
+                        data: components["schemas"]["SettingsView"];
                     };
                 };
             };
@@ -14173,7 +14402,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AlarmSettings"];
+                "application/json": components["schemas"]["AlarmSettingsInput"];
             };
         };
         responses: {
@@ -14202,7 +14431,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["SettingsView"];
+                        data: components["schemas"]["SettingsView"];
                     };
                 };
             };
@@ -14242,7 +14471,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["RulesView"];
+                        data: components["schemas"]["RulesView"];
                     };
                 };
             };
@@ -14286,7 +14515,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["RulesView"];
+                        data: components["schemas"]["RulesView"];
                     };
                 };
             };
@@ -14336,7 +14565,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["Trend"];
+                        data: components["schemas"]["Trend"];
                     };
                 };
             };
@@ -14386,7 +14615,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["TypeTrend"];
+                        data: components["schemas"]["TypeTrend"];
                     };
                 };
             };
@@ -14471,7 +14700,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderDetail"];
+                        data: components["schemas"]["WorkorderDetail"];
                     };
                 };
             };
@@ -14517,7 +14746,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderDetail"];
+                        data: components["schemas"]["WorkorderDetail"];
                     };
                 };
             };
@@ -14563,7 +14792,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderDetail"];
+                        data: components["schemas"]["WorkorderDetail"];
                     };
                 };
             };
@@ -14653,7 +14882,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderDetail"];
+                        data: components["schemas"]["WorkorderDetail"];
                     };
                 };
             };
@@ -14695,7 +14924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderDetail"];
+                        data: components["schemas"]["WorkorderDetail"];
                     };
                 };
             };
@@ -14828,7 +15057,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["PageOfOrder"];
+                        data: components["schemas"]["PageOfOrder"];
                     };
                 };
             };
@@ -14868,7 +15097,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["People"];
+                        data: components["schemas"]["People"];
                     };
                 };
             };
@@ -14935,7 +15164,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderSummary"];
+                        data: components["schemas"]["WorkorderSummary"];
                     };
                 };
             };
@@ -14981,7 +15210,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data?: components["schemas"]["WorkorderDetail"];
+                        data: components["schemas"]["WorkorderDetail"];
                     };
                 };
             };

@@ -7,6 +7,7 @@ import { queryClient } from '@/lib/query-client';
 export type Connection = components['schemas']['Connection'];
 export type ConnectionInput = components['schemas']['ConnectionInput'];
 export type FoundSite = components['schemas']['FoundSite'];
+export type FoundDevice = components['schemas']['FoundDevice'];
 export type Pick = components['schemas']['Pick'];
 export type Confirmed = components['schemas']['Confirmed'];
 

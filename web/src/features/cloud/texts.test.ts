@@ -1,5 +1,5 @@
 import { describeFeatureTexts } from '@/testing/feature-texts';
-import { type Connection, defaultPicks, type FoundSite, quotaText, stateColor } from './api';
+import { type Connection, defaultPicks, type FoundDevice, type FoundSite, quotaText, stateColor } from './api';
 import enUS from './locales/en-US.json';
 import jaJP from './locales/ja-JP.json';
 import koKR from './locales/ko-KR.json';
@@ -16,10 +16,12 @@ describeFeatureTexts('vendor clouds', {
 
 describe('vendor cloud helpers', () => {
   it('picks every device not synced yet, by site, and leaves out sites with none', () => {
+    const device = (d: Partial<FoundDevice>): FoundDevice => ({ serial: '', following: false, deviceId: 0, kwp: 10, model: 'M', name: 'D', type: 'inverter', ...d });
+    const site = (s: Partial<FoundSite>): FoundSite => ({ id: '', stationId: 0, devices: [], name: 'S', address: '', country: '', currency: '', peakKw: 10, timeZone: 'UTC', ...s });
     const sites: FoundSite[] = [
-      { id: '1', stationId: 0, devices: [{ serial: 'A', following: false }, { serial: 'B', following: true }] },
-      { id: '2', stationId: 7, devices: [{ serial: 'C', following: true }] },
-      { id: '3', stationId: 9, devices: [{ serial: 'D', deviceId: 4, following: false }] },
+      site({ id: '1', stationId: 0, devices: [device({ serial: 'A', following: false }), device({ serial: 'B', following: true })] }),
+      site({ id: '2', stationId: 7, devices: [device({ serial: 'C', following: true })] }),
+      site({ id: '3', stationId: 9, devices: [device({ serial: 'D', deviceId: 4, following: false })] }),
     ];
     expect(defaultPicks(sites)).toEqual([
       { siteId: '1', stationId: 0, serials: ['A'] },
@@ -28,7 +30,7 @@ describe('vendor cloud helpers', () => {
   });
 
   it('shows calls of the budget and colours states', () => {
-    const c: Connection = { quotaUsed: 42, dailyBudget: 300 };
+    const c = { quotaUsed: 42, dailyBudget: 300 } as Connection;
     expect(quotaText(c)).toBe('42 / 300');
     expect(stateColor('refused')).toBe('red');
     expect(stateColor('live')).toBe('green');

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import table from '@/components/plain-table.module.css';
 import { formatNumber } from '@/lib/format';
-import { isActive, jobQuery, REJECT_REASONS } from './api';
+import { isActive, jobQuery, REJECT_REASONS, type Report } from './api';
 import styles from './history-import.module.css';
 import { JobProgress } from './job-progress';
 
@@ -22,7 +22,7 @@ export function JobReport({ jobId }: { jobId: number }) {
   const { t } = useTranslation();
   const job = useQuery(jobQuery(jobId));
   const data = job.data;
-  const report = data?.report ?? {};
+  const report: Partial<Report> = data?.report ?? {};
   const rejects = report.rejects ?? [];
   const reasons = Object.entries(report.reasons ?? {}).sort((a, b) => b[1] - a[1]);
   const tiles: [string, number | undefined, string?][] = data?.dry

@@ -4,24 +4,28 @@ import { i18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { setToken } from '@/lib/storage';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
-import type { Job, Preview } from './api';
+import type { Job, Preview, Report } from './api';
 import { HistoryImportPage } from './history-import-page';
 import { historyImportTexts } from './texts';
 
 const fetchMock = vi.fn<typeof fetch>();
 const ok = (data: unknown) => jsonResponse({ code: 200, msg: 'ok', data });
 
-const file = { id: 7, name: 'plant-2024.csv', kind: 'csv', size: 2048, createdAt: '2026-11-28T01:00:00Z' };
+const file = { id: 7, name: 'plant-2024.csv', kind: 'csv', size: 2048, sha256: 'ab12', createdAt: '2026-11-28T01:00:00Z' };
+const col = (c: { name: string; role: string; unit?: string; energy?: string }) => ({ unit: '', energy: '', ...c });
+const report = (r: Partial<Report>): Report => ({
+  rows: 0, samples: 0, stored: 0, overlapping: 0, duplicates: 0, conflicts: 0, skipped: 0, rejectedRows: 0, reasons: {}, rejects: [], ...r,
+});
 const preview: Preview = {
   file,
   headerRow: 0,
   header: ['Time', 'Inverter SN', 'AC Power (W)', 'Yield (Wh)', 'Irradiance (W/m2)'],
   columns: [
-    { name: 'Time', role: 'time' },
-    { name: 'Inverter SN', role: 'device' },
-    { name: 'AC Power (W)', role: 'power', unit: 'W' },
-    { name: 'Yield (Wh)', role: 'energy', unit: 'Wh', energy: 'interval' },
-    { name: 'Irradiance (W/m2)', role: 'irradiance' },
+    col({ name: 'Time', role: 'time' }),
+    col({ name: 'Inverter SN', role: 'device' }),
+    col({ name: 'AC Power (W)', role: 'power', unit: 'W' }),
+    col({ name: 'Yield (Wh)', role: 'energy', unit: 'Wh', energy: 'interval' }),
+    col({ name: 'Irradiance (W/m2)', role: 'irradiance' }),
   ],
   rows: [
     ['01.06.2024 10:05', 'INV-1', '6120', '510', '780'],
@@ -29,6 +33,9 @@ const preview: Preview = {
   ],
   timeFormat: '02.01.2006 15:04',
   timeHasOffset: false,
+  timeAmbiguous: false,
+  applied: '',
+  appliedKey: '',
   templates: [],
   mapping: {
     headerRow: 0,
@@ -48,9 +55,12 @@ const dryRun: Job = {
   id: 3,
   dry: true,
   state: 'done',
+  error: '',
+  createdAt: '2026-11-28T01:05:00Z',
+  updatedAt: '2026-11-28T01:05:02Z',
   progress: 1,
   files: [{ id: 7, name: file.name }],
-  report: {
+  report: report({
     rows: 577,
     samples: 576,
     stored: 570,
@@ -58,17 +68,18 @@ const dryRun: Job = {
     rejectedRows: 1,
     reasons: { unparseable_time: 1 },
     rejects: [{ file: file.name, row: 42, reason: 'unparseable_time', column: 'Time' }],
-  },
+  }),
 };
 const importJob = (progress: number, state: string): Job => ({
   id: 4,
   dry: false,
   state,
+  error: '',
   progress,
   files: [{ id: 7, name: file.name }],
   createdAt: '2026-11-28T01:10:00Z',
   updatedAt: '2026-11-28T01:10:05Z',
-  report: { rows: Math.round(577 * progress), stored: Math.round(570 * progress), rejectedRows: 1 },
+  report: report({ rows: Math.round(577 * progress), stored: Math.round(570 * progress), rejectedRows: 1 }),
 });
 
 describe('HistoryImportPage', () => {
@@ -175,7 +186,7 @@ describe('HistoryImportPage', () => {
     const single: Preview = {
       ...preview,
       header: ['Time', 'AC Power (W)'],
-      columns: [{ name: 'Time', role: 'time' }, { name: 'AC Power (W)', role: 'power', unit: 'W' }],
+      columns: [col({ name: 'Time', role: 'time' }), col({ name: 'AC Power (W)', role: 'power', unit: 'W' })],
       rows: [['01.06.2024 10:05', '6120']],
       templates: ['Portal A'],
       mapping: { headerRow: 0, timeColumn: 'Time', timeFormat: '02.01.2006 15:04', zone: '', deviceColumn: '', match: 'serial', columns: [{ name: 'AC Power (W)', field: 'power', unit: 'W', energy: '', device: '' }] },

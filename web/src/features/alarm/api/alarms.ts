@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ExportFormat } from '@/components/export-buttons';
 import { type ListSort, parseListSort, sortQuery } from '@/components/list/list-sort';
-import { api, type QueryValue } from '@/lib/api-client';
+import type { QueryValue } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
 
@@ -17,90 +18,15 @@ export const ALARM_DEVICE_TYPES = ['inverter', 'battery', 'storage', 'meter', 'c
 /** 1 remote reset, 2 on-site repair, 3 part replaced, 4 false alarm, 5 other. */
 export const DEAL_METHODS = [1, 2, 3, 4, 5] as const;
 
-/** An alarm (internal/alarm/query.go). */
-export interface Alarm {
-  id: number;
-  stationId: number;
-  stationName: string;
-  parentStationId: number;
-  timezone: string;
-  deviceId: number;
-  deviceName: string;
-  deviceSn: string;
-  deviceType: string;
-  rule: string;
-  ruleName: string;
-  /** 1 device alarm, 2 data alarm */
-  type: number;
-  /** 0 signal change, 1 alarm, 2 fault */
-  level: number;
-  /** 1 occurring, 2 recovered */
-  alarmStatus: number;
-  /** 0 unprocessed, 1 processed */
-  dealStatus: number;
-  description: string;
-  occurTime: string;
-  startTime: string;
-  lastAlarmTime: string;
-  recoveryTime: string | null;
-  durationMin: number;
-  reason: string;
-  dealMethod: number;
-  dealMethodName: string;
-  dealBy: string;
-  dealTime: string | null;
-}
-
-export interface Deal {
-  id: number;
-  reason: string;
-  dealMethod: number;
-  dealMethodName: string;
-  userId: number;
-  userName: string;
-  time: string;
-}
-
+/** The API's alarm types (internal/alarm), generated from the API description. */
+export type Alarm = Schemas['Alarm'];
+export type Deal = Schemas['Deal'];
 /** A work order opened from the alarm, with its status now. */
-export interface AlarmOrder {
-  id: number;
-  number: string;
-  /** in the reader's language when it was made from the alarm's description */
-  title: string;
-  /** 1 pending accept, 2 pending process, 3 executing, 4 finished, 5 rejected */
-  status: number;
-  /** statuses 1-3: the alarm gets no other order meanwhile */
-  open: boolean;
-  submitTime: string;
-  updateTime: string;
-}
-
-export interface AlarmDetail extends Alarm {
-  deals: Deal[];
-  /** newest first */
-  orders: AlarmOrder[];
-  /** the one still open, null when none */
-  openOrder: AlarmOrder | null;
-}
-
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
+export type AlarmOrder = Schemas['Order'];
+export type AlarmDetail = Schemas['AlarmDetail'];
+export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
 /** GET /v2/warn/dailyinfo: alarms that started today in their station's time zone. */
-export interface DailyInfo {
-  total: number;
-  deviceAlarms: number;
-  dataAlarms: number;
-  processed: number;
-  unprocessed: number;
-  processRatio: number;
-  occurring: number;
-  byLevel: Record<string, number>;
-}
+export type DailyInfo = Schemas['DailyInfo'];
 
 /**
  * The columns the alarm list sorts by on the server (internal/alarm/query.go): when it occurred,
@@ -210,7 +136,7 @@ export function parseFilters(params: URLSearchParams): AlarmFilters {
 export const alarmListQuery = (filters: AlarmFilters) =>
   queryOptions({
     queryKey: [ALARM_KEY, 'list', toListQuery(filters)],
-    queryFn: ({ signal }) => api.get<Page<Alarm>>('/v2/warn/listbysite', { signal, query: toListQuery(filters) }),
+    queryFn: ({ signal }) => typedApi.get('/v2/warn/listbysite', { query: toListQuery(filters) }, { signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
     // The push refreshes the list as alarms arrive; this catches alarms no message announced.
@@ -224,7 +150,7 @@ export function useAlarmList(filters: AlarmFilters) {
 export const alarmDetailQuery = (id: number) =>
   queryOptions({
     queryKey: [ALARM_KEY, 'detail', id],
-    queryFn: ({ signal }) => api.get<AlarmDetail>(`/v2/warn/detail/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/warn/detail/{uid}', { path: { uid: id } }, { signal }),
     staleTime: 0,
   });
 
@@ -236,7 +162,7 @@ export const dailyInfoQuery = (stationId?: number) =>
   queryOptions({
     queryKey: [ALARM_KEY, 'dailyinfo', { stationId: stationId ?? null }],
     queryFn: ({ signal }) =>
-      api.get<DailyInfo>('/v2/warn/dailyinfo', { signal, query: { stationId: stationId || undefined } }),
+      typedApi.get('/v2/warn/dailyinfo', { query: { stationId: stationId || undefined } }, { signal }),
     staleTime: 0,
     refetchInterval: 60_000,
   });
@@ -245,17 +171,14 @@ export function useDailyInfo(stationId?: number) {
   return useQuery(dailyInfoQuery(stationId));
 }
 
-export interface DealInput {
-  reason: string;
-  dealMethod: number;
-}
+export type DealInput = Schemas['DealInput'];
 
 /**
  * POST /v2/warn/deal/{id}. Failures follow the error catalogue; a 400 also carries the message of
  * each bad field (ApiError.fields), which the deal form puts beside the field.
  */
 export function dealAlarm(id: number, input: DealInput): Promise<AlarmDetail> {
-  return api.post<AlarmDetail>(`/v2/warn/deal/${id}`, input);
+  return typedApi.post('/v2/warn/deal/{uid}', { path: { uid: id }, body: input });
 }
 
 export function useDealAlarm(id: number) {
