@@ -19,6 +19,7 @@ import (
 	"github.com/pb33f/libopenapi-validator/config"
 
 	"github.com/helio-energy/helio/internal/apitest"
+	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/httpapi"
 )
 
@@ -147,6 +148,20 @@ func TestContractGET(t *testing.T) {
 	f := newFixture(t)
 	e := f.e
 	targets := contractTargets(t, f)
+	// and what the demo adds on top: departments and members, manuals, plans, work orders
+	ctx, now := context.Background(), time.Now()
+	if err := demo.SeedOrganisation(ctx, e.DB, e.Accounts, e.Fleet); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demo.SeedManuals(ctx, e.DB, e.Server.Library.Blobs, e.Accounts); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.SeedPlans(ctx, e.DB, e.Fleet, 1, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.SeedOperations(ctx, e.DB, e.Accounts, 1, now); err != nil {
+		t.Fatal(err)
+	}
 	v := contractValidator(t, e.Server.API)
 	doc := e.Server.API.OpenAPI("contract")
 	paths := doc["paths"].(map[string]map[string]any)
