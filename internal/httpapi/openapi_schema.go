@@ -120,7 +120,13 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 		return map[string]any{"type": "integer"}
 	case reflect.Float32, reflect.Float64:
 		return map[string]any{"type": "number"}
-	case reflect.Slice, reflect.Array:
+	case reflect.Array: // a fixed length: a tuple
+		items := make([]any, t.Len())
+		for i := range items {
+			items[i] = g.valueSchema(t.Elem())
+		}
+		return map[string]any{"type": "array", "prefixItems": items, "minItems": t.Len(), "maxItems": t.Len()}
+	case reflect.Slice:
 		return map[string]any{"type": "array", "items": g.valueSchema(t.Elem())}
 	case reflect.Map:
 		return map[string]any{"type": "object", "additionalProperties": g.valueSchema(t.Elem())}

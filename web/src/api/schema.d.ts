@@ -4122,7 +4122,10 @@ export interface components {
         };
         History: {
             metric: string;
-            points: number[][];
+            points: [
+                number,
+                number
+            ][];
             /** @description 5m, hour, day or month: chosen from the range */
             resolution: string;
             unit: string;
@@ -5378,7 +5381,10 @@ export interface components {
             securityQuestion?: string;
         };
         Series: {
-            points: number[][];
+            points: [
+                number,
+                number
+            ][];
             unit: string;
         };
         Settings: {
@@ -6304,7 +6310,20 @@ export interface components {
             /** @description horizontal insolation */
             ghiKwhM2: number;
             /** @description January first */
-            monthlyKwh: number[];
+            monthlyKwh: [
+                number,
+                number,
+                number,
+                number,
+                number,
+                number,
+                number,
+                number,
+                number,
+                number,
+                number,
+                number
+            ];
             /** @description % */
             performanceRatio: number;
             /** @description plane-of-array insolation */

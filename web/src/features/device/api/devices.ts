@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { type ListSort, sortQuery } from '@/components/list/list-sort';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
 
@@ -9,81 +9,15 @@ export const DEVICE_STATES = ['running', 'standby', 'fault', 'offline'] as const
 export type DeviceType = (typeof DEVICE_TYPES)[number];
 
 /** A device as stored (internal/device/device.go). */
-export interface Device {
-  id: number;
-  stationId: number;
-  stationName: string;
-  parentId: number;
-  name: string;
-  sn: string;
-  type: DeviceType;
-  customType: string;
-  model: string;
-  ratedPowerKw: number;
-  capacityKwh: number;
-  componentCapacityKwp: number;
-  componentRatedPowerW: number;
-  componentCount: number;
-  stringsTotal: number;
-  stringsEnabled: number;
-  meterPosition: string;
-  collectorSn: string;
-  createTime: string;
-  updateTime: string;
-}
-
-export interface DeviceItem extends Device {
-  state: string;
-  currentPowerKw: number;
-  todayKwh: number;
-  totalKwh: number;
-  /** Today's kWh ÷ the array's kWp (kWh/kWp, the equivalent hours); null without an array. */
-  specificYield: number | null;
-  soc: number;
-  lastSeen: string | null;
-}
-
+export type Device = Schemas['Device'];
+/** A device of the list, with what it is doing now; specificYield is null without an array. */
+export type DeviceItem = Schemas['Item'];
 /** A device's latest sample (internal/telemetry/sample.go). */
-export interface Sample {
-  deviceId: number;
-  time: string;
-  powerKw: number;
-  energyKwh: number;
-  energy2Kwh: number;
-  dcVoltageV: number;
-  dcCurrentA: number;
-  acVoltageV: number;
-  frequencyHz: number;
-  tempC: number;
-  soc: number;
-  irradianceWm2: number;
-  status: number;
-  stringsActive: number;
-}
-
-export interface DeviceDetail extends DeviceItem {
-  latest: Sample | null;
-}
-
-export interface DeviceSummary {
-  total: number;
-  byType: Record<string, Record<string, number>>;
-  byState: Record<string, number>;
-}
-
-export interface InverterStatus {
-  total: number;
-  byState: Record<string, number>;
-  ratedPowerKw: number;
-  currentPowerKw: number;
-}
-
-export interface Attribute {
-  key: string;
-  value: string | number;
-  unit: string;
-  group: 'nameplate' | 'live';
-}
+export type Sample = Schemas['Sample'];
+export type DeviceDetail = Schemas['Detail'];
+export type DeviceSummary = Schemas['Summary'];
+export type InverterStatus = Schemas['InverterStatus'];
+export type Attribute = Schemas['Attribute'];
 
 export const METRICS = [
   'power',
@@ -114,19 +48,8 @@ export function metricsFor(type: string): Metric[] {
   }
 }
 
-export interface History {
-  metric: string;
-  resolution: string;
-  unit: string;
-  points: [number, number][];
-}
-
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type History = Schemas['History'];
+export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
 
 /** The columns the device list sorts by on the server (internal/device/sort.go). */
 export const DEVICE_SORTS = ['todayKwh', 'equivalentHours', 'specificYield', 'currentPowerKw', 'totalKwh'] as const;
@@ -152,13 +75,13 @@ export function deviceFilterQuery(filters: Omit<DeviceFilters, 'page' | 'pageSiz
 
 export const deviceSummaryQuery = queryOptions({
   queryKey: ['dev', 'summary'],
-  queryFn: ({ signal }) => api.get<DeviceSummary>('/v2/dev/summary', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/dev/summary', undefined, { signal }),
   ...LIVE_QUERY,
 });
 
 export const inverterStatusQuery = queryOptions({
   queryKey: ['dev', 'inverterstatus'],
-  queryFn: ({ signal }) => api.get<InverterStatus>('/v2/dev/inverterstatus', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/dev/inverterstatus', undefined, { signal }),
   ...LIVE_QUERY,
 });
 
@@ -174,10 +97,7 @@ export function useDeviceList(filters: DeviceFilters) {
   return useQuery({
     queryKey: ['dev', 'listbytype', filters],
     queryFn: ({ signal }) =>
-      api.get<Page<DeviceItem>>('/v2/dev/listbytype', {
-        signal,
-        query: { ...deviceFilterQuery(filters), page: filters.page, pageSize: filters.pageSize },
-      }),
+      typedApi.get('/v2/dev/listbytype', { query: { ...deviceFilterQuery(filters), page: filters.page, pageSize: filters.pageSize } }, { signal }),
     ...LIVE_QUERY,
     placeholderData: keepPreviousData,
   });
@@ -186,7 +106,7 @@ export function useDeviceList(filters: DeviceFilters) {
 export function useDeviceDetail(id: number, enabled = true) {
   return useQuery({
     queryKey: ['dev', 'detail', id],
-    queryFn: ({ signal }) => api.get<DeviceDetail>(`/v2/dev/detail/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/dev/detail/{deviceId}', { path: { deviceId: id } }, { signal }),
     ...LIVE_QUERY,
     enabled: enabled && id > 0,
   });
@@ -195,7 +115,7 @@ export function useDeviceDetail(id: number, enabled = true) {
 export function useAttributes(id: number) {
   return useQuery({
     queryKey: ['dev', 'attribute', id],
-    queryFn: ({ signal }) => api.get<Attribute[]>(`/v2/dev/attribute/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/dev/attribute/{uid}', { path: { uid: id } }, { signal }),
     ...LIVE_QUERY,
   });
 }
@@ -203,7 +123,7 @@ export function useAttributes(id: number) {
 export function useHistory(id: number, metric: Metric, from: string, to: string) {
   return useQuery({
     queryKey: ['dev', 'history', id, metric, from, to],
-    queryFn: ({ signal }) => api.get<History>(`/v2/dev/history/${id}`, { signal, query: { metric, from, to } }),
+    queryFn: ({ signal }) => typedApi.get('/v2/dev/history/{deviceId}', { path: { deviceId: id }, query: { metric, from, to } }, { signal }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
   });
@@ -213,34 +133,18 @@ export function useHistory(id: number, metric: Metric, from: string, to: string)
 export function fetchStationDevices(stationId: number) {
   return queryClient.fetchQuery({
     queryKey: ['dev', 'list', stationId],
-    queryFn: ({ signal }) => api.get<DeviceItem[]>(`/v2/dev/list/${stationId}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/dev/list/{uid}', { path: { uid: stationId } }, { signal }),
     staleTime: 30_000,
   });
 }
 
 /** The body of POST /v2/dev/add and /v2/dev/edit/{id}. */
-export interface DeviceInput {
-  stationId: number;
-  parentId: number;
-  name: string;
-  sn: string;
-  type: string;
-  customType: string;
-  model: string;
-  ratedPowerKw: number;
-  capacityKwh: number;
-  componentRatedPowerW: number;
-  componentCount: number;
-  stringsTotal: number;
-  stringsEnabled: number;
-  meterPosition: string;
-  collectorSn: string;
-}
+export type DeviceInput = Schemas['Input'];
 
 export function useSaveDevice() {
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: DeviceInput }) =>
-      id ? api.post<Device>(`/v2/dev/edit/${id}`, input) : api.post<Device>('/v2/dev/add', input),
+      id ? typedApi.post('/v2/dev/edit/{uid}', { path: { uid: id }, body: input }) : typedApi.post('/v2/dev/add', { body: input }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['dev'] }),
   });
 }

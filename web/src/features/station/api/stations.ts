@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { type ListSort, sortQuery } from '@/components/list/list-sort';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
-import type { AlarmItem, DeviceItem, Page, Series, Station, StationDetail, StationInput, StationItem } from './types';
+import type { StationInput } from './types';
 
 /** The station list's filters, as the URL and GET /v2/site/list name them. */
 /** The columns the station list sorts by on the server (internal/station/sort.go). */
@@ -37,10 +37,7 @@ export function stationListQuery(filters: StationFilters) {
   return queryOptions({
     queryKey: ['site', 'list', filters],
     queryFn: ({ signal }) =>
-      api.get<Page<StationItem>>('/v2/site/list', {
-        signal,
-        query: { ...filterQuery(filters), page: filters.page, pageSize: filters.pageSize },
-      }),
+      typedApi.get('/v2/site/list', { query: { ...filterQuery(filters), page: filters.page, pageSize: filters.pageSize } }, { signal }),
     ...LIVE_QUERY,
     placeholderData: keepPreviousData,
   });
@@ -53,7 +50,7 @@ export function useStationList(filters: StationFilters) {
 export function stationDetailQuery(id: number) {
   return queryOptions({
     queryKey: ['site', 'detail', id],
-    queryFn: ({ signal }) => api.get<StationDetail>(`/v2/site/detail/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/site/detail/{stationId}', { path: { stationId: id } }, { signal }),
     ...LIVE_QUERY,
   });
 }
@@ -66,7 +63,7 @@ export function useStationDetail(id: number, enabled = true) {
 export function usePowerTrend(id: number, date: string) {
   return useQuery({
     queryKey: ['site', 'powertrend', id, date],
-    queryFn: ({ signal }) => api.get<Series>(`/v2/site/powertrendbydate/${id}`, { signal, query: { date } }),
+    queryFn: ({ signal }) => typedApi.get('/v2/site/powertrendbydate/{uid}', { path: { uid: id }, query: { date } }, { signal }),
     ...LIVE_QUERY,
     placeholderData: keepPreviousData,
   });
@@ -74,7 +71,7 @@ export function usePowerTrend(id: number, date: string) {
 
 /** Energy per station-local day of a month (yyyy-MM). */
 export function fetchMonthEnergy(id: number, month: string, signal?: AbortSignal) {
-  return api.get<Series>(`/v2/site/powerdatabymonth/${id}`, { signal, query: { date: month } });
+  return typedApi.get('/v2/site/powerdatabymonth/{uid}', { path: { uid: id }, query: { date: month } }, { signal });
 }
 
 export function useMonthEnergy(id: number, month: string) {
@@ -91,7 +88,7 @@ export function useYearEnergy(id: number, year: number, enabled = true) {
   return useQuery({
     enabled,
     queryKey: ['site', 'powerdatabyyear', id, year],
-    queryFn: ({ signal }) => api.get<Series>(`/v2/site/powerdatabyyear/${id}`, { signal, query: { date: String(year) } }),
+    queryFn: ({ signal }) => typedApi.get('/v2/site/powerdatabyyear/{uid}', { path: { uid: id }, query: { date: String(year) } }, { signal }),
     staleTime: 5 * 60_000,
     placeholderData: keepPreviousData,
   });
@@ -101,7 +98,7 @@ export function useYearEnergy(id: number, year: number, enabled = true) {
 export function useStationDevices(id: number) {
   return useQuery({
     queryKey: ['dev', 'list', id],
-    queryFn: ({ signal }) => api.get<DeviceItem[]>(`/v2/dev/list/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/dev/list/{uid}', { path: { uid: id } }, { signal }),
     ...LIVE_QUERY,
   });
 }
@@ -111,7 +108,7 @@ export function useLatestAlarms(id: number, pageSize = 5) {
   return useQuery({
     queryKey: ['warn', 'listbysite', { stationId: id, pageSize }],
     queryFn: ({ signal }) =>
-      api.get<Page<AlarmItem>>('/v2/warn/listbysite', { signal, query: { stationId: id, page: 1, pageSize } }),
+      typedApi.get('/v2/warn/listbysite', { query: { stationId: id, page: 1, pageSize } }, { signal }),
     ...LIVE_QUERY,
   });
 }
@@ -123,14 +120,14 @@ function invalidateStations() {
 export function useSaveStation() {
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: StationInput }) =>
-      id ? api.post<Station>(`/v2/site/edit/${id}`, input) : api.post<Station>('/v2/site/add', input),
+      id ? typedApi.post('/v2/site/edit/{uid}', { path: { uid: id }, body: input }) : typedApi.post('/v2/site/add', { body: input }),
     onSuccess: invalidateStations,
   });
 }
 
 /** Uploads a 4:3 cover image (a data: URL); the answer is the address to save as coverImage. */
 export function uploadCover(image: string) {
-  return api.post<{ url: string }>('/v2/site/upload/thumbnail', { image });
+  return typedApi.post('/v2/site/upload/thumbnail', { body: { image } });
 }
 
 export type ExportFormat = 'csv' | 'xlsx';

@@ -1,11 +1,8 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
-import type { Tag } from './types';
 
-export interface TagWithCount extends Tag {
-  stations: number;
-}
+export type TagWithCount = Schemas['TagWithCount'];
 
 /** The colours a tag may have: Arco palette names (internal/station/tags.go). */
 export const TAG_COLORS = [
@@ -26,7 +23,7 @@ export const TAG_COLORS = [
 
 export const tagListQuery = queryOptions({
   queryKey: ['site', 'tag', 'list'],
-  queryFn: ({ signal }) => api.get<TagWithCount[]>('/v2/site/tag/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/site/tag/list', undefined, { signal }),
   staleTime: 60_000,
 });
 
@@ -41,14 +38,16 @@ function refresh() {
 export function useSaveTag() {
   return useMutation({
     mutationFn: ({ id, name, color }: { id?: number; name: string; color: string }) =>
-      id ? api.post<Tag>(`/v2/site/tag/edit/${id}`, { name, color }) : api.post<Tag>('/v2/site/tag/add', { name, color }),
+      id
+        ? typedApi.post('/v2/site/tag/edit/{id}', { path: { id }, body: { name, color } })
+        : typedApi.post('/v2/site/tag/add', { body: { name, color } }),
     onSuccess: refresh,
   });
 }
 
 export function useDeleteTag() {
   return useMutation({
-    mutationFn: (id: number) => api.post<null>(`/v2/site/tag/delete/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/site/tag/delete/{id}', { path: { id } }),
     onSuccess: refresh,
   });
 }
