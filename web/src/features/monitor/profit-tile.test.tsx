@@ -5,6 +5,7 @@ import { ProfitTile } from './profit-tile';
 
 const period = { value: 0, previous: 0, change: 0 };
 const summary = (over: Partial<FleetSummary>): FleetSummary => ({
+  profitBase: null,
   stations: 3,
   capacityKwp: 100,
   devices: 10,

@@ -1,42 +1,21 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { browserTimeZone } from '@/lib/format';
 import { LIVE_QUERY } from '@/lib/query-client';
 
 export type PowerPeriod = 'day' | 'month' | 'year' | 'total';
 
 /** One bucket of the fleet's energy flows (kWh) and its value per currency. */
-export interface PowerPoint {
-  time: number;
-  pvKwh: number;
-  dischargeKwh: number;
-  chargeKwh: number;
-  importKwh: number;
-  exportKwh: number;
-  loadKwh: number;
-  profit?: Record<string, number>;
-  /** The bucket's profit in the organisation's base currency (docs/kpi.md, "Money in one currency"). */
-  profitBase?: number | null;
-}
+export type PowerPoint = Schemas['PowerData']['points'][number];
 
 /** GET /v2/summary/powerdata/{period}: hours of today, days of the month, months of the year, years. */
-export interface PowerData {
-  period: string;
-  timezone: string;
-  unit: string;
-  points: PowerPoint[];
-  /** The organisation's base currency, and its stations' currencies without a rate (left out of profitBase). */
-  baseCurrency?: string;
-  unconverted?: string[] | null;
-  /** Total period: the energy before the recorded history (opening counters), in no point. */
-  opening?: PowerPoint;
-}
+export type PowerData = Schemas['PowerData'];
 
 export function powerDataQuery(period: PowerPeriod) {
   return queryOptions({
     queryKey: ['summary', 'powerdata', period],
     queryFn: ({ signal }) =>
-      api.get<PowerData>(`/v2/summary/powerdata/${period}`, { signal, query: { tz: browserTimeZone() } }),
+      typedApi.get(`/v2/summary/powerdata/${period}`, { query: { tz: browserTimeZone() } }, { signal }),
     ...LIVE_QUERY,
     // Today's figures move; the other periods change slowly.
     refetchInterval: period === 'day' ? LIVE_QUERY.refetchInterval : 5 * 60_000,

@@ -1,38 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { LIVE_QUERY } from '@/lib/query-client';
 
 /** GET /v2/summary/topdevices: inverters ranked by today's equivalent hours. */
-export interface TopDevice {
-  rank: number;
-  id: number;
-  name: string;
-  sn: string;
-  stationId: number;
-  stationName: string;
-  type: string;
-  todayKwh: number;
-  equivalentHours: number;
-  currentPowerKw: number;
-}
+export type TopDevice = Schemas['TopDevice'];
 
 /** GET /v2/summary/projectranking: stations ranked by today's alarms. */
-export interface ProjectRank {
-  rank: number;
-  stationId: number;
-  name: string;
-  faultToday: number;
-  faultProcess: number;
-  faultProcessRatio: number;
-}
+export type ProjectRank = Schemas['ProjectRank'];
 
 /** GET /v2/summary/maintenanceranking: users ranked by alarms dealt in the last 30 days. */
-export interface MaintenanceRank {
-  rank: number;
-  userId: number;
-  name: string;
-  finishCount: number;
-}
+export type MaintenanceRank = Schemas['MaintenanceRank'];
 
 /** SPEC.md section 9: a Top 6 of devices, top lists of 10 rows. */
 export const TOP_DEVICES = 6;
@@ -40,21 +17,21 @@ export const TOP_LIST = 10;
 
 export const topDevicesQuery = queryOptions({
   queryKey: ['summary', 'topdevices', TOP_DEVICES],
-  queryFn: ({ signal }) => api.get<TopDevice[]>('/v2/summary/topdevices', { signal, query: { limit: TOP_DEVICES } }),
+  queryFn: ({ signal }) => typedApi.get('/v2/summary/topdevices', { query: { limit: TOP_DEVICES } }, { signal }),
   ...LIVE_QUERY,
 });
 
 export const projectRankingQuery = queryOptions({
   queryKey: ['summary', 'projectranking', TOP_LIST],
   queryFn: ({ signal }) =>
-    api.get<ProjectRank[]>('/v2/summary/projectranking', { signal, query: { limit: TOP_LIST } }),
+    typedApi.get('/v2/summary/projectranking', { query: { limit: TOP_LIST } }, { signal }),
   ...LIVE_QUERY,
 });
 
 export const maintenanceRankingQuery = queryOptions({
   queryKey: ['summary', 'maintenanceranking', TOP_LIST],
   queryFn: ({ signal }) =>
-    api.get<MaintenanceRank[]>('/v2/summary/maintenanceranking', { signal, query: { limit: TOP_LIST } }),
+    typedApi.get('/v2/summary/maintenanceranking', { query: { limit: TOP_LIST } }, { signal }),
   staleTime: 60_000,
 });
 

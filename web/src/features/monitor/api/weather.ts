@@ -1,26 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { LIVE_QUERY } from '@/lib/query-client';
 
 /** GET /v2/site/weather/{stationId}: a station's weather now. */
-export interface Weather {
-  available: boolean;
-  time?: string;
-  code?: string;
-  key?: string;
-  group?: string;
-  temperatureC: number;
-  irradianceWm2: number;
-  airQuality: number;
-  airQualityKey?: string;
-  windMs: number;
-  sunElevationDeg: number;
-}
+export type Weather = Schemas['Weather'];
 
 export function weatherQuery(stationId: number) {
   return queryOptions({
     queryKey: ['site', 'weather', stationId],
-    queryFn: ({ signal }) => api.get<Weather>(`/v2/site/weather/${stationId}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/site/weather/{stationId}', { path: { stationId } }, { signal }),
     ...LIVE_QUERY,
   });
 }
