@@ -37,7 +37,7 @@ describe('compare form', () => {
 describe('KPI cards', () => {
   const totals = {
     pvKwh: 40, dischargeKwh: 9, chargeKwh: 10, importKwh: 5, exportKwh: 12, loadKwh: 0, refEnergyKwh: 50, tempRefKwh: 50,
-    inverterMin: 1440, onlineMin: 1380, faultMin: 0, gridMeter: true, loadMeter: false, meteredPvKwh: 40, siteLoadKwh: 32,
+    inverterMin: 1440, onlineMin: 1380, faultMin: 0, gridMeter: true, loadMeter: false, meteredPvKwh: 40, siteLoadKwh: 32, co2Kg: 19, sites: true,
   };
   const kpis = {
     yieldKwh: 40, specificYield: 4, equivalentHours: 4, pr: 80, prTemp: 80, availability: 95.8, co2Kg: 19, revenue: 12, currency: 'EUR',

@@ -24,7 +24,7 @@ import {
   useDeleteCompareTemplate,
   useSaveCompareTemplate,
 } from './api/compare';
-import type { PeriodQuery } from './api/overview';
+import { PERIODS, type PeriodQuery } from './api/overview';
 import { useParameters } from './api/reports';
 import { PeriodPicker, thisMonth } from './period-picker';
 
@@ -32,6 +32,11 @@ const thisYear = new Date().getFullYear();
 const YEARS = Array.from({ length: 6 }, (_, i) => thisYear - i);
 
 /** The comparison the form describes, as the server takes it. */
+/** value when it is one of known, else fallback. */
+function oneOf<T extends string>(value: string, known: readonly T[], fallback: T): T {
+  return (known as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
 export function toConfig(mode: CompareMode, metric: Metric, stationIds: number[], period: PeriodQuery, month: number, years: number[]): CompareConfig {
   return {
     mode,
@@ -67,11 +72,12 @@ export function CompareTab() {
   const config = toConfig(mode, metric, stationIds, period, month, years);
 
   const load = (c: CompareConfig) => {
-    setMode(c.mode === 'devices' ? 'stations' : c.mode);
-    setMetric(c.metric);
+    // a saved configuration's names are checked against what this screen knows
+    setMode(c.mode === 'devices' ? 'stations' : oneOf(c.mode, MODES, mode));
+    setMetric(oneOf(c.metric, METRICS, metric));
     setStationIds(c.stationIds ?? []);
     if (c.period) {
-      setPeriod({ period: c.period, date: c.date, from: c.from, to: c.to });
+      setPeriod({ period: oneOf(c.period, PERIODS, period.period), date: c.date, from: c.from, to: c.to });
     }
     if (c.month) {
       setMonth(c.month);

@@ -1,7 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
-import type { PeriodKind } from './overview';
 
 export const MODES = ['stations', 'median', 'sameMonth', 'yearToDate'] as const;
 export type CompareMode = (typeof MODES)[number] | 'devices';
@@ -23,50 +22,21 @@ export const METRICS = [
 export type Metric = (typeof METRICS)[number];
 
 /** What a comparison shows (internal/analysis/compare.go). */
-export interface CompareConfig {
-  mode: CompareMode;
-  metric: Metric;
-  stationIds: number[];
-  deviceIds: number[];
-  period: PeriodKind | '';
-  date: string;
-  from: string;
-  to: string;
-  month: number;
-  years: number[];
-}
+export type CompareConfig = Schemas['CompareConfig'];
 
-export interface CompareResult {
-  metric: Metric;
-  unit: string;
-  labels: string[];
-  series: { name: string; values: (number | null)[]; total: number | null }[];
-}
+export type CompareResult = Schemas['CompareResult'];
 
-export interface Template<C> {
-  id: number;
-  name: string;
-  shared: boolean;
-  mine: boolean;
-  owner: string;
-  config: C;
-  updateTime: string;
-}
+export type Template<C> = Omit<Schemas['TemplateOfCompareConfig'], 'config'> & { config: C };
 
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
 
 export function useCompareRun() {
-  return useMutation({ mutationFn: (config: CompareConfig) => api.post<CompareResult>('/v2/compare/run', config) });
+  return useMutation({ mutationFn: (config: CompareConfig) => typedApi.post('/v2/compare/run', { body: config }) });
 }
 
 export const compareTemplatesQuery = queryOptions({
   queryKey: ['analysis', 'compare-templates'],
-  queryFn: ({ signal }) => api.get<Page<Template<CompareConfig>>>('/v2/compare/list', { signal, query: { pageSize: 200 } }),
+  queryFn: ({ signal }) => typedApi.get('/v2/compare/list', { query: { pageSize: 200 } }, { signal }),
 });
 
 export function useCompareTemplates() {
@@ -78,14 +48,16 @@ const refresh = () => void queryClient.invalidateQueries({ queryKey: compareTemp
 export function useSaveCompareTemplate() {
   return useMutation({
     mutationFn: ({ id, ...input }: { id?: number; name: string; shared: boolean; config: CompareConfig }) =>
-      api.post<{ id: number }>(id ? `/v2/compare/template/edit/${id}` : '/v2/compare/template/add', input),
+      id
+        ? typedApi.post('/v2/compare/template/edit/{uid}', { path: { uid: id }, body: input })
+        : typedApi.post('/v2/compare/template/add', { body: input }),
     onSuccess: refresh,
   });
 }
 
 export function useDeleteCompareTemplate() {
   return useMutation({
-    mutationFn: (id: number) => api.post<{ id: number }>(`/v2/compare/template/delete/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/compare/template/delete/{uid}', { path: { uid: id } }),
     onSuccess: refresh,
   });
 }

@@ -1,71 +1,21 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
-import type { Metric, Page, Template } from './compare';
-import type { PeriodKind } from './overview';
 
 /** The fields of a report (internal/report/config.go, SPEC.md section 3). */
-export interface ReportParams {
-  selectionMode: 'all' | 'stations' | 'tag';
-  stationIds: number[];
-  tagId: number;
-  template: 'summary' | 'detail';
-  period: PeriodKind;
-  date: string;
-  from: string;
-  to: string;
-  language: string;
-  format: 'xlsx' | 'csv' | 'pdf';
-  fileName: string;
-  stationInfo: boolean;
-  subsystemInfo: boolean;
-  deviceInfo: boolean;
-  metrics: Metric[];
-}
+export type ReportParams = Schemas['Params'];
 
-export interface Schedule {
-  frequency: 'none' | 'daily' | 'weekly' | 'monthly';
-  hour: number;
-  weekday: number;
-  monthDay: number;
-  timezone: string;
-}
+export type Schedule = Schemas['Schedule'];
 
-export interface ReportTemplateConfig {
-  params: ReportParams;
-  schedule: Schedule;
-}
+export type ReportTemplateConfig = Schemas['TemplateConfig'];
 
-export interface ReportRecord {
-  id: number;
-  templateId: number;
-  name: string;
-  params: ReportParams;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  progress: number;
-  error: string;
-  scheduled: boolean;
-  fileName: string;
-  fileSize: number;
-  createTime: string;
-  finishTime: string | null;
-}
+export type ReportRecord = Schemas['Record'];
 
-export interface Parameters {
-  selectionModes: ReportParams['selectionMode'][];
-  templates: ReportParams['template'][];
-  periods: PeriodKind[];
-  languages: string[];
-  formats: ReportParams['format'][];
-  frequencies: Schedule['frequency'][];
-  metrics: { key: Metric; unit: string }[];
-  stations: { id: number; name: string }[];
-  tags: { id: number; name: string }[];
-}
+export type Parameters = Schemas['Parameters'];
 
 export const parametersQuery = queryOptions({
   queryKey: ['analysis', 'report-parameters'],
-  queryFn: ({ signal }) => api.get<Parameters>('/v2/report/template/parameter/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/report/template/parameter/list', undefined, { signal }),
   staleTime: 60_000,
 });
 
@@ -75,7 +25,7 @@ export function useParameters() {
 
 export const recordsQuery = queryOptions({
   queryKey: ['analysis', 'report-records'],
-  queryFn: ({ signal }) => api.get<Page<ReportRecord>>('/v2/report/record/list', { signal, query: { pageSize: 50 } }),
+  queryFn: ({ signal }) => typedApi.get('/v2/report/record/list', { query: { pageSize: 50 } }, { signal }),
   // while a report renders, its progress is followed
   refetchInterval: (query) =>
     query.state.data?.list.some((r) => r.status === 'queued' || r.status === 'running') ? 1000 : false,
@@ -87,7 +37,7 @@ export function useRecords() {
 
 export const reportTemplatesQuery = queryOptions({
   queryKey: ['analysis', 'report-templates'],
-  queryFn: ({ signal }) => api.get<Page<Template<ReportTemplateConfig>>>('/v2/report/template/list', { signal, query: { pageSize: 200 } }),
+  queryFn: ({ signal }) => typedApi.get('/v2/report/template/list', { query: { pageSize: 200 } }, { signal }),
 });
 
 export function useReportTemplates() {
@@ -99,7 +49,7 @@ const refreshTemplates = () => void queryClient.invalidateQueries({ queryKey: re
 
 export function useAddRecord() {
   return useMutation({
-    mutationFn: (input: { templateId: number; params: ReportParams }) => api.post<{ id: number }>('/v2/report/record/add', input),
+    mutationFn: (input: { templateId: number; params: ReportParams }) => typedApi.post('/v2/report/record/add', { body: input }),
     onSuccess: refreshRecords,
   });
 }
@@ -107,21 +57,23 @@ export function useAddRecord() {
 export function useSaveReportTemplate() {
   return useMutation({
     mutationFn: ({ id, ...input }: { id?: number; name: string; shared: boolean; config: ReportTemplateConfig }) =>
-      api.post<{ id: number }>(id ? `/v2/report/template/edit/${id}` : '/v2/report/template/add', input),
+      id
+        ? typedApi.post('/v2/report/template/edit/{uid}', { path: { uid: id }, body: input })
+        : typedApi.post('/v2/report/template/add', { body: input }),
     onSuccess: refreshTemplates,
   });
 }
 
 export function useDeleteReportTemplate() {
   return useMutation({
-    mutationFn: (id: number) => api.post<{ id: number }>(`/v2/report/template/delete/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/report/template/delete/{uid}', { path: { uid: id } }),
     onSuccess: refreshTemplates,
   });
 }
 
 export function useRunReportTemplate() {
   return useMutation({
-    mutationFn: (id: number) => api.post<{ id: number }>(`/v2/report/template/run/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/report/template/run/{uid}', { path: { uid: id } }),
     onSuccess: refreshRecords,
   });
 }
