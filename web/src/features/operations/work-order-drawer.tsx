@@ -13,7 +13,7 @@ import { ZonedTime } from '@/components/zoned-time';
 import { formatNumber, zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { ActionDialog } from './action-dialog';
-import { liveTimeout, useWorkOrderDetail, type WorkOrderAction, type WorkOrderDetail } from './api/work-orders';
+import { knownActions, liveTimeout, useWorkOrderDetail, type WorkOrderAction, type WorkOrderDetail } from './api/work-orders';
 import styles from './operations.module.css';
 import { Assign, Attachments, Comments } from './order-extras';
 import { PriorityTag, TimeoutTag, WorkOrderStatusTag } from './work-order-tags';
@@ -50,7 +50,7 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
         <Alert className={styles.notice} type="warning" content={t('ops.wo.alarmOccurring')} />
       )}
       <div className={styles.actions} role="group" aria-label={t('ops.wo.actions')}>
-        {order.actions
+        {knownActions(order.actions)
           .filter((a) => a !== 'close')
           .map((a) => (
             <Button key={a} type={a === 'reject' ? 'secondary' : 'primary'} status={a === 'reject' ? 'danger' : undefined} onClick={() => onAction(a)}>

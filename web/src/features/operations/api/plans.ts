@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { Page } from '@/components/list/list-table';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Plan queries share the monitor's key prefix, so an approval refreshes its chart too. */
@@ -9,38 +8,15 @@ export const PLAN_KEY = 'plan';
 export const PLAN_STATUSES = [1, 2, 3, 4] as const;
 
 /** A yearly plan on its way to approval (internal/plan/proposal.go). */
-export interface Proposal {
-  id: number;
-  stationId: number;
-  stationName: string;
-  year: number;
-  months: number[];
-  totalKwh: number;
-  /** 1 commit (draft), 2 in approval, 3 finished, 4 refused */
-  status: number;
-  submitterId: number;
-  submitter: string;
-  approverId: number;
-  approver: string;
-  refusalReason: string;
-  submittedAt: string | null;
-  decidedAt: string | null;
-  updatedAt: string;
-}
+export type Proposal = Schemas['Proposal'];
 
-export interface PlanFigures {
-  year: number;
-  planKwh: number;
-  actualKwh: number;
-  completion: number;
-  months: { month: number; planKwh: number; actualKwh: number; completion: number }[];
-}
+export type PlanFigures = Schemas['PlanOverview'];
 
 export function useProposals(year: number, stationId?: number) {
   const query = { year, stationId, pageSize: 200 };
   return useQuery({
     queryKey: [PLAN_KEY, 'proposals', query],
-    queryFn: ({ signal }) => api.get<Page<Proposal>>('/v2/plan/proposal/list', { signal, query }),
+    queryFn: ({ signal }) => typedApi.get('/v2/plan/proposal/list', { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -49,15 +25,15 @@ export function useProposals(year: number, stationId?: number) {
 export function useStationFigures(stationId: number | undefined, year: number) {
   return useQuery({
     queryKey: [PLAN_KEY, 'get', stationId, year],
-    queryFn: ({ signal }) => api.get<PlanFigures>(`/v2/plan/get/${stationId}`, { signal, query: { year } }),
+    queryFn: ({ signal }) => typedApi.get('/v2/plan/get/{uid}', { path: { uid: stationId ?? 0 }, query: { year } }, { signal }),
     enabled: stationId !== undefined,
     placeholderData: keepPreviousData,
   });
 }
 
 /** GET /v2/plan/proposal/spread: a total spread by the station's expected monthly yield. */
-export function spreadTotal(stationId: number, year: number, totalKwh: number): Promise<{ months: number[]; weights: number[] }> {
-  return api.get('/v2/plan/proposal/spread', { query: { stationId, year, totalKwh } });
+export function spreadTotal(stationId: number, year: number, totalKwh: number) {
+  return typedApi.get('/v2/plan/proposal/spread', { query: { stationId, year, totalKwh } });
 }
 
 function usePlanWrite<I>(call: (input: I) => Promise<Proposal>) {
@@ -68,14 +44,14 @@ function usePlanWrite<I>(call: (input: I) => Promise<Proposal>) {
 }
 
 export const useSavePlan = () =>
-  usePlanWrite((input: { stationId: number; year: number; months: number[] }) => api.post<Proposal>('/v2/plan/proposal/save', input));
+  usePlanWrite((input: { stationId: number; year: number; months: number[] }) => typedApi.post('/v2/plan/proposal/save', { body: input }));
 
 export const useSubmitPlan = () =>
   usePlanWrite((input: { id: number; approverId: number }) =>
-    api.post<Proposal>(`/v2/plan/proposal/submit/${input.id}`, { approverId: input.approverId }),
+    typedApi.post('/v2/plan/proposal/submit/{uid}', { path: { uid: input.id }, body: { approverId: input.approverId } }),
   );
 
 export const useDecidePlan = () =>
   usePlanWrite((input: { id: number; decision: 'approve' | 'refuse'; reason?: string }) =>
-    api.post<Proposal>(`/v2/plan/proposal/decide/${input.id}`, { decision: input.decision, reason: input.reason ?? '' }),
+    typedApi.post('/v2/plan/proposal/decide/{uid}', { path: { uid: input.id }, body: { decision: input.decision, reason: input.reason ?? '' } }),
   );

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ExportFormat } from '@/components/export-buttons';
 import { type ListSort, parseListSort, sortQuery } from '@/components/list/list-sort';
-import type { Page } from '@/components/list/list-table';
-import { api, type QueryValue } from '@/lib/api-client';
+import type { QueryValue } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
 
@@ -12,102 +12,30 @@ export const WORK_ORDER_KEY = 'workorder';
 export const WO_STATUSES = [1, 2, 3, 4, 5] as const;
 export const WO_PRIORITIES = [1, 2, 3, 4] as const;
 export const WO_MINE = ['started', 'copied', 'assigned'] as const;
-export type WorkOrderAction = 'accept' | 'reject' | 'start' | 'finish' | 'close';
+export const WORK_ORDER_ACTIONS = ['accept', 'reject', 'start', 'finish', 'close'] as const;
+export type WorkOrderAction = (typeof WORK_ORDER_ACTIONS)[number];
+
+/** The actions of a detail this console knows (a newer server may offer more). */
+export function knownActions(actions: readonly string[]): WorkOrderAction[] {
+  return actions.filter((a): a is WorkOrderAction => (WORK_ORDER_ACTIONS as readonly string[]).includes(a));
+}
 /** Actions whose comment is required (the server says so too). */
 export const COMMENT_REQUIRED: readonly WorkOrderAction[] = ['reject', 'finish'];
 
 /** A work order (internal/workorder/query.go). */
-export interface WorkOrder {
-  id: number;
-  number: string;
-  title: string;
-  description: string;
-  stationId: number;
-  stationName: string;
-  timezone: string;
-  status: number;
-  processStatus: string;
-  priority: number;
-  alarmId: number;
-  /** 0 without an alarm, 1 occurring, 2 recovered */
-  alarmStatus: number;
-  /** When its alarm was raised (as the alarm list shows it), null without an alarm. */
-  alarmOccurredAt?: string | null;
-  alarmRecoveredAt: string | null;
-  /** the device of the alarm it was opened from (0 when by hand, or the device was deleted) */
-  deviceId: number;
-  /** that device's name and serial number when the order was opened */
-  deviceName: string;
-  deviceSn: string;
-  submitterId: number;
-  submitter: string;
-  assigneeUserId: number;
-  processor: string;
-  assigneeDeptId: number;
-  assigneeDept: string;
-  submitTime: string;
-  updateTime: string;
-  plannedStart: string;
-  plannedEnd: string;
-  plannedHours: number;
-  actualStart: string | null;
-  actualEnd: string | null;
-  actualHours: number;
-  deviationPercent: number;
-  /** 0 not timed out, 1 timed out */
-  timeoutStatus: number;
-  overtimeHours: number;
-}
+export type WorkOrder = Schemas['WorkorderOrder'];
 
-export interface WorkOrderEvent {
-  id: number;
-  action: string;
-  fromStatus: number;
-  toStatus: number;
-  userId: number;
-  userName: string;
-  comment: string;
-  time: string;
-}
+export type WorkOrderEvent = Schemas['WorkorderEvent'];
 
-export interface WorkOrderComment {
-  id: number;
-  userId: number;
-  userName: string;
-  body: string;
-  time: string;
-}
+export type WorkOrderComment = Schemas['Comment'];
 
-export interface WorkOrderAttachment {
-  id: number;
-  name: string;
-  contentType: string;
-  size: number;
-  userName: string;
-  time: string;
-}
+export type WorkOrderAttachment = Schemas['Attachment'];
 
-export interface WorkOrderDetail extends WorkOrder {
-  actions: WorkOrderAction[];
-  canAssign: boolean;
-  ccUserIds: number[];
-  events: WorkOrderEvent[];
-  comments: WorkOrderComment[];
-  attachments: WorkOrderAttachment[];
-}
+export type WorkOrderDetail = Schemas['WorkorderDetail'];
 
-export interface WorkOrderSummary {
-  total: number;
-  byStatus: Record<string, number>;
-  timedOut: number;
-  open: number;
-  processRatio: number;
-}
+export type WorkOrderSummary = Schemas['WorkorderSummary'];
 
-export interface People {
-  users: { id: number; name: string; deptId: number; admin: boolean }[];
-  depts: { id: number; name: string }[];
-}
+export type People = Schemas['People'];
 
 /** The list's filters as the address holds them; absent means "all". */
 /**
@@ -202,7 +130,7 @@ export function useWorkOrderList(filters: WorkOrderFilters) {
   const query = toWorkOrderQuery(filters);
   return useQuery({
     queryKey: [WORK_ORDER_KEY, 'list', query],
-    queryFn: ({ signal }) => api.get<Page<WorkOrder>>('/v2/workorder/list', { signal, query }),
+    queryFn: ({ signal }) => typedApi.get('/v2/workorder/list', { query }, { signal }),
     placeholderData: keepPreviousData,
     // Timeouts move with the clock; the screen also recomputes them every half minute.
     refetchInterval: 60_000,
@@ -215,7 +143,7 @@ export function useWorkOrderSummary(filters: WorkOrderFilters) {
   const query = toWorkOrderQuery(unsorted, false);
   return useQuery({
     queryKey: [WORK_ORDER_KEY, 'summary', query],
-    queryFn: ({ signal }) => api.get<WorkOrderSummary>('/v2/workorder/summary', { signal, query }),
+    queryFn: ({ signal }) => typedApi.get('/v2/workorder/summary', { query }, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });
@@ -224,7 +152,7 @@ export function useWorkOrderSummary(filters: WorkOrderFilters) {
 export const workOrderDetailQuery = (id: number) =>
   queryOptions({
     queryKey: [WORK_ORDER_KEY, 'detail', id],
-    queryFn: ({ signal }) => api.get<WorkOrderDetail>(`/v2/workorder/detail/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/workorder/detail/{uid}', { path: { uid: id } }, { signal }),
     staleTime: 0,
   });
 
@@ -235,23 +163,12 @@ export function useWorkOrderDetail(id: number | undefined) {
 export function usePeople() {
   return useQuery({
     queryKey: [WORK_ORDER_KEY, 'people'],
-    queryFn: ({ signal }) => api.get<People>('/v2/workorder/people', { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/workorder/people', undefined, { signal }),
     staleTime: 5 * 60_000,
   });
 }
 
-export interface WorkOrderInput {
-  title: string;
-  description?: string;
-  stationId?: number;
-  alarmId?: number;
-  priority: number;
-  assigneeUserId?: number;
-  assigneeDeptId?: number;
-  ccUserIds?: number[];
-  plannedStart: string;
-  plannedEnd: string;
-}
+export type WorkOrderInput = Schemas['WorkorderInput'];
 
 /** A write that answers the order's detail: keep it and refresh the lists. */
 function useDetailWrite<I>(call: (input: I) => Promise<WorkOrderDetail>) {
@@ -265,23 +182,23 @@ function useDetailWrite<I>(call: (input: I) => Promise<WorkOrderDetail>) {
 }
 
 export const useCreateWorkOrder = () =>
-  useDetailWrite((input: WorkOrderInput) => api.post<WorkOrderDetail>('/v2/workorder/add', input));
+  useDetailWrite((input: WorkOrderInput) => typedApi.post('/v2/workorder/add', { body: input }));
 
 export const useMoveWorkOrder = (id: number) =>
   useDetailWrite((input: { action: WorkOrderAction; comment: string }) =>
-    api.post<WorkOrderDetail>(`/v2/workorder/transition/${id}`, input),
+    typedApi.post('/v2/workorder/transition/{uid}', { path: { uid: id }, body: input }),
   );
 
 export const useAssignWorkOrder = (id: number) =>
   useDetailWrite((input: { assigneeUserId?: number; assigneeDeptId?: number; comment?: string }) =>
-    api.post<WorkOrderDetail>(`/v2/workorder/assign/${id}`, input),
+    typedApi.post('/v2/workorder/assign/{uid}', { path: { uid: id }, body: input }),
   );
 
 export const useCommentWorkOrder = (id: number) =>
-  useDetailWrite((body: string) => api.post<WorkOrderDetail>(`/v2/workorder/comment/${id}`, { body }));
+  useDetailWrite((body: string) => typedApi.post('/v2/workorder/comment/{uid}', { path: { uid: id }, body: { body } }));
 
 export const useAttachToWorkOrder = (id: number) =>
-  useDetailWrite((input: { name: string; data: string }) => api.post<WorkOrderDetail>(`/v2/workorder/attachment/${id}`, input));
+  useDetailWrite((input: { name: string; data: string }) => typedApi.post('/v2/workorder/attachment/{uid}', { path: { uid: id }, body: input }));
 
 export function downloadAttachment(orderId: number, file: WorkOrderAttachment): Promise<string> {
   return downloadFile(`/v2/workorder/attachment/${orderId}/${file.id}`, {}, file.name);
