@@ -62,11 +62,13 @@ var (
 	rawJSONType = reflect.TypeOf(json.RawMessage(nil))
 )
 
-// valueSchema describes a field, element or map value of type t: a pointer is written
-// as null when nil, so its schema admits null.
+// valueSchema describes an element of a list or a value of a map of type t. A pointer to
+// a number, string or the like is written as null when nil (a value that cannot be
+// computed), so its schema admits null; a list of pointers to structs never holds nil in
+// an answer (the contract test holds the server to it), so those are not nullable.
 func (g *schemaGen) valueSchema(t reflect.Type) map[string]any {
 	s := g.schema(t)
-	if t.Kind() == reflect.Pointer && !t.Implements(schemaerType) {
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() != reflect.Struct && !t.Implements(schemaerType) {
 		return nullable(s)
 	}
 	return s

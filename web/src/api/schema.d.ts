@@ -3812,7 +3812,7 @@ export interface components {
             reason?: string;
         };
         Dept: {
-            children: (components["schemas"]["Dept"] | null)[];
+            children: components["schemas"]["Dept"][];
             /** @description stations the department created ("created by own unit") */
             createdStations: number;
             id: number;
@@ -3953,7 +3953,7 @@ export interface components {
             passages: components["schemas"]["PassageOut"][];
         };
         DocList: {
-            list: (components["schemas"]["Document"] | null)[];
+            list: components["schemas"]["Document"][];
             page: number;
             pageSize: number;
             total: number;

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { components } from '@/api/schema';
 import { DataState } from '@/components/data-state';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { showFieldErrors } from '@/lib/form-errors';
 import { notifySuccess } from '@/lib/notify';
 import { ORG_KEY, useOrgWrite } from './api/org';
@@ -25,9 +25,9 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 /** The organisation's base currency, in which every fleet total is shown, and the rates it converts at. */
 export function MoneyPanel() {
   const { t } = useTranslation();
-  const book = useQuery({ queryKey: [ORG_KEY, 'money'], queryFn: ({ signal }) => api.get<MoneyBook>('/v2/org/money', { signal }) });
+  const book = useQuery({ queryKey: [ORG_KEY, 'money'], queryFn: ({ signal }) => typedApi.get('/v2/org/money', undefined, { signal }) });
   const [form] = Form.useForm<MoneyBook>();
-  const save = useOrgWrite((input: MoneyBook) => api.post<MoneyBook>('/v2/org/money', input));
+  const save = useOrgWrite((input: MoneyBook) => typedApi.post('/v2/org/money', { body: input }));
   const submit = async () => {
     let values: MoneyBook;
     try {

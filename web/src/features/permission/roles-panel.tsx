@@ -10,15 +10,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { ORG_KEY, useRoles } from './api/org';
 import styles from './permission.module.css';
 
-interface Leftovers {
-  departments: number;
-  members: number;
-  stations: number;
-}
 
 /** What each role may do, with member counts; and account cancellation (SPEC.md section 6). */
 export function RolesPanel() {
@@ -26,7 +21,7 @@ export function RolesPanel() {
   const roles = useRoles();
   const left = useQuery({
     queryKey: [ORG_KEY, 'cancel'],
-    queryFn: ({ signal }) => api.get<Leftovers>('/v2/org/account/cancel', { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/org/account/cancel', undefined, { signal }),
   });
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,7 +29,7 @@ export function RolesPanel() {
   const cancel = async () => {
     setBusy(true);
     try {
-      await api.post('/v2/org/account/cancel', { password });
+      await typedApi.post('/v2/org/account/cancel', { body: { password } });
       window.location.reload();
     } catch {
       // the request layer said why

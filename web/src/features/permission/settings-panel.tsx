@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { TimeZoneSelect } from '@/components/time-zone-select';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { userQuery } from '@/lib/auth';
 import { showFieldErrors } from '@/lib/form-errors';
 import { notifySuccess } from '@/lib/notify';
@@ -17,19 +17,16 @@ import { ORG_KEY, useOrgWrite } from './api/org';
 import styles from './permission.module.css';
 
 /** The organisation's own settings (GET and POST /v2/org/settings). */
-export interface OrgSettings {
-  name: string;
-  timezone: string;
-}
+export type OrgSettings = Schemas['Settings'];
 
 const FIELDS: (keyof OrgSettings)[] = ['name', 'timezone'];
 
 /** The organisation's name and time zone: the zone scheduled reports keep unless a schedule names another. */
 export function SettingsPanel() {
   const { t } = useTranslation();
-  const settings = useQuery({ queryKey: [ORG_KEY, 'settings'], queryFn: ({ signal }) => api.get<OrgSettings>('/v2/org/settings', { signal }) });
+  const settings = useQuery({ queryKey: [ORG_KEY, 'settings'], queryFn: ({ signal }) => typedApi.get('/v2/org/settings', undefined, { signal }) });
   const [form] = Form.useForm<OrgSettings>();
-  const save = useOrgWrite((input: OrgSettings) => api.post<OrgSettings>('/v2/org/settings', input));
+  const save = useOrgWrite((input: OrgSettings) => typedApi.post('/v2/org/settings', { body: input }));
   const submit = async () => {
     let values: OrgSettings;
     try {

@@ -48,7 +48,7 @@ export function UserForm({ user, deptId, onClose }: { user?: OrgUser; deptId?: n
     try {
       if (user) {
         const { username: _u, password: _p, ...rest } = trimmed;
-        await edit.mutateAsync({ uid: user.uid, ...rest, jobName: rest.jobName ?? '' });
+        await edit.mutateAsync({ uid: user.uid, ...rest, stationAuthority: rest.stationAuthority ?? user.stationAuthority, jobName: rest.jobName ?? '' });
       } else {
         await add.mutateAsync({ ...trimmed, username: trimmed.username.trim(), jobName: trimmed.jobName ?? '' });
       }

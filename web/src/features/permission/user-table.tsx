@@ -14,7 +14,7 @@ import { ListTable } from '@/components/list/list-table';
 import { LabelledSelect, Option } from '@/components/select';
 import { useUser } from '@/lib/auth';
 import { notifySuccess } from '@/lib/notify';
-import { type OrgUser, orgCalls, ROLES, type UserFilters, useOrgWrite, useUsers } from './api/org';
+import { type OrgUser, orgCalls, ROLES, type Role, type UserFilters, useOrgWrite, useUsers } from './api/org';
 import styles from './permission.module.css';
 import { ResetPasswordDialog, UserForm } from './user-form';
 
@@ -130,7 +130,7 @@ export function UserTable({ deptId }: { deptId?: number }) {
           label={t('org.user.role')}
           className={styles.select}
           value={filters.role ?? 'all'}
-          onChange={(v: string) => setFilters((f) => ({ ...f, role: v === 'all' ? undefined : (v as OrgUser['role']), page: 1 }))}
+          onChange={(v: string) => setFilters((f) => ({ ...f, role: v === 'all' ? undefined : (v as Role), page: 1 }))}
         >
           <Option value="all">{t('org.allRoles')}</Option>
           {ROLES.map((role) => (

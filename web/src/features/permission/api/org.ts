@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { Page } from '@/components/list/list-table';
-import { api, type QueryValue } from '@/lib/api-client';
+import type { QueryValue } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
 
@@ -13,40 +13,12 @@ export const ROLES: readonly Role[] = ['admin', 'user'];
 export const AUTHORITIES: readonly StationAuthority[] = ['all', 'own', 'authorized'];
 
 /** A department of GET /v2/org/list. */
-export interface Dept {
-  id: number;
-  parentId: number;
-  name: string;
-  members: number;
-  /** Top-level stations granted to the department. */
-  stationIds: number[];
-  /** How many stations the department created. */
-  createdStations: number;
-  children: Dept[];
-}
+export type Dept = Schemas['Dept'];
 
-export interface RoleCount {
-  key: Role;
-  members: number;
-}
+export type RoleCount = Schemas['Role'];
 
 /** A user of GET /v2/org/user/list. */
-export interface OrgUser {
-  uid: number;
-  username: string;
-  name: string;
-  email: string;
-  phone: string;
-  role: Role;
-  stationAuthority: StationAuthority;
-  /** 1 active, 0 disabled */
-  status: number;
-  deptId: number;
-  deptName: string;
-  jobName: string;
-  avatar: string;
-  createdAt: string;
-}
+export type OrgUser = Schemas['UserRow'];
 
 export interface UserFilters {
   keyword?: string;
@@ -57,36 +29,23 @@ export interface UserFilters {
   pageSize: number;
 }
 
-export interface DeptInput {
-  name: string;
-  stationIds: number[];
-}
+export type DeptInput = Schemas['DeptInput'];
 
-export interface UserInput {
-  username: string;
-  password: string;
-  name: string;
-  deptId: number;
-  email: string;
-  phone: string;
-  role: Role;
-  stationAuthority: StationAuthority;
-  jobName: string;
-}
+export type UserInput = Schemas['UserInput'];
 
-export type UserEdit = Omit<UserInput, 'username' | 'password'>;
+export type UserEdit = Schemas['UserEdit'];
 
 export function useDepts() {
   return useQuery({
     queryKey: [ORG_KEY, 'depts'],
-    queryFn: ({ signal }) => api.get<Dept[]>('/v2/org/list', { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/org/list', undefined, { signal }),
   });
 }
 
 export function useRoles() {
   return useQuery({
     queryKey: [ORG_KEY, 'roles'],
-    queryFn: ({ signal }) => api.get<RoleCount[]>('/v2/org/role/list', { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/org/role/list', undefined, { signal }),
   });
 }
 
@@ -100,7 +59,7 @@ function query(filters: object): Record<string, QueryValue> {
 export function useUsers(filters: UserFilters) {
   return useQuery({
     queryKey: [ORG_KEY, 'users', filters],
-    queryFn: ({ signal }) => api.get<Page<OrgUser>>('/v2/org/user/list', { signal, query: query(filters) }),
+    queryFn: ({ signal }) => typedApi.get('/v2/org/user/list', { query: query(filters) }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -115,17 +74,17 @@ export function useOrgWrite<V>(call: (vars: V) => Promise<unknown>) {
 export const orgCalls = {
   addDept: (input: DeptInput & { parentId?: number }) =>
     input.parentId
-      ? api.post<{ id: number }>('/v2/org/dept/addchild', input)
-      : api.post<{ id: number }>('/v2/org/dept/add', { name: input.name, stationIds: input.stationIds }),
-  editDept: ({ id, ...input }: DeptInput & { id: number }) => api.post(`/v2/org/dept/edit/${id}`, input),
-  deleteDept: (id: number) => api.post(`/v2/org/dept/delete/${id}`),
-  addUser: (input: UserInput) => api.post<{ id: number }>('/v2/org/user/add', input),
-  editUser: ({ uid, ...input }: UserEdit & { uid: number }) => api.post(`/v2/org/user/edit/${uid}`, input),
+      ? typedApi.post('/v2/org/dept/addchild', { body: { ...input, parentId: input.parentId } })
+      : typedApi.post('/v2/org/dept/add', { body: { name: input.name, stationIds: input.stationIds } }),
+  editDept: ({ id, ...input }: DeptInput & { id: number }) => typedApi.post('/v2/org/dept/edit/{uid}', { path: { uid: id }, body: input }),
+  deleteDept: (id: number) => typedApi.post('/v2/org/dept/delete/{uid}', { path: { uid: id } }),
+  addUser: (input: UserInput) => typedApi.post('/v2/org/user/add', { body: input }),
+  editUser: ({ uid, ...input }: UserEdit & { uid: number }) => typedApi.post('/v2/org/user/edit/{uid}', { path: { uid }, body: input }),
   resetPassword: ({ uid, password }: { uid: number; password: string }) =>
-    api.post(`/v2/org/user/resetpwd/${uid}`, { password }),
-  disable: (uid: number) => api.post(`/v2/org/user/validdisable/${uid}`),
-  enable: (uid: number) => api.post(`/v2/org/user/validenable/${uid}`),
-  deleteUser: (uid: number) => api.post(`/v2/org/user/delete/${uid}`),
+    typedApi.post('/v2/org/user/resetpwd/{uid}', { path: { uid }, body: { password } }),
+  disable: (uid: number) => typedApi.post('/v2/org/user/validdisable/{uid}', { path: { uid } }),
+  enable: (uid: number) => typedApi.post('/v2/org/user/validenable/{uid}', { path: { uid } }),
+  deleteUser: (uid: number) => typedApi.post('/v2/org/user/delete/{uid}', { path: { uid } }),
 };
 
 /** Departments as a flat list with their depth, in tree order (for pickers). */
@@ -138,21 +97,7 @@ export function flattenDepts(tree: readonly Dept[], depth = 0, out: { dept: Dept
 }
 
 /** A system-log entry of GET /v2/syslog/list. */
-export interface LogEntry {
-  id: number;
-  time: string;
-  userId: number;
-  username: string;
-  action: string;
-  object: string;
-  detail: string;
-  method: string;
-  route: string;
-  status: number;
-  address: string;
-  before: string;
-  after: string;
-}
+export type LogEntry = Schemas['Entry'];
 
 export interface LogFilters {
   user?: string;
@@ -168,7 +113,7 @@ export interface LogFilters {
 export function useSysLog(filters: LogFilters) {
   return useQuery({
     queryKey: [ORG_KEY, 'syslog', filters],
-    queryFn: ({ signal }) => api.get<Page<LogEntry>>('/v2/syslog/list', { signal, query: query(filters) }),
+    queryFn: ({ signal }) => typedApi.get('/v2/syslog/list', { query: query(filters) }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -179,32 +124,17 @@ export function exportSysLog(filters: LogFilters, format: 'csv' | 'xlsx'): Promi
 }
 
 /** An enterprise certification record. */
-export interface Certification {
-  id: number;
-  userId: number;
-  username: string;
-  accountType: string;
-  legalPerson: string;
-  legalCertType: string;
-  legalCertNumber: string;
-  enterpriseName: string;
-  enterpriseCertType: string;
-  organizationCode: string;
-  status: 'auditing' | 'passed' | 'refused' | 'withdrawn';
-  reason: string;
-  createdAt: string;
-  decidedAt: string | null;
-}
+export type Certification = Schemas['Certification'];
 
 export function useOrgCerts(status?: string) {
   return useQuery({
     queryKey: [ORG_KEY, 'certs', status ?? ''],
     queryFn: ({ signal }) =>
-      api.get<Certification[]>('/v2/org/certification/list', { signal, query: { status: status || undefined } }),
+      typedApi.get('/v2/org/certification/list', { query: { status: status || undefined } }, { signal }),
   });
 }
 
 export const certCalls = {
-  pass: (id: number) => api.post(`/v2/org/certification/pass/${id}`),
-  refuse: ({ id, reason }: { id: number; reason: string }) => api.post(`/v2/org/certification/refuse/${id}`, { reason }),
+  pass: (id: number) => typedApi.post('/v2/org/certification/pass/{id}', { path: { id } }),
+  refuse: ({ id, reason }: { id: number; reason: string }) => typedApi.post('/v2/org/certification/refuse/{id}', { path: { id }, body: { reason } }),
 };

@@ -1,25 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { userQuery } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 
-export interface Profile {
-  name: string;
-  email: string;
-  country: string;
-  area: string;
-  address: string;
-  introduction: string;
-  personalWebsite: string;
-  phone: string;
-}
+export type Profile = Schemas['ProfileInput'];
 
-export interface Security {
-  securityQuestion: string;
-  securityAnswer: string;
-  phone: string;
-  email: string;
-}
+export type Security = Schemas['SecurityInput'];
 
 export interface PasswordChange {
   oldPassword: string;
@@ -37,31 +23,25 @@ export interface CertInput {
   organizationCode: string;
 }
 
-export interface CertRecord extends CertInput {
-  id: number;
-  status: 'auditing' | 'passed' | 'refused' | 'withdrawn';
-  reason: string;
-  createdAt: string;
-  decidedAt: string | null;
-}
+export type CertRecord = Schemas['Certification'];
 
 const refreshUser = () => queryClient.invalidateQueries({ queryKey: userQuery.queryKey });
 
 export function useSaveProfile() {
-  return useMutation({ mutationFn: (p: Profile) => api.post('/v2/user/profile', p), onSuccess: refreshUser });
+  return useMutation({ mutationFn: (p: Profile) => typedApi.post('/v2/user/profile', { body: p }), onSuccess: refreshUser });
 }
 
 export function useSaveSecurity() {
-  return useMutation({ mutationFn: (s: Security) => api.post('/v2/user/security', s), onSuccess: refreshUser });
+  return useMutation({ mutationFn: (s: Security) => typedApi.post('/v2/user/security', { body: s }), onSuccess: refreshUser });
 }
 
 export function useChangePassword(uid: string | number) {
-  return useMutation({ mutationFn: (p: PasswordChange) => api.post(`/v2/org/user/changepwd/${uid}`, p) });
+  return useMutation({ mutationFn: (p: PasswordChange) => typedApi.post('/v2/org/user/changepwd/{uid}', { path: { uid }, body: p }) });
 }
 
 export function useUploadAvatar() {
   return useMutation({
-    mutationFn: (image: string) => api.post<{ url: string }>('/v2/user/avatar', { image }),
+    mutationFn: (image: string) => typedApi.post('/v2/user/avatar', { body: { image } }),
     onSuccess: refreshUser,
   });
 }
@@ -71,7 +51,7 @@ const CERTS = ['account', 'certs'];
 export function useMyCerts() {
   return useQuery({
     queryKey: CERTS,
-    queryFn: ({ signal }) => api.get<CertRecord[]>('/v2/user/certification/list', { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/user/certification/list', undefined, { signal }),
   });
 }
 
@@ -79,14 +59,14 @@ const refreshCerts = () => Promise.all([queryClient.invalidateQueries({ queryKey
 
 export function useSubmitCert() {
   return useMutation({
-    mutationFn: (c: CertInput) => api.post('/v2/user/certification/submit', c),
+    mutationFn: (c: CertInput) => typedApi.post('/v2/user/certification/submit', { body: c }),
     onSuccess: refreshCerts,
   });
 }
 
 export function useWithdrawCert() {
   return useMutation({
-    mutationFn: (id: number) => api.post(`/v2/user/certification/withdraw/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/user/certification/withdraw/{id}', { path: { id } }),
     onSuccess: refreshCerts,
   });
 }
