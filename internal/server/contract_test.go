@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/pb33f/libopenapi"
+	"github.com/pb33f/libopenapi/datamodel"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
 
@@ -31,7 +32,8 @@ func contractValidator(t *testing.T, api *httpapi.API) validator.Validator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := libopenapi.NewDocument(raw)
+	// a tree (a department's children) refers to itself through a list, which may be empty
+	doc, err := libopenapi.NewDocumentWithConfiguration(raw, &datamodel.DocumentConfiguration{IgnoreArrayCircularReferences: true})
 	if err != nil {
 		t.Fatal(err)
 	}
