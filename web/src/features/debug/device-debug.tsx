@@ -15,7 +15,7 @@ import { LinkDialog } from './link-dialog';
 import { PollErrors } from './poll-errors';
 import { RegisterTable } from './register-table';
 
-const STATE_COLORS = { online: 'green', connecting: 'cyan', offline: 'red' } as const;
+const STATE_COLORS: Record<string, string> = { online: 'green', connecting: 'cyan', offline: 'red' };
 
 /** One device: its connection and poll status, last errors and live registers. */
 export function DeviceDebug({ deviceId, isAdmin, onPick }: { deviceId?: number; isAdmin: boolean; onPick: (id?: number) => void }) {

@@ -1,25 +1,12 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
 
 /** A device's Modbus TCP connection (internal/scada/store.go). */
-export interface Link {
-  deviceId: number;
-  host: string;
-  port: number;
-  unitId: number;
-  intervalS: number;
-  timeoutMs: number;
-  mapId: number;
-  mapName: string;
-}
+export type Link = Schemas['Link'];
 
-export interface PollError {
-  time: string;
-  message: string;
-  kind: 'connect' | 'link' | 'device' | 'decode';
-}
+export type PollError = Schemas['PollError'];
 
 export interface ModelHeader {
   id: number;
@@ -28,60 +15,13 @@ export interface ModelHeader {
 }
 
 /** What the poller knows of a device (internal/scada/status.go). */
-export interface PollStatus {
-  state: 'connecting' | 'online' | 'offline';
-  lastPoll: string | null;
-  lastSuccess: string | null;
-  latencyMs: number;
-  polls: number;
-  failures: number;
-  consecutiveFailures: number;
-  errors: PollError[] | null;
-  layout: { base: number; models: ModelHeader[] } | null;
-  manufacturer: string;
-  model: string;
-  serial: string;
-}
+export type PollStatus = Schemas['Status'];
 
-export interface DeviceField {
-  id: number;
-  name: string;
-  sn: string;
-  type: string;
-  stationId: number;
-  stationName: string;
-  link: Link | null;
-  status: PollStatus | null;
-}
+export type DeviceField = Schemas['DeviceField'];
 
-export interface LiveRegister {
-  name: string;
-  model: number;
-  group: number;
-  address: number;
-  function: 'holding' | 'input' | 'coil' | 'discrete';
-  dataType: string;
-  raw: number[] | null;
-  value: number | null;
-  /** A string register's text, or the code table's name for the code read. */
-  text?: string;
-  /** Why the register has no value (a code not in the table, a read the device refused). */
-  error?: string;
-  unit: string;
-  target: string;
-  writable: boolean;
-}
+export type LiveRegister = Schemas['LiveRegister'];
 
-export interface Live {
-  deviceId: number;
-  protocol: 'sunspec' | 'map';
-  mapId: number;
-  mapName: string;
-  mapVersion: number;
-  readAt: string;
-  latencyMs: number;
-  registers: LiveRegister[];
-}
+export type Live = Schemas['Live'];
 
 /** A register map as written (internal/scada/regmap.go; docs/field.md lists every field). */
 export interface MapInput {
@@ -91,33 +31,11 @@ export interface MapInput {
   registers: Record<string, unknown>[];
 }
 
-export interface MapSummary {
-  id: number;
-  name: string;
-  model: string;
-  version: number;
-  registers: number;
-  devices: number;
-  updateTime: string;
-}
+export type MapSummary = Schemas['MapSummary'];
 
-export interface DeviceOption {
-  id: number;
-  name: string;
-  sn: string;
-  stationName: string;
-  type: string;
-}
+export type DeviceOption = Schemas['Item'];
 
-export interface LinkInput {
-  deviceId: number;
-  host: string;
-  port: number;
-  unitId: number;
-  intervalS: number;
-  timeoutMs: number;
-  mapId: number;
-}
+export type LinkInput = Schemas['LinkInput'];
 
 /** How often the page reads the device again. */
 export const REFRESH_MS = 5_000;
@@ -126,7 +44,7 @@ export const deviceOptionsQuery = (name: string) =>
   queryOptions({
     queryKey: ['debug', 'devices', name],
     queryFn: async ({ signal }): Promise<DeviceOption[]> => {
-      const page = await api.get<{ list: DeviceOption[] }>('/v2/dev/listbytype', { query: { name, pageSize: 50 }, signal });
+      const page = await typedApi.get('/v2/dev/listbytype', { query: { name, pageSize: 50 } }, { signal });
       return page.list;
     },
   });
@@ -134,7 +52,7 @@ export const deviceOptionsQuery = (name: string) =>
 export const deviceFieldQuery = (id: number) =>
   queryOptions({
     queryKey: ['debug', 'field', id],
-    queryFn: ({ signal }) => api.post<DeviceField>('/v1/scada/dev/get', { deviceId: id }, { signal }),
+    queryFn: ({ signal }) => typedApi.post('/v1/scada/dev/get', { body: { deviceId: id } }, { signal }),
     refetchInterval: REFRESH_MS,
   });
 
@@ -147,7 +65,7 @@ export function useLiveRegisters(id: number | undefined, linked: boolean, auto: 
   return useQuery({
     queryKey: ['debug', 'registers', id],
     queryFn: ({ signal }) =>
-      api.post<Live>('/v1/scada/register/get', { deviceId: id }, { signal, handleErrors: false }),
+      typedApi.post('/v1/scada/register/get', { body: { deviceId: id ?? 0 } }, { signal, handleErrors: false }),
     enabled: id !== undefined && linked,
     refetchInterval: auto ? REFRESH_MS : false,
     retry: false,
@@ -157,24 +75,22 @@ export function useLiveRegisters(id: number | undefined, linked: boolean, auto: 
 export const mapsQuery = queryOptions({
   queryKey: ['debug', 'maps'],
   queryFn: ({ signal }) =>
-    api.get<{ list: MapSummary[]; total: number }>('/v1/scada/project/register/config/list', {
-      query: { pageSize: 200 },
-      signal,
-    }),
+    typedApi.get('/v1/scada/project/register/config/list', { query: { pageSize: 200 } }, { signal }),
 });
 
 /** The shipped maps (Huawei SUN2000, Sungrow SG, Growatt MAX/MID) to start a map from. */
 export const templatesQuery = queryOptions({
   queryKey: ['debug', 'templates'],
-  queryFn: ({ signal }) => api.post<MapInput[]>('/v1/scada/template/list', {}, { signal }),
+  queryFn: ({ signal }) => typedApi.post('/v1/scada/template/list', { body: {} }, { signal }),
   staleTime: Infinity,
 });
 
 /** Reads a map being edited once against a connected device; nothing is saved. */
 export function usePreviewMap() {
   return useMutation({
+    // the map as edited: the server checks every field and names what is wrong
     mutationFn: (input: { deviceId: number; map: unknown }) =>
-      api.post<Live>('/v1/scada/register/config/preview', input, { handleErrors: false }),
+      typedApi.post('/v1/scada/register/config/preview', { body: input as Schemas['PreviewInput'] }, { handleErrors: false }),
   });
 }
 
@@ -184,14 +100,14 @@ function refresh() {
 
 export function useSetLink() {
   return useMutation({
-    mutationFn: (input: LinkInput) => api.post<DeviceField>('/v1/scada/dev/set', input, { handleErrors: false }),
+    mutationFn: (input: LinkInput) => typedApi.post('/v1/scada/dev/set', { body: input }, { handleErrors: false }),
     onSuccess: refresh,
   });
 }
 
 export function useDeleteLink() {
   return useMutation({
-    mutationFn: (deviceId: number) => api.post<DeviceField>('/v1/scada/dev/delete', { deviceId }),
+    mutationFn: (deviceId: number) => typedApi.post('/v1/scada/dev/delete', { body: { deviceId } }),
     onSuccess: refresh,
   });
 }
@@ -199,21 +115,22 @@ export function useDeleteLink() {
 export function useWriteRegister() {
   return useMutation({
     mutationFn: (input: { deviceId: number; register: string; value: number }) =>
-      api.post<Live>('/v1/scada/register/set', { ...input, confirm: true }, { handleErrors: false }),
+      typedApi.post('/v1/scada/register/set', { body: { ...input, confirm: true } }, { handleErrors: false }),
     onSuccess: (live) => queryClient.setQueryData(['debug', 'registers', live.deviceId], live),
   });
 }
 
 export function useImportMap() {
   return useMutation({
-    mutationFn: (file: unknown) => api.post<MapSummary>('/v1/scada/register/config/add', file, { handleErrors: false }),
+    mutationFn: (file: unknown) => // an imported file: the server checks every field and names what is wrong
+      typedApi.post('/v1/scada/register/config/add', { body: file as Schemas['MapInputInput'] }, { handleErrors: false }),
     onSuccess: refresh,
   });
 }
 
 export function useDeleteMap() {
   return useMutation({
-    mutationFn: (id: number) => api.post<MapSummary>('/v1/scada/config/delete', { id }),
+    mutationFn: (id: number) => typedApi.post('/v1/scada/config/delete', { body: { id } }),
     onSuccess: refresh,
   });
 }
