@@ -1,6 +1,6 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
@@ -17,7 +17,7 @@ export type CredentialField = components['schemas']['Field'];
 /** The vendors a connection may name, with the credentials each needs (docs/ingest.md, "Vendor clouds"). */
 export const vendorsQuery = queryOptions({
   queryKey: ['cloud', 'vendors'],
-  queryFn: ({ signal }) => api.get<VendorInfo[]>('/v2/cloud/vendors', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/cloud/vendors', undefined, { signal }),
   staleTime: Infinity,
 });
 
@@ -80,7 +80,7 @@ export function defaultPicks(sites: FoundSite[]): Choice[] {
 
 export const connectionsQuery = queryOptions({
   queryKey: ['cloud', 'connections'],
-  queryFn: ({ signal }) => api.get<Connection[]>('/v2/cloud/connections', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/cloud/connections', undefined, { signal }),
   // the worker moves states and quota on its own: follow it while the screen is open
   refetchInterval: 15_000,
 });
@@ -89,42 +89,42 @@ const refresh = () => queryClient.invalidateQueries({ queryKey: connectionsQuery
 
 export function useAddConnection() {
   return useMutation({
-    mutationFn: (c: ConnectionInput) => api.post<Connection>('/v2/cloud/connection/add', c),
+    mutationFn: (c: ConnectionInput) => typedApi.post('/v2/cloud/connection/add', { body: c }),
     onSuccess: refresh,
   });
 }
 
 export function useEditConnection() {
   return useMutation({
-    mutationFn: ({ id, input }: { id: number; input: ConnectionInput }) => api.post<Connection>(`/v2/cloud/connection/edit/${id}`, input),
+    mutationFn: ({ id, input }: { id: number; input: ConnectionInput }) => typedApi.post('/v2/cloud/connection/edit/{id}', { path: { id }, body: input }),
     onSuccess: refresh,
   });
 }
 
 export function useDeleteConnection() {
   return useMutation({
-    mutationFn: (id: number) => api.post<null>(`/v2/cloud/connection/delete/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/cloud/connection/delete/{id}', { path: { id } }),
     onSuccess: refresh,
   });
 }
 
 export function useSyncNow() {
   return useMutation({
-    mutationFn: (id: number) => api.post<Connection>(`/v2/cloud/connection/sync/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/cloud/connection/sync/{id}', { path: { id } }),
     onSuccess: refresh,
   });
 }
 
 export function useDiscover() {
   return useMutation({
-    mutationFn: (id: number) => api.get<FoundSite[]>(`/v2/cloud/connection/discover/${id}`),
+    mutationFn: (id: number) => typedApi.get('/v2/cloud/connection/discover/{id}', { path: { id } }),
     onSuccess: refresh, // discovery spends calls
   });
 }
 
 export function useConfirm() {
   return useMutation({
-    mutationFn: ({ id, sites }: { id: number; sites: Pick[] }) => api.post<Confirmed>(`/v2/cloud/connection/confirm/${id}`, { sites }),
+    mutationFn: ({ id, sites }: { id: number; sites: Pick[] }) => typedApi.post('/v2/cloud/connection/confirm/{id}', { path: { id }, body: { sites } }),
     onSuccess: refresh,
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
-import { ApiError, api, buildUrl, fromEnvelope, fromTransportStatus, isEnvelope, SUCCESS_CODE } from '@/lib/api-client';
+import { ApiError, buildUrl, fromEnvelope, fromTransportStatus, isEnvelope, SUCCESS_CODE } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { currentLocale, i18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import type { SampleField } from '@/lib/sample-fields';
@@ -69,51 +70,51 @@ export const POLL_MS = 2000;
 
 export const filesQuery = queryOptions({
   queryKey: ['import', 'files'],
-  queryFn: ({ signal }) => api.get<ImportFile[]>('/v2/import/file/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/import/file/list', undefined, { signal }),
 });
 
 export const templatesQuery = queryOptions({
   queryKey: ['import', 'templates'],
-  queryFn: ({ signal }) => api.get<Template[]>('/v2/import/template/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/import/template/list', undefined, { signal }),
 });
 
 export const jobsQuery = queryOptions({
   queryKey: ['import', 'jobs'],
-  queryFn: ({ signal }) => api.get<Job[]>('/v2/import/job/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/import/job/list', undefined, { signal }),
 });
 
 /** One job, polled every 2 s while it is queued or running. */
 export const jobQuery = (id: number) =>
   queryOptions({
     queryKey: ['import', 'job', id],
-    queryFn: ({ signal }) => api.get<Job>(`/v2/import/job/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/v2/import/job/{id}', { path: { id } }, { signal }),
     refetchInterval: (query) => (query.state.data === undefined || isActive(query.state.data) ? POLL_MS : false),
   });
 
 export const previewQuery = (fileId: number) =>
   queryOptions({
     queryKey: ['import', 'preview', fileId],
-    queryFn: () => api.post<Preview>('/v2/import/preview', { fileId }),
+    queryFn: () => typedApi.post('/v2/import/preview', { body: { fileId } }),
     staleTime: Infinity,
   });
 
 export function useDeleteFile() {
   return useMutation({
-    mutationFn: (fileId: number) => api.post<null>('/v2/import/file/delete', { fileId }),
+    mutationFn: (fileId: number) => typedApi.post('/v2/import/file/delete', { body: { fileId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesQuery.queryKey }),
   });
 }
 
 export function useSaveTemplate() {
   return useMutation({
-    mutationFn: (body: TemplateSave) => api.post<Template>('/v2/import/template/save', body),
+    mutationFn: (body: TemplateSave) => typedApi.post('/v2/import/template/save', { body: body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQuery.queryKey }),
   });
 }
 
 export function useDeleteTemplate() {
   return useMutation({
-    mutationFn: (templateId: number) => api.post<null>('/v2/import/template/delete', { templateId }),
+    mutationFn: (templateId: number) => typedApi.post('/v2/import/template/delete', { body: { templateId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQuery.queryKey }),
   });
 }
@@ -121,7 +122,7 @@ export function useDeleteTemplate() {
 /** Starts a dry run (dry) or an import; the job list learns of it. */
 export function useStartJob(dry: boolean) {
   return useMutation({
-    mutationFn: (body: JobRequest) => api.post<Job>(dry ? '/v2/import/dryrun' : '/v2/import/job/start', body),
+    mutationFn: (body: JobRequest) => typedApi.post(dry ? '/v2/import/dryrun' : '/v2/import/job/start', { body }),
     onSuccess: (job) => {
       if (job.id !== undefined) queryClient.setQueryData(jobQuery(job.id).queryKey, job);
       return queryClient.invalidateQueries({ queryKey: jobsQuery.queryKey });
@@ -133,7 +134,7 @@ export type JobAction = 'pause' | 'resume' | 'cancel';
 
 export function useJobAction() {
   return useMutation({
-    mutationFn: ({ jobId, action }: { jobId: number; action: JobAction }) => api.post<Job>(`/v2/import/job/${action}`, { jobId }),
+    mutationFn: ({ jobId, action }: { jobId: number; action: JobAction }) => typedApi.post(`/v2/import/job/${action}`, { body: { jobId } }),
     onSuccess: (job) => {
       if (job.id !== undefined) queryClient.setQueryData(jobQuery(job.id).queryKey, job);
       return queryClient.invalidateQueries({ queryKey: jobsQuery.queryKey });

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
@@ -13,7 +13,7 @@ export type KeyKind = (typeof KEY_KINDS)[number];
 
 export const keysQuery = queryOptions({
   queryKey: ['ingest', 'keys'],
-  queryFn: ({ signal }) => api.get<KeyInfo[]>('/v2/ingest/key/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/ingest/key/list', undefined, { signal }),
 });
 
 export function useKeys() {
@@ -25,14 +25,14 @@ const refresh = () => queryClient.invalidateQueries({ queryKey: keysQuery.queryK
 /** Issues a key, or rotates it when the device or collector has one. */
 export function useIssueKey() {
   return useMutation({
-    mutationFn: (req: KeyRequest) => api.post<IssuedKey>('/v2/ingest/key/issue', req),
+    mutationFn: (req: KeyRequest) => typedApi.post('/v2/ingest/key/issue', { body: req }),
     onSuccess: refresh,
   });
 }
 
 export function useRevokeKey() {
   return useMutation({
-    mutationFn: (req: KeyRequest) => api.post<null>('/v2/ingest/key/revoke', req),
+    mutationFn: (req: KeyRequest) => typedApi.post('/v2/ingest/key/revoke', { body: req }),
     onSuccess: refresh,
   });
 }
@@ -42,18 +42,11 @@ export function requestOf(key: KeyInfo): KeyRequest {
   return key.kind === 'device' ? { kind: 'device', deviceId: key.deviceId } : { kind: 'collector', collectorSn: key.target };
 }
 
-interface DeviceOption {
-  id: number;
-  name: string;
-  sn: string;
-  stationName: string;
-}
-
 /** Devices matching a name or serial number, for the device picker. */
 export function useDeviceSearch(name: string) {
   return useQuery({
     queryKey: ['ingest', 'device-search', name],
     queryFn: ({ signal }) =>
-      api.get<{ list: DeviceOption[] }>('/v2/dev/listbytype', { signal, query: { name, pageSize: 20 } }),
+      typedApi.get('/v2/dev/listbytype', { query: { name, pageSize: 20 } }, { signal }),
   });
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
@@ -18,19 +18,19 @@ export { SAMPLE_FIELDS } from '@/lib/sample-fields';
 
 export const rulesQuery = queryOptions({
   queryKey: ['ingest', 'mqtt', 'rules'],
-  queryFn: ({ signal }) => api.get<MapRuleList>('/v2/ingest/mqtt/rule/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/ingest/mqtt/rule/list', undefined, { signal }),
 });
 
 export const presetsQuery = queryOptions({
   queryKey: ['ingest', 'mqtt', 'presets'],
-  queryFn: ({ signal }) => api.get<MapPreset[]>('/v2/ingest/mqtt/preset/list', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/ingest/mqtt/preset/list', undefined, { signal }),
   staleTime: Infinity,
 });
 
 /** What arrived and gave no sample: polled, since it changes as collectors publish. */
 export const arrivedQuery = queryOptions({
   queryKey: ['ingest', 'mqtt', 'arrived'],
-  queryFn: ({ signal }) => api.get<ArrivedList>('/v2/ingest/mqtt/arrived', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/ingest/mqtt/arrived', undefined, { signal }),
   refetchInterval: 5000,
 });
 
@@ -40,21 +40,21 @@ const refresh = () => queryClient.invalidateQueries({ queryKey: rulesQuery.query
 export function useSaveRule() {
   return useMutation({
     mutationFn: ({ id, rule }: { id: number; rule: MapRuleInput }) =>
-      id > 0 ? api.post<MapRule>(`/v2/ingest/mqtt/rule/edit/${id}`, rule) : api.post<MapRule>('/v2/ingest/mqtt/rule/add', rule),
+      id > 0 ? typedApi.post('/v2/ingest/mqtt/rule/edit/{id}', { path: { id }, body: rule }) : typedApi.post('/v2/ingest/mqtt/rule/add', { body: rule }),
     onSuccess: refresh,
   });
 }
 
 export function useDeleteRule() {
   return useMutation({
-    mutationFn: (id: number) => api.post<null>(`/v2/ingest/mqtt/rule/delete/${id}`),
+    mutationFn: (id: number) => typedApi.post('/v2/ingest/mqtt/rule/delete/{id}', { path: { id } }),
     onSuccess: refresh,
   });
 }
 
 export function useApplyPreset() {
   return useMutation({
-    mutationFn: (req: { preset: string; root: string }) => api.post<MapPresetApplied>('/v2/ingest/mqtt/preset/apply', req),
+    mutationFn: (req: { preset: string; root: string }) => typedApi.post('/v2/ingest/mqtt/preset/apply', { body: req }),
     onSuccess: refresh,
   });
 }

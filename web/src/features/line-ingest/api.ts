@@ -1,6 +1,6 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
@@ -13,26 +13,26 @@ export const UNKNOWN_REASONS = ['no_rule', 'no_device_tag', 'unknown_device', 'n
 
 export const rulesQuery = queryOptions({
   queryKey: ['ingest', 'line', 'rules'],
-  queryFn: ({ signal }) => api.get<LineRules>('/v2/ingest/line/rules', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/ingest/line/rules', undefined, { signal }),
 });
 
 export const unknownQuery = queryOptions({
   queryKey: ['ingest', 'line', 'unknown'],
-  queryFn: ({ signal }) => api.get<UnknownSeries[]>('/v2/ingest/line/unknown', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/ingest/line/unknown', undefined, { signal }),
   // what arrives keeps arriving: the list follows it while the screen is open
   refetchInterval: 10_000,
 });
 
 export function useSaveRules() {
   return useMutation({
-    mutationFn: (rules: LineRules) => api.post<LineRules>('/v2/ingest/line/rules', rules),
+    mutationFn: (rules: LineRules) => typedApi.post('/v2/ingest/line/rules', { body: rules }),
     onSuccess: (saved) => queryClient.setQueryData(rulesQuery.queryKey, saved),
   });
 }
 
 export function useClearUnknown() {
   return useMutation({
-    mutationFn: () => api.post<null>('/v2/ingest/line/unknown/clear'),
+    mutationFn: () => typedApi.post('/v2/ingest/line/unknown/clear'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: unknownQuery.queryKey }),
   });
 }

@@ -1,7 +1,5 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
-import { api } from '@/lib/api-client';
-import type { MessageCounts, PushMessage } from '@/lib/push';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 import { fromServer, useMessageStore } from './message-store';
 
@@ -10,18 +8,6 @@ export const MESSAGE_PAGE_SIZE = 200;
 
 export const MESSAGES_KEY = 'messages';
 
-interface MessagePage {
-  list: PushMessage[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-interface ReadResult {
-  changed: number;
-  counts: MessageCounts;
-}
-
 /**
  * GET /v2/message/list: the messages since sign-in, newest first, into the store. A background
  * call: a failure shows in the message centre (with a retry), not as a message on the page.
@@ -29,11 +15,7 @@ interface ReadResult {
 export const messageListQuery = queryOptions({
   queryKey: [MESSAGES_KEY, 'list'],
   queryFn: async ({ signal }) => {
-    const page = await api.get<MessagePage>('/v2/message/list', {
-      signal,
-      query: { page: 1, pageSize: MESSAGE_PAGE_SIZE },
-      handleErrors: false,
-    });
+    const page = await typedApi.get('/v2/message/list', { query: { page: 1, pageSize: MESSAGE_PAGE_SIZE } }, { signal, handleErrors: false });
     useMessageStore.getState().setMessages((page.list ?? []).map(fromServer));
     return { total: page.total };
   },
@@ -44,7 +26,7 @@ export const messageListQuery = queryOptions({
 export const messageCountsQuery = queryOptions({
   queryKey: [MESSAGES_KEY, 'counts'],
   queryFn: async ({ signal }) => {
-    const counts = await api.get<MessageCounts>('/v2/message/counts', { signal, handleErrors: false });
+    const counts = await typedApi.get('/v2/message/counts', undefined, { signal, handleErrors: false });
     useMessageStore.getState().setCounts(counts);
     return counts;
   },
@@ -56,7 +38,7 @@ export type ReadTarget = { ids: number[] } | { all: true };
 /** POST /v2/message/read: some messages, or all of them. */
 export function useMarkRead() {
   return useMutation({
-    mutationFn: (target: ReadTarget) => api.post<ReadResult>('/v2/message/read', target),
+    mutationFn: (target: ReadTarget) => typedApi.post('/v2/message/read', { body: target }),
     onMutate: (target) => {
       const store = useMessageStore.getState();
       if ('all' in target) {
@@ -72,13 +54,13 @@ export function useMarkRead() {
 }
 
 /** The signed-in user's alarm notifications of their local day: sent and held back by the daily limit. */
-export type NotifyToday = components['schemas']['NotifyToday'];
+export type NotifyToday = Schemas['NotifyToday'];
 
 /** GET /v2/warn/notify/settings, read for its `today` only: whether the daily limit held alarms back. */
 export const notifyTodayQuery = queryOptions({
   queryKey: ['warn-notify', 'settings'],
   queryFn: ({ signal }) =>
-    api.get<components['schemas']['SettingsView']>('/v2/warn/notify/settings', { signal }),
+    typedApi.get('/v2/warn/notify/settings', undefined, { signal }),
   select: (view): NotifyToday | undefined => view.today,
   staleTime: 30_000,
 });

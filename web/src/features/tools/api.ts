@@ -1,66 +1,19 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 
 /** POST /v2/tools/yield: a planned array. */
-export interface YieldInput {
-  lat: number;
-  lng: number;
-  altitudeM: number;
-  capacityKwp: number;
-  tiltDeg: number;
-  azimuthDeg: number;
-  lossesPct: number;
-  stationId: number;
-}
+export type YieldInput = Schemas['YieldInput'];
 
-export interface YieldResult {
-  year: number;
-  unit: string;
-  monthlyKwh: number[];
-  annualKwh: number;
-  specificYieldKwhKwp: number;
-  performanceRatio: number;
-  poaKwhM2: number;
-  ghiKwhM2: number;
-  climate: 'station' | 'latitude';
-}
+export type YieldResult = Schemas['YieldResult'];
 
 /** POST /v2/tools/strings: a string of modules on one MPPT input. */
-export interface StringInput {
-  modulesPerString: number;
-  moduleVocV: number;
-  moduleVmpV: number;
-  vocCoeffPctPerC: number;
-  vmpCoeffPctPerC: number;
-  inverterMaxDcV: number;
-  mpptMinV: number;
-  mpptMaxV: number;
-  siteMinAirC: number;
-  siteMaxAirC: number;
-}
+export type StringInput = Schemas['StringInput'];
 
-export interface StringCheck {
-  key: 'vocCold' | 'vmpHot' | 'vmpCold';
-  valueV: number;
-  limitV: number;
-  ok: boolean;
-}
+export type StringCheck = Schemas['StringResult']['checks'][number];
 
-export interface StringResult {
-  cellMinC: number;
-  cellMaxC: number;
-  checks: StringCheck[];
-  ok: boolean;
-  minModules: number;
-  maxModules: number;
-  recommendedRangeExists: boolean;
-}
+export type StringResult = Schemas['StringResult'];
 
-export interface CO2Factors {
-  kpiFactorKgPerKwh: number;
-  kpiScope: string;
-  countries: { country: string; kgPerKwh: number; year: number }[];
-}
+export type CO2Factors = Schemas['CO2Factors'];
 
 /** A station's site for pre-filling the estimator (GET /v2/site/detail/{id}). */
 export interface StationSite {
@@ -74,16 +27,16 @@ export interface StationSite {
 }
 
 export function useEstimateYield() {
-  return useMutation({ mutationFn: (input: YieldInput) => api.post<YieldResult>('/v2/tools/yield', input) });
+  return useMutation({ mutationFn: (input: YieldInput) => typedApi.post('/v2/tools/yield', { body: input }) });
 }
 
 export function useCheckString() {
-  return useMutation({ mutationFn: (input: StringInput) => api.post<StringResult>('/v2/tools/strings', input) });
+  return useMutation({ mutationFn: (input: StringInput) => typedApi.post('/v2/tools/strings', { body: input }) });
 }
 
 export const co2Query = queryOptions({
   queryKey: ['tools', 'co2factors'],
-  queryFn: ({ signal }) => api.get<CO2Factors>('/v2/tools/co2factors', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/tools/co2factors', undefined, { signal }),
   staleTime: 10 * 60_000,
 });
 
@@ -92,5 +45,5 @@ export function useCO2Factors() {
 }
 
 export function fetchStationSite(id: number): Promise<StationSite> {
-  return api.get<StationSite>(`/v2/site/detail/${id}`);
+  return typedApi.get('/v2/site/detail/{stationId}', { path: { stationId: id } });
 }

@@ -57,7 +57,7 @@ export function StringPanel() {
 
 function StringAnswer({ result }: { result: StringResult }) {
   const { t } = useTranslation();
-  const temp = { vocCold: result.cellMinC, vmpCold: result.cellMinC, vmpHot: result.cellMaxC };
+  const temp: Record<string, number> = { vocCold: result.cellMinC, vmpCold: result.cellMinC, vmpHot: result.cellMaxC };
   return (
     <div aria-live="polite">
       <p className={result.ok ? styles.pass : styles.fail} role="status">

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** GET/POST /v2/user/shortcuts: the areas in the user's "my menu", in order. */
@@ -12,7 +12,7 @@ const KEY = ['user', 'shortcuts'] as const;
 
 export const shortcutsQuery = queryOptions({
   queryKey: KEY,
-  queryFn: ({ signal }) => api.get<Shortcuts>('/v2/user/shortcuts', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/user/shortcuts', undefined, { signal }),
 });
 
 export function useShortcuts() {
@@ -22,7 +22,7 @@ export function useShortcuts() {
 /** Replaces the list; the answer becomes the cached list. */
 export function useSaveShortcuts() {
   return useMutation({
-    mutationFn: (shortcuts: string[]) => api.post<Shortcuts>('/v2/user/shortcuts', { shortcuts }),
+    mutationFn: (shortcuts: string[]) => typedApi.post('/v2/user/shortcuts', { body: { shortcuts } }),
     onSuccess: (data) => queryClient.setQueryData(KEY, data),
   });
 }
@@ -30,7 +30,7 @@ export function useSaveShortcuts() {
 /** GET /v2/message/counts: the alarms waiting to be processed. */
 export const countsQuery = queryOptions({
   queryKey: ['workplace', 'counts'],
-  queryFn: ({ signal }) => api.get<{ unread: number; unprocessedAlarm: number }>('/v2/message/counts', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/message/counts', undefined, { signal }),
 });
 
 export function usePendingAlarms() {
