@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { api, LOGIN_PATH, USER_INFO_PATH } from './api-client';
+import { type Schemas, typedApi } from './api-typed';
 import { queryClient } from './query-client';
 import { clearSessionStorage, setToken, useToken } from './storage';
 import { getLogoutUrl } from './system';
@@ -8,50 +8,15 @@ export type Role = 'admin' | 'user';
 export type StationAuthority = 'all' | 'own' | 'authorized';
 
 /** The signed-in user as GET /v2/user/info returns it. */
-export interface UserInfo {
-  uid: string;
-  username: string;
-  name: string;
-  avatar: string;
-  job: string;
-  jobName: string;
-  organization: string;
-  organizationName: string;
-  /** The organisation's IANA time zone ('' until an administrator sets it). */
-  organizationTimezone?: string;
-  department: string;
-  departmentName: string;
-  location: string;
-  locationName: string;
-  email: string;
-  introduction: string;
-  personalWebsite: string;
-  phone: string;
-  registrationDate: string;
-  accountId: string;
-  certification: number | string;
-  role: Role;
-  status: number | string;
-  stationAuthority: StationAuthority;
-  country?: string;
-  area?: string;
-  address?: string;
-  securityQuestion?: string;
-  hasSecurityAnswer?: boolean;
-}
+export type UserInfo = Schemas['UserInfo'];
 
-export interface Credentials {
-  username: string;
-  password: string;
-}
+/** The body of POST /v2/login. */
+export type Credentials = Schemas['LoginRequest'];
 
-export interface LoginResult {
-  token: string;
-  expiresAt: string;
-}
+export type LoginResult = Schemas['LoginResponse'];
 
 export async function getUserInfo(): Promise<UserInfo> {
-  return api.get<UserInfo>(USER_INFO_PATH);
+  return typedApi.get('/v2/user/info');
 }
 
 export const userQuery = queryOptions({
@@ -68,7 +33,8 @@ export function useUser() {
 
 /** The signed-in user's role, from the server's user record; undefined until it is known. */
 export function useRole(): Role | undefined {
-  return useUser().data?.role;
+  const role = useUser().data?.role;
+  return role === 'admin' || role === 'user' ? role : undefined;
 }
 
 /**
@@ -76,7 +42,7 @@ export function useRole(): Role | undefined {
  * login page: a 401 here is a failed sign-in, not an expired session.
  */
 export async function login(credentials: Credentials): Promise<LoginResult> {
-  const result = await api.post<LoginResult>(LOGIN_PATH, credentials, { handleErrors: false });
+  const result = await typedApi.post('/v2/login', { body: credentials }, { handleErrors: false });
   setToken(result.token);
   queryClient.removeQueries();
   return result;
@@ -94,7 +60,7 @@ export function useLogin() {
 export async function logout(): Promise<string> {
   // The logout page is asked for first, while the session still exists.
   const logoutUrl = await getLogoutUrl().catch(() => '');
-  await api.post<null>('/v2/logout', undefined, { handleErrors: false }).catch(() => null);
+  await typedApi.post('/v2/logout', undefined, { handleErrors: false }).catch(() => null);
   clearSessionStorage();
   queryClient.removeQueries();
   return logoutUrl;

@@ -1,24 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
+import { type Schemas, typedApi } from './api-typed';
 
-/** A menu entry as the server sends it, already filtered by the user's role. */
-export interface ServerMenuItem {
-  path: string;
-  name: string;
-  meta: {
-    locale?: string;
-    requiresAuth?: boolean;
-    icon?: string;
-    order?: number;
-    roles?: string[];
-    /** An entry that leaves the console (the real-time monitor). */
-    external?: boolean;
-  };
+/**
+ * A menu entry as the server sends it (POST /api/user/menu), already filtered by the user's role.
+ * meta's fields stay optional: the side menu reads each with a default, and the shell's tests
+ * build entries without them.
+ */
+export type ServerMenuItem = Omit<Schemas['MenuItem'], 'meta' | 'children'> & {
+  meta: Partial<Schemas['MenuMeta']>;
   children?: ServerMenuItem[];
-}
+};
 
 export async function getServerMenu(): Promise<ServerMenuItem[]> {
-  const data = await api.post<ServerMenuItem[] | null>('/api/user/menu');
+  const data: ServerMenuItem[] | null = await typedApi.post('/api/user/menu');
   return Array.isArray(data) ? data : [];
 }
 

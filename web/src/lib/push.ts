@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, ApiError, fromEnvelope, SESSION_ENDED_CODES } from './api-client';
+import { ApiError, fromEnvelope, SESSION_ENDED_CODES } from './api-client';
+import { type Schemas, typedApi } from './api-typed';
 import { API_BASE } from './env';
 import { currentLocale } from './i18n';
 import { getToken, useTokenStore } from './storage';
@@ -15,34 +16,10 @@ export const PUSH_PATH = '/v2/webpush/message';
 export const CLOSE_SESSION_ENDED = 4001;
 
 /** GET /v2/message/counts and the counters the push sends. */
-export interface MessageCounts {
-  unread: number;
-  unprocessedAlarm: number;
-}
+export type MessageCounts = Schemas['Counts'];
 
 /** A message as the server renders it (internal/message/message.go). */
-export interface PushMessage {
-  id: number;
-  type: string;
-  title: string;
-  subTitle: string;
-  avatar: string;
-  content: string;
-  time: string;
-  /** alarm, workorder or system */
-  messageType: string;
-  /** 0 unread, 1 read */
-  status: number;
-  priority: number;
-  updateTime: string;
-  timeoutStatus: number;
-  processStatus: string;
-  alarmId: number;
-  refId: number;
-  /** When what the message is about happened (an alarm's occurrence), shown in timezone (the station's). */
-  eventTime?: string;
-  timezone?: string;
-}
+export type PushMessage = Schemas['Message'];
 
 export type PushStatus = 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';
 
@@ -362,7 +339,7 @@ const COUNTS_PATH = '/v2/message/counts';
  */
 export async function checkSession(): Promise<SessionState> {
   try {
-    await api.get<MessageCounts>(COUNTS_PATH, { handleErrors: false });
+    await typedApi.get('/v2/message/counts', undefined, { handleErrors: false });
     return 'alive';
   } catch (error) {
     if (error instanceof ApiError && (error.code === 401 || SESSION_ENDED_CODES.includes(error.code))) {

@@ -1,22 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { api } from './api-client';
+import { type Schemas, typedApi } from './api-typed';
 
 /** A station or sub-station as pickers list it (GET /v2/site/simplelist). */
-export interface StationOption {
-  id: number;
-  parentId: number;
-  name: string;
-  timezone: string;
-}
+export type StationOption = Schemas['SimpleItem'];
 
-export interface StationNode extends StationOption {
-  children: StationNode[];
-}
+export type StationNode = StationOption & { children: StationNode[] };
 
 export const stationOptionsQuery = queryOptions({
   queryKey: ['site', 'simplelist'],
-  queryFn: ({ signal }) => api.get<StationOption[]>('/v2/site/simplelist', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/site/simplelist', undefined, { signal }),
   staleTime: 60_000,
 });
 

@@ -1,19 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
-
-interface UrlData {
-  url: string;
-}
+import { typedApi } from './api-typed';
 
 /** The external page to show after logout, or "" for the console's own login page. */
 export async function getLogoutUrl(): Promise<string> {
-  const data = await api.get<UrlData>('/v2/sys/eplat/logouturl', { handleErrors: false });
+  const data = await typedApi.get('/v2/sys/eplat/logouturl', undefined, { handleErrors: false });
   return data?.url ?? '';
 }
 
 /** The external real-time monitor, or "" when there is none (its menu entry is then hidden). */
 export async function getMonitorUrl(): Promise<string> {
-  const data = await api.get<UrlData>('/v2/sys/monitor/url');
+  const data = await typedApi.get('/v2/sys/monitor/url');
   return data?.url ?? '';
 }
 

@@ -8,6 +8,7 @@ const view = {
   allowed: 1 as const,
   timezone: 'Asia/Shanghai',
   dailyLimitChoices: [2, 10, 20, 50],
+  today: { date: '2026-11-28', held: 0, limit: 20, reached: false, sent: 0, timezone: 'Asia/Shanghai' },
 };
 
 describe('notification settings form values', () => {
@@ -34,7 +35,7 @@ describe('notification settings form values', () => {
       timezone: 'Asia/Shanghai',
     });
     expect(fromFormValues({ ...toFormValues(view), dailyLimit: 'other', customLimit: 500 }).dailyLimit).toBe(500);
-    const { dailyLimitChoices: _choices, ...settings } = view;
+    const { dailyLimitChoices: _choices, today: _today, ...settings } = view;
     expect(fromFormValues(toFormValues(view))).toEqual({ ...settings, levels: [1, 2] });
   });
 });

@@ -31,12 +31,12 @@ import { PeriodPicker, thisMonth } from './period-picker';
 const thisYear = new Date().getFullYear();
 const YEARS = Array.from({ length: 6 }, (_, i) => thisYear - i);
 
-/** The comparison the form describes, as the server takes it. */
 /** value when it is one of known, else fallback. */
 function oneOf<T extends string>(value: string, known: readonly T[], fallback: T): T {
   return (known as readonly string[]).includes(value) ? (value as T) : fallback;
 }
 
+/** The comparison the form describes, as the server takes it. */
 export function toConfig(mode: CompareMode, metric: Metric, stationIds: number[], period: PeriodQuery, month: number, years: number[]): CompareConfig {
   return {
     mode,

@@ -1,16 +1,14 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { Page } from '@/components/list/list-table';
 import {
   ApiError,
-  api,
   buildHeaders,
   buildUrl,
   fromEnvelope,
   fromTransportStatus,
   isEnvelope,
-  request,
   SUCCESS_CODE,
 } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 export const DOCUMENTS_PATH = '/api/vectorstore/documents';
@@ -18,39 +16,17 @@ export const DOCUMENTS_PATH = '/api/vectorstore/documents';
 export const MAX_DOC_BYTES = 10 * 1024 * 1024;
 export const DOC_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.html', '.htm'] as const;
 
+/** The statuses a document goes through (the API describes `status` as a string of these). */
 export type DocStatus = 'queued' | 'indexing' | 'ready' | 'failed';
 
-export interface DocumentItem {
-  id: number;
-  name: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  status: DocStatus;
-  progress: number;
-  chunks: number;
-  chars: number;
-  error?: string;
-  createdAt: string;
-  indexedAt?: string;
-}
+/** A document of the store (internal/assistant), generated from the API description. */
+export type DocumentItem = Schemas['Document'];
 
-export interface DocStats {
-  documents: number;
-  ready: number;
-  pending: number;
-  failed: number;
-  chunks: number;
-  bytes: number;
-  indexBytes: number;
-  lastIndexed?: string;
-  embeddings: boolean;
-}
+/** GET /api/vectorstore/documents/stats. */
+export type DocStats = Schemas['Stats'];
 
-export interface DocDetail {
-  document: DocumentItem;
-  passages: { seq: number; heading: string; body: string }[];
-}
+/** GET /api/vectorstore/documents/{id}: a document and its passages. */
+export type DocDetail = Schemas['DocDetail'];
 
 export interface DocListParams {
   name: string;
@@ -58,12 +34,12 @@ export interface DocListParams {
   pageSize: number;
 }
 
-const pending = (list?: Page<DocumentItem>) => list?.list.some((d) => d.status === 'queued' || d.status === 'indexing');
+const pending = (list?: Schemas['DocList']) => list?.list.some((d) => d.status === 'queued' || d.status === 'indexing');
 
 export function useDocuments(params: DocListParams) {
   return useQuery({
     queryKey: ['assistant', 'documents', params],
-    queryFn: ({ signal }) => api.get<Page<DocumentItem>>(DOCUMENTS_PATH, { query: { ...params }, signal }),
+    queryFn: ({ signal }) => typedApi.get('/api/vectorstore/documents', { query: { ...params } }, { signal }),
     placeholderData: keepPreviousData,
     // indexing runs in the background: follow its progress while any document waits
     refetchInterval: (query) => (pending(query.state.data) ? 1000 : false),
@@ -73,7 +49,7 @@ export function useDocuments(params: DocListParams) {
 export function useDocStats() {
   return useQuery({
     queryKey: ['assistant', 'stats'],
-    queryFn: ({ signal }) => api.get<DocStats>(`${DOCUMENTS_PATH}/stats`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/api/vectorstore/documents/stats', undefined, { signal }),
     refetchInterval: (query) => (query.state.data && query.state.data.pending > 0 ? 1000 : false),
   });
 }
@@ -81,7 +57,7 @@ export function useDocStats() {
 export const docDetailQuery = (id: number) =>
   queryOptions({
     queryKey: ['assistant', 'document', id],
-    queryFn: ({ signal }) => api.get<DocDetail>(`${DOCUMENTS_PATH}/${id}`, { signal }),
+    queryFn: ({ signal }) => typedApi.get('/api/vectorstore/documents/{id}', { path: { id } }, { signal }),
   });
 
 export function useDocDetail(id: number | undefined) {
@@ -94,7 +70,7 @@ function refreshDocuments() {
 
 export function useDeleteDocument() {
   return useMutation({
-    mutationFn: (id: number) => request<DocumentItem>(DOCUMENTS_PATH, { method: 'DELETE', query: { id } }),
+    mutationFn: (id: number) => typedApi.delete('/api/vectorstore/documents', { query: { id } }),
     onSuccess: refreshDocuments,
   });
 }
@@ -117,7 +93,8 @@ function base64Of(file: File): Promise<string> {
  */
 export async function uploadDocument(file: File, onProgress: (share: number) => void): Promise<DocumentItem> {
   const content = await base64Of(file);
-  const body = JSON.stringify({ name: file.name, content });
+  const upload: Schemas['UploadBody'] = { name: file.name, content };
+  const body = JSON.stringify(upload);
   const data = await new Promise<DocumentItem>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl(DOCUMENTS_PATH));

@@ -30,6 +30,7 @@ import {
   useDocDetail,
   useDocStats,
   useDocuments,
+  type DocStatus,
   type DocumentItem,
 } from './api';
 import styles from './documents-page.module.css';
@@ -46,12 +47,13 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-const STATUS_COLOR: Record<DocumentItem['status'], string> = {
+/** The tag colour of each status; a status this console does not know shows a plain tag. */
+const STATUS_COLOR: Partial<Record<string, string>> = {
   queued: 'gray',
   indexing: 'arcoblue',
   ready: 'green',
   failed: 'red',
-};
+} satisfies Record<DocStatus, string>;
 
 function Stats() {
   const { t } = useTranslation();
@@ -142,7 +144,7 @@ function DocumentView({ id, seq, onClose }: { id: number; seq: number; onClose: 
   return (
     <Modal
       visible
-      title={detail.data?.document.name ?? ''}
+      title={detail.data?.document?.name ?? ''}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{t('assistant.documents.close')}</Button>}
       style={{ width: 760 }}

@@ -7,29 +7,23 @@ import {
   isEnvelope,
   readBody,
 } from '@/lib/api-client';
+import type { Schemas } from '@/lib/api-typed';
 
-/** What an answer rests on (the server's assistant.Source). */
-export interface Source {
-  kind: 'document' | 'station' | 'alarm' | 'device';
-  id: number;
-  seq?: number;
-  title: string;
-  heading?: string;
-  excerpt: string;
-  score: number;
-}
+/** What an answer rests on (the server's assistant.Source): kind is document, station, alarm or device. */
+export type Source = Schemas['Source'];
 
-/** One line of the streamed answer (the server's assistant.Event). */
+/**
+ * One line of the streamed answer (the server's assistant.Event, Schemas['Event']), narrowed by
+ * its type: the generated schema has every field optional, while each type carries its own.
+ */
 export type AnswerEvent =
   | { type: 'sources'; sources: Source[] }
   | { type: 'delta'; text: string }
   | { type: 'error'; message: string; status: number }
   | { type: 'done'; model: string };
 
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
-}
+/** One earlier turn sent with a question: role user or assistant. */
+export type Turn = Schemas['ChatMessage'];
 
 export const QUERY_PATH = '/api/query/';
 
@@ -73,10 +67,11 @@ export async function ask(
   signal: AbortSignal,
   onEvent: (event: AnswerEvent) => void,
 ): Promise<void> {
+  const query: Schemas['QueryBody'] = { question, history };
   const response = await fetch(buildUrl(QUERY_PATH), {
     method: 'POST',
     headers: buildHeaders(QUERY_PATH, true),
-    body: JSON.stringify({ question, history }),
+    body: JSON.stringify(query),
     signal,
   });
   if (!response.ok || !response.body) {

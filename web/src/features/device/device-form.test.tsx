@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { ApiError } from '@/lib/api-client';
 import { i18n } from '@/lib/i18n';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+import type { DeviceItem } from './api/devices';
 import { DeviceForm, toDeviceInput } from './device-form';
 import { deviceNodes } from './parent-picker';
 
@@ -12,6 +13,40 @@ const STATIONS = [
   { id: 1, parentId: 0, name: 'Golmud', timezone: 'Asia/Shanghai' },
   { id: 2, parentId: 1, name: 'Golmud · Array A', timezone: 'Asia/Shanghai' },
 ];
+
+/** A device of the list as GET /v2/dev/list/{uid} answers it: an idle inverter unless told. */
+function listItem(fields: Partial<DeviceItem> = {}): DeviceItem {
+  return {
+    id: 1,
+    parentId: 0,
+    stationId: 1,
+    stationName: 'Golmud',
+    name: 'D1',
+    sn: 'SN1',
+    type: 'inverter',
+    customType: '',
+    model: '',
+    state: 'offline',
+    ratedPowerKw: 0,
+    capacityKwh: 0,
+    componentCapacityKwp: 0,
+    componentCount: 0,
+    componentRatedPowerW: 0,
+    stringsTotal: 0,
+    stringsEnabled: 0,
+    meterPosition: '',
+    collectorSn: '',
+    currentPowerKw: 0,
+    todayKwh: 0,
+    totalKwh: 0,
+    soc: 0,
+    specificYield: null,
+    lastSeen: null,
+    createTime: '2026-01-01T00:00:00Z',
+    updateTime: '2026-01-01T00:00:00Z',
+    ...fields,
+  };
+}
 
 function renderForm(initialValues = {}, onSubmit = vi.fn().mockResolvedValue(undefined)) {
   renderWithProviders(<DeviceForm initialValues={initialValues} onSubmit={onSubmit} onCancel={() => {}} />);
@@ -66,8 +101,7 @@ describe('device form', () => {
   });
 
   it('nests a station\'s devices by parent and leaves the device itself out', () => {
-    const device = (id: number, parentId: number) =>
-      ({ id, parentId, stationId: 1, name: `D${id}`, sn: `SN${id}` }) as Parameters<typeof deviceNodes>[1][number];
+    const device = (id: number, parentId: number) => listItem({ id, parentId, stationId: 1, name: `D${id}`, sn: `SN${id}` });
     const nodes = deviceNodes(1, [device(1, 0), device(2, 1), device(3, 2), device(4, 0)], 2);
     expect(nodes.map((node) => node.key)).toEqual(['d:1', 'd:4']);
     expect(nodes[0]!.isLeaf).toBe(true);

@@ -1,12 +1,11 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
-import { typedApi } from '@/lib/api-typed';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
-export type KeyInfo = components['schemas']['KeyInfo'];
-export type IssuedKey = components['schemas']['IssuedKey'];
-export type KeyRequest = components['schemas']['KeyRequest'];
+export type KeyInfo = Schemas['KeyInfo'];
+export type IssuedKey = Schemas['IssuedKey'];
+export type KeyRequest = Schemas['KeyRequest'];
 
 export const KEY_KINDS = ['device', 'collector'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];

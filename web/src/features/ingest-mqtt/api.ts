@@ -1,17 +1,17 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
-import { typedApi } from '@/lib/api-typed';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
-export type MapRule = components['schemas']['MapRule'];
-export type MapRuleInput = components['schemas']['MapRuleInput'];
-export type MapRuleList = components['schemas']['MapRuleList'];
-export type FieldMap = components['schemas']['FieldMap'];
-export type MapPreset = components['schemas']['MapPreset'];
-export type MapPresetApplied = components['schemas']['MapPresetApplied'];
-export type ArrivedList = components['schemas']['ArrivedList'];
-export type ArrivedTopic = components['schemas']['ArrivedTopic'];
+export type MapRule = Schemas['MapRule'];
+export type MapRuleInput = Schemas['MapRuleInput'];
+export type MapRuleList = Schemas['MapRuleList'];
+export type FieldMap = Schemas['FieldMap'];
+export type MapPreset = Schemas['MapPreset'];
+export type MapPresetApplied = Schemas['MapPresetApplied'];
+export type ArrivedList = Schemas['ArrivedList'];
+export type ArrivedTopic = Schemas['ArrivedTopic'];
+export type MapPresetApply = Schemas['MapPresetApply'];
 
 /** The sample fields a rule may fill (the server checks the same list). */
 export { SAMPLE_FIELDS } from '@/lib/sample-fields';
@@ -54,7 +54,7 @@ export function useDeleteRule() {
 
 export function useApplyPreset() {
   return useMutation({
-    mutationFn: (req: { preset: string; root: string }) => typedApi.post('/v2/ingest/mqtt/preset/apply', { body: req }),
+    mutationFn: (req: MapPresetApply) => typedApi.post('/v2/ingest/mqtt/preset/apply', { body: req }),
     onSuccess: refresh,
   });
 }

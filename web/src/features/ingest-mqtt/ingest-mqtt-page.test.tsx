@@ -4,23 +4,30 @@ import { i18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { setToken } from '@/lib/storage';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+import type { ArrivedList, MapPreset, MapPresetApplied, MapRule, MapRuleList } from './api';
 import { IngestMqttPage } from './ingest-mqtt-page';
 import { ingestMqttTexts } from './texts';
 
 const fetchMock = vi.fn<typeof fetch>();
 const ok = (data: unknown) => jsonResponse({ code: 200, msg: 'ok', data });
 
-const rules = {
-  root: 'helio/map/7/',
-  rules: [{ id: 3, name: 'OpenDTU AC power', topic: 'solar/{serial}/0/power', device: '{serial}', fields: [{ path: '', field: 'powerKw', scale: 0.001 }] }],
+const acPower: MapRule = {
+  id: 3,
+  name: 'OpenDTU AC power',
+  topic: 'solar/{serial}/0/power',
+  device: '{serial}',
+  fields: [{ path: '', field: 'powerKw', scale: 0.001 }],
 };
-const presets = [
+const rules: MapRuleList = { root: 'helio/map/7/', rules: [acPower] };
+const presets: MapPreset[] = [
   { key: 'opendtu', title: 'OpenDTU (Hoymiles microinverters)', root: 'solar', rules: [] },
   { key: 'tasmota', title: 'Tasmota energy meter', root: 'tele', rules: [] },
 ];
-const arrived = {
+const arrived: ArrivedList = {
   root: 'helio/map/7/',
-  topics: [{ topic: 'solar/dtu/ip', reason: 'no_rule', device: '', count: 4, last: '2026-11-28T01:00:00Z', payload: '192.168.1.20', trimmed: false }],
+  topics: [
+    { topic: 'solar/dtu/ip', reason: 'no_rule', device: '', detail: '', count: 4, last: '2026-11-28T01:00:00Z', payload: '192.168.1.20', trimmed: false },
+  ],
 };
 
 /** Answers the page's reads; posts answer `post`. */
@@ -69,7 +76,8 @@ describe('IngestMqttPage', () => {
     const posts: [string, unknown][] = [];
     serve((url, body) => {
       posts.push([url, body]);
-      return ok({ added: [{ id: 9 }], skipped: 7 });
+      const applied: MapPresetApplied = { added: [{ ...acPower, id: 9, topic: 'site-a/dtu/{serial}/0/power' }], skipped: 7 };
+      return ok(applied);
     });
     renderWithProviders(<IngestMqttPage />);
     await screen.findByText('solar/{serial}/0/power');

@@ -52,7 +52,7 @@ export function IngestMqttPage() {
       title: t('ingestMqtt.col.fields'),
       dataIndex: 'fields',
       render: (_: unknown, r: MapRule) =>
-        (r.fields ?? []).map((f) => `${f.path || t('ingestMqtt.plainNumber')} → ${f.field}${f.scale && f.scale !== 1 ? ` ×${f.scale}` : ''}`).join(', '),
+        r.fields.map((f) => `${f.path || t('ingestMqtt.plainNumber')} → ${f.field}${f.scale && f.scale !== 1 ? ` ×${f.scale}` : ''}`).join(', '),
     },
     {
       title: t('ingestMqtt.col.actions'),
@@ -70,7 +70,7 @@ export function IngestMqttPage() {
           </Button>
           <Popconfirm
             title={t('ingestMqtt.confirm.delete', { topic: r.topic })}
-            onOk={() => remove.mutateAsync(r.id ?? 0).then(() => notifySuccess(t('ingestMqtt.deleted')), failed)}
+            onOk={() => remove.mutateAsync(r.id).then(() => notifySuccess(t('ingestMqtt.deleted')), failed)}
           >
             <Button size="mini" status="danger">
               {t('ingestMqtt.delete')}
@@ -101,7 +101,7 @@ export function IngestMqttPage() {
 
   const applyPreset = () =>
     apply.mutateAsync({ preset, root: root.trim() }).then(
-      (r) => notifySuccess(t('ingestMqtt.applied', { added: r.added?.length ?? 0, skipped: r.skipped ?? 0 })),
+      (r) => notifySuccess(t('ingestMqtt.applied', { added: r.added.length, skipped: r.skipped })),
       failed,
     );
 
@@ -135,7 +135,7 @@ export function IngestMqttPage() {
                 style={{ width: 300 }}
                 value={preset}
                 onChange={setPreset}
-                options={(presets.data ?? []).map((p) => ({ label: p.title ?? '', value: p.key ?? '' }))}
+                options={(presets.data ?? []).map((p) => ({ label: p.title, value: p.key }))}
               />
               <Input
                 aria-label={t('ingestMqtt.root')}
@@ -152,7 +152,7 @@ export function IngestMqttPage() {
               loading={rules.isPending}
               error={rules.isError}
               onRetry={() => void rules.refetch()}
-              empty={rules.data?.rules?.length === 0}
+              empty={rules.data?.rules.length === 0}
               emptyText={t('ingestMqtt.empty')}
               minHeight={200}
             >
@@ -165,7 +165,7 @@ export function IngestMqttPage() {
               loading={arrived.isPending}
               error={arrived.isError}
               onRetry={() => void arrived.refetch()}
-              empty={arrived.data?.topics?.length === 0}
+              empty={arrived.data?.topics.length === 0}
               emptyText={t('ingestMqtt.arrivedEmpty')}
               minHeight={160}
             >

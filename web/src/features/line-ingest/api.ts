@@ -1,12 +1,14 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
-import { typedApi } from '@/lib/api-typed';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** Types generated from the API description (src/api/schema.d.ts). */
-export type LineRules = components['schemas']['LineRules'];
-export type LineRule = components['schemas']['LineRule'];
-export type UnknownSeries = components['schemas']['UnknownSeries'];
+export type LineRules = Schemas['LineRules'];
+export type LineRule = Schemas['LineRule'];
+/** The body of POST /v2/ingest/line/rules (the whole set; a rule's scale may be left out). */
+export type LineRulesInput = Schemas['LineRulesInput'];
+export type LineRuleInput = Schemas['LineRuleInput'];
+export type UnknownSeries = Schemas['UnknownSeries'];
 
 /** Why a series was not stored. */
 export const UNKNOWN_REASONS = ['no_rule', 'no_device_tag', 'unknown_device', 'not_numeric', 'more_series'] as const;
@@ -25,7 +27,7 @@ export const unknownQuery = queryOptions({
 
 export function useSaveRules() {
   return useMutation({
-    mutationFn: (rules: LineRules) => typedApi.post('/v2/ingest/line/rules', { body: rules }),
+    mutationFn: (rules: LineRulesInput) => typedApi.post('/v2/ingest/line/rules', { body: rules }),
     onSuccess: (saved) => queryClient.setQueryData(rulesQuery.queryKey, saved),
   });
 }

@@ -10,7 +10,7 @@ import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import { guessDeviceTag, type LineRules, rulesQuery, type UnknownSeries, useClearUnknown } from './api';
+import { guessDeviceTag, type LineRulesInput, rulesQuery, type UnknownSeries, useClearUnknown } from './api';
 import styles from './line-ingest.module.css';
 import { RulesForm } from './rules-form';
 import { lineIngestTexts } from './texts';
@@ -25,11 +25,11 @@ export function LineIngestPage() {
   const ready = lineIngestTexts.useReady();
   const rules = useQuery(rulesQuery);
   const clear = useClearUnknown();
-  const [form] = Form.useForm<LineRules>();
+  const [form] = Form.useForm<LineRulesInput>();
   const origin = window.location.origin;
   // an unmapped series becomes a new row of the form, to complete and save
   const map = (s: UnknownSeries) => {
-    const current = (form.getFieldValue('rules') as LineRules['rules'] | undefined) ?? [];
+    const current = (form.getFieldValue('rules') as LineRulesInput['rules'] | undefined) ?? [];
     form.setFieldValue('rules', [...current, { measurement: s.measurement, deviceTag: guessDeviceTag(s.tags), field: s.field, target: 'powerKw', scale: 1 }]);
     notifySuccess(t('lineIngest.mapped', { name: `${s.measurement}.${s.field}` }));
   };

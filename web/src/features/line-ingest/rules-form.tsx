@@ -13,23 +13,26 @@ import { useTranslation } from 'react-i18next';
 import { showFieldErrors } from '@/lib/form-errors';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { SAMPLE_FIELDS } from '@/lib/sample-fields';
-import { type LineRule, type LineRules, useSaveRules } from './api';
+import { type LineRuleInput, type LineRules, type LineRulesInput, useSaveRules } from './api';
 import styles from './line-ingest.module.css';
 
 const COLUMNS = ['measurement', 'deviceTag', 'field', 'target', 'scale'] as const;
 
-/** The organisation's rules, edited as one list and saved at once (the server replaces the whole set). */
-export function RulesForm({ form, initial }: { form: FormInstance<LineRules>; initial: LineRules }) {
+/**
+ * The organisation's rules, edited as one list and saved at once (the server replaces the whole set).
+ * The form holds the body it sends: a rule's scale may be left empty.
+ */
+export function RulesForm({ form, initial }: { form: FormInstance<LineRulesInput>; initial: LineRules }) {
   const { t } = useTranslation();
   const save = useSaveRules();
   const submit = async () => {
-    let values: LineRules;
+    let values: LineRulesInput;
     try {
       values = await form.validate();
     } catch {
       return;
     }
-    const rules: LineRule[] = (values.rules ?? []).map((r) => ({
+    const rules: LineRuleInput[] = (values.rules ?? []).map((r) => ({
       ...r,
       measurement: r.measurement.trim(),
       deviceTag: r.deviceTag.trim(),

@@ -45,6 +45,7 @@ const alarmMessage = (id: number, title: string): PushMessage => ({
   processStatus: 'pending',
   alarmId: 500 + id,
   refId: 0,
+  timezone: 'Asia/Shanghai',
 });
 
 function Where() {

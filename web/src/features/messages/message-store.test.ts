@@ -24,6 +24,7 @@ const server = (id: number, over: Partial<PushMessage> = {}): PushMessage => ({
   processStatus: 'pending',
   alarmId: 100 + id,
   refId: 0,
+  timezone: 'Asia/Shanghai',
   ...over,
 });
 

@@ -1,5 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ApiData } from '@/lib/api-typed';
 import { i18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
@@ -7,6 +8,7 @@ import { MonitorPage } from './monitor-page';
 
 const period = (value: number, previous: number, change: number, compare?: string) => ({ value, previous, change, compare });
 
+/** The server's answers, each checked against its route's generated type. */
 const DATA: Record<string, unknown> = {
   '/v2/summary/all': {
     stations: 9,
@@ -21,9 +23,10 @@ const DATA: Record<string, unknown> = {
     energyKwh: { day: period(21135.8, 56421.6, -62.5, 'sameTimeYesterday'), month: period(1184663, 2086291, -43.2), year: period(2e7, 2e6, 900), total: period(2.4e7, 0, 0) },
     co2ReductionKg: { day: period(10039.5, 26800, -62.5), month: period(562715, 990988, -43.2), year: period(9.5e6, 9.5e5, 900), total: period(1.1e7, 0, 0) },
     profit: [{ currency: 'CNY', day: 120.5, month: 121117, year: 2024958, total: 2251659 }],
+    profitBase: null,
     emissionFactorKgPerKwh: 0.475,
-  },
-  '/v2/site/simplelist': [{ id: 1, parentId: 0, name: 'Golmud Desert PV Plant', timezone: 'Asia/Shanghai' }],
+  } satisfies ApiData<'/v2/summary/all', 'get'>,
+  '/v2/site/simplelist': [{ id: 1, parentId: 0, name: 'Golmud Desert PV Plant', timezone: 'Asia/Shanghai' }] satisfies ApiData<'/v2/site/simplelist', 'get'>,
   '/v2/site/weather/1': {
     available: true,
     time: '2026-11-21T22:28:28Z',
@@ -36,15 +39,37 @@ const DATA: Record<string, unknown> = {
     airQualityKey: 'good',
     windMs: 2,
     sunElevationDeg: -23.1,
-  },
+  } satisfies ApiData<'/v2/site/weather/{stationId}', 'get'>,
   '/v2/summary/topdevices': [
     { rank: 1, id: 45, name: 'INV-02', sn: 'SF1', stationId: 7, stationName: 'Kern Valley', type: 'inverter', todayKwh: 629.8, equivalentHours: 4.17, currentPowerKw: 72.1 },
-  ],
-  '/v2/summary/projectranking': [{ rank: 1, stationId: 1, name: 'Golmud Desert PV Plant', faultToday: 3, faultProcess: 1, faultProcessRatio: 33.3 }],
-  '/v2/summary/maintenanceranking': [],
-  '/v2/summary/powerdata/day': { period: 'day', timezone: 'UTC', unit: 'kWh', points: [] },
-  '/v2/plan/list': { year: 2026, unit: 'kWh', months: [{ month: 1, planKwh: 10, actualKwh: 9, completion: 90 }], stations: [] },
-  '/v2/warn/typetrendbydate': { type: 'day', from: '', to: '', list: [{ id: '2026-11-21', date: '2026-11-21', inverter: 1, battery: 0, storage: 0, meter: 2 }] },
+  ] satisfies ApiData<'/v2/summary/topdevices', 'get'>,
+  '/v2/summary/projectranking': [{ rank: 1, stationId: 1, name: 'Golmud Desert PV Plant', faultToday: 3, faultProcess: 1, faultProcessRatio: 33.3 }] satisfies ApiData<'/v2/summary/projectranking', 'get'>,
+  '/v2/summary/maintenanceranking': [] satisfies ApiData<'/v2/summary/maintenanceranking', 'get'>,
+  '/v2/summary/powerdata/day': {
+    period: 'day',
+    timezone: 'UTC',
+    unit: 'kWh',
+    baseCurrency: 'CNY',
+    unconverted: [],
+    points: [],
+  } satisfies ApiData<'/v2/summary/powerdata/day', 'get'>,
+  '/v2/plan/list': {
+    year: 2026,
+    unit: 'kWh',
+    planKwh: 10,
+    planToDateKwh: 10,
+    actualKwh: 9,
+    completion: 90,
+    completionToDate: 90,
+    months: [{ month: 1, planKwh: 10, actualKwh: 9, completion: 90 }],
+    stations: [],
+  } satisfies ApiData<'/v2/plan/list', 'get'>,
+  '/v2/warn/typetrendbydate': {
+    type: 'day',
+    from: '',
+    to: '',
+    list: [{ id: '2026-11-21', date: '2026-11-21', inverter: 1, battery: 0, storage: 0, meter: 2, collector: 0 }],
+  } satisfies ApiData<'/v2/warn/typetrendbydate', 'get'>,
 };
 
 function serve() {

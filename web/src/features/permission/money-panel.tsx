@@ -8,16 +8,15 @@ import '@arco-design/web-react/es/Input/style/css.js';
 import '@arco-design/web-react/es/InputNumber/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { components } from '@/api/schema';
 import { DataState } from '@/components/data-state';
-import { typedApi } from '@/lib/api-typed';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { showFieldErrors } from '@/lib/form-errors';
 import { notifySuccess } from '@/lib/notify';
 import { ORG_KEY, useOrgWrite } from './api/org';
 import styles from './permission.module.css';
 
 /** GET and POST /v2/org/money: the base currency and the dated rates (docs/kpi.md, "Money in one currency"). */
-export type MoneyBook = components['schemas']['Book'];
+export type MoneyBook = Schemas['Book'];
 
 const CURRENCY = /^[A-Za-z]{3}$/;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -27,7 +26,7 @@ export function MoneyPanel() {
   const { t } = useTranslation();
   const book = useQuery({ queryKey: [ORG_KEY, 'money'], queryFn: ({ signal }) => typedApi.get('/v2/org/money', undefined, { signal }) });
   const [form] = Form.useForm<MoneyBook>();
-  const save = useOrgWrite((input: MoneyBook) => typedApi.post('/v2/org/money', { body: input }));
+  const save = useOrgWrite((input: Schemas['BookInput']) => typedApi.post('/v2/org/money', { body: input }));
   const submit = async () => {
     let values: MoneyBook;
     try {
@@ -38,7 +37,7 @@ export function MoneyPanel() {
     const rates = (values.rates ?? []).map((rate) => ({ ...rate, currency: rate.currency.trim().toUpperCase(), month: rate.month.trim() }));
     try {
       const saved = await save.mutateAsync({ base: values.base.trim().toUpperCase(), rates });
-      form.setFieldsValue(saved as MoneyBook);
+      form.setFieldsValue(saved);
       notifySuccess(t('org.money.saved'));
     } catch (error) {
       const fields = ['base', ...rates.flatMap((_, index) => ['currency', 'month', 'rate'].map((name) => `rates[${index}].${name}`))];

@@ -26,7 +26,7 @@ export function SettingsPanel() {
   const { t } = useTranslation();
   const settings = useQuery({ queryKey: [ORG_KEY, 'settings'], queryFn: ({ signal }) => typedApi.get('/v2/org/settings', undefined, { signal }) });
   const [form] = Form.useForm<OrgSettings>();
-  const save = useOrgWrite((input: OrgSettings) => typedApi.post('/v2/org/settings', { body: input }));
+  const save = useOrgWrite((input: Schemas['SettingsInput']) => typedApi.post('/v2/org/settings', { body: input }));
   const submit = async () => {
     let values: OrgSettings;
     try {

@@ -1,11 +1,15 @@
 import { useEffect } from 'react';
-import { api } from '@/lib/api-client';
+import { typedApi } from '@/lib/api-typed';
 import { changeLocale, currentLocale, i18n, LOCALES } from '@/lib/i18n';
 import { STORAGE_KEYS, useToken } from '@/lib/storage';
 import { type Location, LOCATIONS, useLocationStore } from './location-store';
 import { DEFAULT_SETTINGS, pickSettings, type Settings, useSettingsStore } from './settings-store';
 
-/** The configuration kept on the server for the user (GET/POST /v2/user/settings). */
+/**
+ * The configuration kept on the server for the user (GET/POST /v2/user/settings). The server
+ * keeps it as an opaque JSON object (`settings: unknown` in the API description), so its shape
+ * is the console's own.
+ */
 export interface ServerSettings {
   locale?: string;
   location?: string;
@@ -30,6 +34,11 @@ const FRESH_BROWSER = (() => {
 /** What the console keeps for the user now. */
 export function currentSettings(): ServerSettings {
   return { locale: currentLocale(), location: useLocationStore.getState().location, page: pickSettings(useSettingsStore.getState()) };
+}
+
+/** The server's copy when it is a JSON object; anything else is not a configuration. */
+function asServerSettings(stored: unknown): ServerSettings | null {
+  return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as ServerSettings) : null;
 }
 
 /** Applies a stored configuration, keeping only what the console knows. */
@@ -73,12 +82,15 @@ export function useServerSettings(): void {
       }
       clearTimeout(timer);
       timer = setTimeout(() => {
-        void api.post('/v2/user/settings', { settings: currentSettings() }, { handleErrors: false }).catch(() => undefined);
+        void typedApi
+          .post('/v2/user/settings', { body: { settings: currentSettings() } }, { handleErrors: false })
+          .catch(() => undefined);
       }, SAVE_DELAY_MS);
     };
-    void api
-      .get<{ settings: ServerSettings }>('/v2/user/settings', { handleErrors: false })
-      .then(async ({ settings }) => {
+    void typedApi
+      .get('/v2/user/settings', undefined, { handleErrors: false })
+      .then(async ({ settings: stored }) => {
+        const settings = asServerSettings(stored);
         if (!stopped && FRESH_BROWSER && settings && Object.keys(settings).length > 0) {
           await applySettings(settings);
         }

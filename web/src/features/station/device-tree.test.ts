@@ -1,7 +1,36 @@
 import type { DeviceItem } from './api/types';
 import { buildDeviceTree } from './device-tree';
 
-const device = (id: number, stationId: number, parentId = 0) => ({ id, stationId, parentId, name: `D${id}` }) as DeviceItem;
+/** A device of GET /v2/dev/list/{uid}, every field the server sends filled in. */
+const device = (id: number, stationId: number, parentId = 0): DeviceItem => ({
+  id,
+  stationId,
+  stationName: `S${stationId}`,
+  parentId,
+  name: `D${id}`,
+  sn: `SN${id}`,
+  type: 'inverter',
+  model: '',
+  customType: '',
+  collectorSn: '',
+  meterPosition: '',
+  state: 'running',
+  currentPowerKw: 0,
+  ratedPowerKw: 0,
+  capacityKwh: 0,
+  componentCapacityKwp: 0,
+  componentCount: 0,
+  componentRatedPowerW: 0,
+  stringsEnabled: 0,
+  stringsTotal: 0,
+  soc: 0,
+  specificYield: null,
+  todayKwh: 0,
+  totalKwh: 0,
+  lastSeen: null,
+  createTime: '2026-01-01T00:00:00Z',
+  updateTime: '2026-01-01T00:00:00Z',
+});
 
 describe('station device tree', () => {
   it('hangs devices under their parent device or their (sub-)station', () => {

@@ -9,22 +9,14 @@ export type YieldResult = Schemas['YieldResult'];
 /** POST /v2/tools/strings: a string of modules on one MPPT input. */
 export type StringInput = Schemas['StringInput'];
 
-export type StringCheck = Schemas['StringResult']['checks'][number];
+export type StringCheck = Schemas['StringCheck'];
 
 export type StringResult = Schemas['StringResult'];
 
 export type CO2Factors = Schemas['CO2Factors'];
 
-/** A station's site for pre-filling the estimator (GET /v2/site/detail/{id}). */
-export interface StationSite {
-  id: number;
-  name: string;
-  lat: number;
-  lng: number;
-  capacityKwp: number;
-  azimuth: number;
-  inclination: number;
-}
+/** A station's site for pre-filling the estimator (GET /v2/site/detail/{stationId}). */
+export type StationSite = Schemas['StationDetail'];
 
 export function useEstimateYield() {
   return useMutation({ mutationFn: (input: YieldInput) => typedApi.post('/v2/tools/yield', { body: input }) });

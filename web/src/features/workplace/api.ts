@@ -1,12 +1,9 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { typedApi } from '@/lib/api-typed';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 /** GET/POST /v2/user/shortcuts: the areas in the user's "my menu", in order. */
-export interface Shortcuts {
-  shortcuts: string[];
-  available: string[];
-}
+export type Shortcuts = Schemas['Shortcuts'];
 
 const KEY = ['user', 'shortcuts'] as const;
 

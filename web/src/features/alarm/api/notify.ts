@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
-import { api } from '@/lib/api-client';
+import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
 
 export const FREQUENCIES = ['low', 'medium', 'high'] as const;
@@ -22,15 +21,11 @@ export interface NotifySettings {
   timezone: string;
 }
 
-export interface NotifySettingsView extends NotifySettings {
-  dailyLimitChoices: number[];
-  /** The notifications of the user's local day: sent, and held back by the daily limit. */
-  today?: components['schemas']['NotifyToday'];
-}
+export type NotifySettingsView = Schemas['SettingsView'];
 
 export const notifySettingsQuery = queryOptions({
   queryKey: ['warn-notify', 'settings'],
-  queryFn: ({ signal }) => api.get<NotifySettingsView>('/v2/warn/notify/settings', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/warn/notify/settings', undefined, { signal }),
 });
 
 export function useNotifySettings() {
@@ -39,30 +34,15 @@ export function useNotifySettings() {
 
 export function useSaveNotifySettings() {
   return useMutation({
-    mutationFn: (settings: NotifySettings) => api.post<NotifySettingsView>('/v2/warn/notify/settings', settings),
+    mutationFn: (settings: NotifySettings) => typedApi.post('/v2/warn/notify/settings', { body: settings }),
     onSuccess: (view) => queryClient.setQueryData(notifySettingsQuery.queryKey, view),
   });
 }
 
 /** A threshold of a rule (internal/alarm/rules.go). */
-export interface ParamSpec {
-  name: string;
-  default: number;
-  min: number;
-  max: number;
-  unit: string;
-  integer: boolean;
-  doc: string;
-}
+export type ParamSpec = Schemas['ParamSpec'];
 
-export interface RuleSpec {
-  key: string;
-  type: number;
-  defaultLevel: number;
-  devices: string[];
-  params: ParamSpec[] | null;
-  doc: string;
-}
+export type RuleSpec = Schemas['RuleSpec'];
 
 export interface Rule {
   key: string;
@@ -72,10 +52,7 @@ export interface Rule {
   params: Record<string, number> | null;
 }
 
-export interface RulesView {
-  rules: Rule[];
-  specs: RuleSpec[];
-}
+export type RulesView = Schemas['RulesView'];
 
 export interface RuleInput {
   key: string;
@@ -86,7 +63,7 @@ export interface RuleInput {
 
 export const alarmRulesQuery = queryOptions({
   queryKey: ['warn-rules'],
-  queryFn: ({ signal }) => api.get<RulesView>('/v2/warn/rules', { signal }),
+  queryFn: ({ signal }) => typedApi.get('/v2/warn/rules', undefined, { signal }),
 });
 
 export function useAlarmRules(enabled: boolean) {
@@ -95,7 +72,7 @@ export function useAlarmRules(enabled: boolean) {
 
 export function useSaveAlarmRules() {
   return useMutation({
-    mutationFn: (rules: RuleInput[]) => api.post<RulesView>('/v2/warn/rules', { rules }),
+    mutationFn: (rules: RuleInput[]) => typedApi.post('/v2/warn/rules', { body: { rules } }),
     onSuccess: (view) => queryClient.setQueryData(alarmRulesQuery.queryKey, view),
   });
 }

@@ -26,10 +26,6 @@ export type CompareConfig = Schemas['CompareConfig'];
 
 export type CompareResult = Schemas['CompareResult'];
 
-export type Template<C> = Omit<Schemas['TemplateOfCompareConfig'], 'config'> & { config: C };
-
-export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
-
 export function useCompareRun() {
   return useMutation({ mutationFn: (config: CompareConfig) => typedApi.post('/v2/compare/run', { body: config }) });
 }

@@ -1,17 +1,19 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { paths } from '@/api/schema';
 import { type Schemas, typedApi } from '@/lib/api-typed';
 
 export const PERIODS = ['day', 'month', 'year', 'custom'] as const;
 export type PeriodKind = (typeof PERIODS)[number];
 
-/** A period as the server reads it (internal/analysis/period.go), in each station's own zone. */
-export interface PeriodQuery {
-  period: PeriodKind;
-  /** yyyy-MM-dd (day), yyyy-MM (month), yyyy (year) */
-  date?: string;
-  from?: string;
-  to?: string;
-}
+/** GET /v2/analysis/overview's query: a period, and the fleet, a station or a device (scope and id). */
+export type OverviewQuery = NonNullable<paths['/v2/analysis/overview']['get']>['parameters']['query'];
+
+/**
+ * A period as the server reads it (internal/analysis/period.go), in each station's own zone: date is
+ * yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year), from and to bound a custom period. The period
+ * pickers hold it; its kind stays one of PERIODS.
+ */
+export type PeriodQuery = Pick<OverviewQuery, 'date' | 'from' | 'to'> & { period: PeriodKind };
 
 /** Roll-up quantities of a period (internal/analysis/kpi.go). */
 export type Totals = Schemas['Totals'];
@@ -26,11 +28,6 @@ export type DeviceInfo = Schemas['DeviceInfo'];
 
 /** A device a device overview can be made for (every device type is: inverter, battery, storage, meter). */
 export type DeviceOption = Schemas['Item'];
-
-export interface OverviewQuery extends PeriodQuery {
-  scope: 'fleet' | 'station' | 'device';
-  id?: number;
-}
 
 export const overviewQuery = (q: OverviewQuery) =>
   queryOptions({

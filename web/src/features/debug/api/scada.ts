@@ -8,11 +8,8 @@ export type Link = Schemas['Link'];
 
 export type PollError = Schemas['PollError'];
 
-export interface ModelHeader {
-  id: number;
-  addr: number;
-  len: number;
-}
+/** A SunSpec model of a device's layout: its id, the address of its ID register and its length. */
+export type ModelHeader = Schemas['Header'];
 
 /** What the poller knows of a device (internal/scada/status.go). */
 export type PollStatus = Schemas['Status'];
@@ -23,13 +20,11 @@ export type LiveRegister = Schemas['LiveRegister'];
 
 export type Live = Schemas['Live'];
 
-/** A register map as written (internal/scada/regmap.go; docs/field.md lists every field). */
-export interface MapInput {
-  id?: number;
-  name: string;
-  model: string;
-  registers: Record<string, unknown>[];
-}
+/**
+ * A register map as the server answers it (a shipped template; internal/scada/regmap.go,
+ * docs/field.md lists every field). The body that adds one is Schemas['MapInputInput'].
+ */
+export type MapInput = Schemas['MapInput'];
 
 export type MapSummary = Schemas['MapSummary'];
 
@@ -114,7 +109,7 @@ export function useDeleteLink() {
 
 export function useWriteRegister() {
   return useMutation({
-    mutationFn: (input: { deviceId: number; register: string; value: number }) =>
+    mutationFn: (input: Omit<Schemas['WriteInput'], 'confirm'>) =>
       typedApi.post('/v1/scada/register/set', { body: { ...input, confirm: true } }, { handleErrors: false }),
     onSuccess: (live) => queryClient.setQueryData(['debug', 'registers', live.deviceId], live),
   });

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
 import { type Schemas, typedApi } from '@/lib/api-typed';
 import { LIVE_QUERY } from '@/lib/query-client';
 
@@ -14,12 +13,14 @@ export type PeriodFigure = Schemas['MonitorPeriod'];
 
 export type PeriodKey = 'day' | 'month' | 'year' | 'total';
 
-export type Periods = Record<PeriodKey, PeriodFigure>;
+/** A figure for each period (day, month, year, total). */
+export type Periods = Schemas['Periods'];
 
-export type Money = Schemas['All']['profit'][number];
+/** The fleet's profit in one currency, per period. */
+export type Money = Schemas['MonitorMoney'];
 
 /** The fleet's profit in the organisation's base currency (docs/kpi.md, "Money in one currency"). */
-export type BaseMoney = components['schemas']['BaseMoney'];
+export type BaseMoney = Schemas['BaseMoney'];
 
 /** GET /v2/summary/all: fleet totals of the visible stations. */
 export type FleetSummary = Schemas['All'];

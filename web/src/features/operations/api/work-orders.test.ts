@@ -24,8 +24,49 @@ describe('work-order filters', () => {
   });
 });
 
+/** A work order as the list sends it, with the fields a test sets. */
+function workOrder(over: Partial<WorkOrder> = {}): WorkOrder {
+  return {
+    id: 1,
+    number: 'WO-20260301-1',
+    title: 'Inverter fault',
+    description: '',
+    status: 1,
+    processStatus: 'pending_accept',
+    priority: 2,
+    stationId: 1,
+    stationName: 'Station A',
+    timezone: 'Asia/Shanghai',
+    alarmId: 0,
+    alarmStatus: 0,
+    alarmOccurredAt: null,
+    alarmRecoveredAt: null,
+    deviceId: 0,
+    deviceName: '',
+    deviceSn: '',
+    submitter: 'admin',
+    submitterId: 1,
+    submitTime: '2026-03-01T08:00:00Z',
+    assigneeUserId: 2,
+    assigneeDeptId: 0,
+    assigneeDept: '',
+    processor: 'operator',
+    plannedStart: '2026-03-01T08:00:00Z',
+    plannedEnd: '2026-03-01T12:00:00Z',
+    plannedHours: 4,
+    actualStart: null,
+    actualEnd: null,
+    actualHours: 0,
+    deviationPercent: 0,
+    timeoutStatus: 0,
+    overtimeHours: 0,
+    updateTime: '2026-03-01T08:00:00Z',
+    ...over,
+  };
+}
+
 describe('liveTimeout', () => {
-  const order = { status: 2, plannedEnd: '2026-03-01T12:00:00Z', timeoutStatus: 0, overtimeHours: 0 } as WorkOrder;
+  const order = workOrder({ status: 2, plannedEnd: '2026-03-01T12:00:00Z', timeoutStatus: 0, overtimeHours: 0 });
   it('turns an open order late as the clock passes its planned end', () => {
     expect(liveTimeout(order, Date.parse('2026-03-01T11:59:00Z'))).toEqual({ timeout: 0, overtimeHours: 0 });
     expect(liveTimeout(order, Date.parse('2026-03-01T13:30:00Z'))).toEqual({ timeout: 1, overtimeHours: 1.5 });

@@ -37,13 +37,13 @@ export type WorkOrderSummary = Schemas['WorkorderSummary'];
 
 export type People = Schemas['People'];
 
-/** The list's filters as the address holds them; absent means "all". */
 /**
  * The columns the work-order list sorts by on the server (internal/workorder/query.go): priority
  * by urgency, due (the planned end), status in the workflow's order.
  */
 export const WO_SORTS = ['priority', 'due', 'status'] as const;
 
+/** The list's filters as the address holds them; absent means "all". */
 export interface WorkOrderFilters extends ListSort {
   stationId?: number;
   status?: number;

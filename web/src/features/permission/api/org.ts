@@ -67,7 +67,7 @@ export function useUsers(filters: UserFilters) {
 const refresh = () => queryClient.invalidateQueries({ queryKey: [ORG_KEY] });
 
 /** Every organisation write: one call, then the organisation's lists are read again. */
-export function useOrgWrite<V>(call: (vars: V) => Promise<unknown>) {
+export function useOrgWrite<V, R>(call: (vars: V) => Promise<R>) {
   return useMutation({ mutationFn: call, onSuccess: refresh });
 }
 

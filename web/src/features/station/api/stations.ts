@@ -1,14 +1,15 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { ExportFormat } from '@/components/export-buttons';
 import { type ListSort, sortQuery } from '@/components/list/list-sort';
 import { typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
 import type { StationInput } from './types';
 
-/** The station list's filters, as the URL and GET /v2/site/list name them. */
 /** The columns the station list sorts by on the server (internal/station/sort.go). */
 export const STATION_SORTS = ['dailyEnergyKwh', 'dailyEquivalentHours', 'performanceRatio', 'currentPowerKw', 'alarmExist'] as const;
 
+/** The station list's filters, as the URL and GET /v2/site/list name them. */
 export interface StationFilters extends ListSort {
   name?: string;
   communicationStatus?: number;
@@ -129,8 +130,6 @@ export function useSaveStation() {
 export function uploadCover(image: string) {
   return typedApi.post('/v2/site/upload/thumbnail', { body: { image } });
 }
-
-export type ExportFormat = 'csv' | 'xlsx';
 
 /** Downloads the filtered station list (GET /v2/site/export). */
 export function exportStations(format: ExportFormat, filters: Omit<StationFilters, 'page' | 'pageSize'>) {

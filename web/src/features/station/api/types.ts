@@ -13,7 +13,6 @@ export type Station = Schemas['Station'];
 export type StationItem = Schemas['ListItem'];
 export type Kpis = Schemas['StationDetail']['kpis'];
 export type StationDetail = Schemas['StationDetail'];
-export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
 
 /** A series: [[unix ms, value], …] with its unit. */
 export type Series = Schemas['Series'];

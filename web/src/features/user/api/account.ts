@@ -7,21 +7,11 @@ export type Profile = Schemas['ProfileInput'];
 
 export type Security = Schemas['SecurityInput'];
 
-export interface PasswordChange {
-  oldPassword: string;
-  password: string;
-  confirmPassword: string;
-}
+export type PasswordChange = Schemas['ChangePasswordRequest'];
 
-export interface CertInput {
-  accountType: 'enterprise' | 'individual';
-  legalPerson: string;
-  legalCertType: 'id_card' | 'passport' | 'other';
-  legalCertNumber: string;
-  enterpriseName: string;
-  enterpriseCertType: 'business_license' | 'uscc' | 'other';
-  organizationCode: string;
-}
+/** POST /v2/user/certification/submit: accountType enterprise or individual, legalCertType id_card,
+ * passport or other, enterpriseCertType business_license, uscc or other. */
+export type CertInput = Schemas['CertInput'];
 
 export type CertRecord = Schemas['Certification'];
 
