@@ -44,22 +44,11 @@ export type ParamSpec = Schemas['ParamSpec'];
 
 export type RuleSpec = Schemas['RuleSpec'];
 
-export interface Rule {
-  key: string;
-  type: number;
-  enabled: boolean;
-  level: number;
-  params: Record<string, number> | null;
-}
+export type Rule = Schemas['Rule'];
 
 export type RulesView = Schemas['RulesView'];
 
-export interface RuleInput {
-  key: string;
-  enabled?: boolean;
-  level?: number;
-  params?: Record<string, number>;
-}
+export type RuleInput = Schemas['RuleInput'];
 
 export const alarmRulesQuery = queryOptions({
   queryKey: ['warn-rules'],
