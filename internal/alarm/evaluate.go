@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/helio-energy/helio/internal/sim"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -157,7 +157,7 @@ func (e *Engine) lowOutput(ctx context.Context, d *devInfo, s *telemetry.Sample,
 		if x.Status == telemetry.StatusRunning && x.StringsActive > 0 && d.strings > 0 && x.StringsActive < d.strings {
 			return false // string loss explains it
 		}
-		return sim.SunAt(d.lat, d.lng, x.Time).ElevationDeg >= elevMin
+		return pvmodel.SunAt(d.lat, d.lng, x.Time).ElevationDeg >= elevMin
 	}
 	low := func(x *telemetry.Sample) bool {
 		return judgeable(x) && x.PowerKW < ratio*expectedKW(d, x.IrradianceWm2, derate)

@@ -18,7 +18,6 @@ import (
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/server"
 	"github.com/helio-energy/helio/internal/sim"
-	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
@@ -122,7 +121,7 @@ func (e *Env) Simulate(t testing.TB, from, to time.Time) *demo.Engine {
 		t.Fatal(err)
 	}
 	e.Server.UseEngine(eng)
-	e.Server.Figures.Weather = func(st *station.Station, at time.Time) (sim.Conditions, bool) { return s.Conditions(st.SimKey, at) }
+	e.Server.Figures.Weather = demo.WeatherSource(s)
 	return eng
 }
 

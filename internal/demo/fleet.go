@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -205,7 +206,7 @@ func DeviceIDs(ctx context.Context, db *store.DB) (map[string]int64, error) {
 }
 
 // Climate returns the simulator's climate of a demo station (or sub-station) by its key.
-func Climate(key string) (sim.Climate, bool) {
+func Climate(key string) (pvmodel.Climate, bool) {
 	for _, st := range Fleet().Stations {
 		if st.Key == key {
 			return st.Climate, true
@@ -216,5 +217,5 @@ func Climate(key string) (sim.Climate, bool) {
 			}
 		}
 	}
-	return sim.Climate{}, false
+	return pvmodel.Climate{}, false
 }

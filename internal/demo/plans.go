@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/plan"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -40,9 +41,10 @@ func SeedPlans(ctx context.Context, db *store.DB, f sim.Fleet, seed int64, now t
 		if !ok {
 			continue
 		}
-		est, err := sim.EstimateYield(sim.YieldRequest{Lat: st.Lat, Lng: st.Lng, AltitudeM: st.AltitudeM,
+		req := pvmodel.YieldRequest{Lat: st.Lat, Lng: st.Lng, AltitudeM: st.AltitudeM,
 			CapacityKWp: st.CapacityKWp, TiltDeg: st.TiltDeg, AzimuthDeg: st.AzimuthDeg, Year: now.Year() - 1,
-			Seed: seed + 7919, Climate: st.Climate})
+			Seed: seed + 7919, Climate: st.Climate}
+		est, err := pvmodel.EstimateYield(req, sim.YieldWeather(req))
 		if err != nil {
 			return fmt.Errorf("demo: plan for %s: %w", st.Key, err)
 		}

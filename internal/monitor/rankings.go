@@ -12,14 +12,28 @@ import (
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
 
 // WeatherSource gives a station's weather at an instant (ok false when it has none).
-// The demo's source is the simulator, whose weather the fleet's samples are made of.
-type WeatherSource func(st *station.Station, t time.Time) (sim.Conditions, bool)
+// The demo's source is the simulator, whose weather the fleet's samples are made of
+// (demo.WeatherSource).
+type WeatherSource func(st *station.Station, t time.Time) (Conditions, bool)
+
+// Conditions is a station's weather at an instant, as a WeatherSource gives it.
+type Conditions struct {
+	Time            time.Time
+	Code            string // three-digit weather code, 001-070
+	Key             string // condition key, e.g. clear, light_rain
+	Group           string
+	AirQuality      int    // 1 excellent … 6 severe
+	AirQualityKey   string // the level's key, e.g. good
+	AmbientC        float64
+	GHIWm2          float64 // global horizontal irradiance
+	WindMS          float64
+	SunElevationDeg float64
+}
 
 // AlarmCount is a station's alarms since a given instant.
 type AlarmCount struct {
@@ -137,10 +151,10 @@ func (s *Summary) weather(r *http.Request) (any, error) {
 	if !ok {
 		return Weather{}, nil
 	}
-	return Weather{Available: true, Time: c.Time.UTC().Format(time.RFC3339), Code: c.Weather.ID(), Key: c.Weather.Key,
-		Group: c.Weather.Group, TemperatureC: math.Round(c.AmbientC*10) / 10, IrradianceWm2: math.Round(c.Irradiance.GHI),
-		AirQuality: c.Weather.AirQuality, AirQualityKey: sim.AirQualityKey(c.Weather.AirQuality),
-		WindMS: math.Round(c.Weather.WindMS*10) / 10, SunElevationDeg: math.Round(c.Sun.ElevationDeg*10) / 10}, nil
+	return Weather{Available: true, Time: c.Time.UTC().Format(time.RFC3339), Code: c.Code, Key: c.Key,
+		Group: c.Group, TemperatureC: math.Round(c.AmbientC*10) / 10, IrradianceWm2: math.Round(c.GHIWm2),
+		AirQuality: c.AirQuality, AirQualityKey: c.AirQualityKey,
+		WindMS: math.Round(c.WindMS*10) / 10, SunElevationDeg: math.Round(c.SunElevationDeg*10) / 10}, nil
 }
 
 func (s *Summary) topDevices(r *http.Request) (any, error) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/message"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -27,6 +28,10 @@ type Service struct {
 	Now    func() time.Time
 	// Messages receives the plan workflow's messages (nil: none are sent).
 	Messages *message.Store
+	// Weather draws the weather of a station's expected yield, which spreads a yearly
+	// proposal over the months (the server's is the simulator's, sim.YieldWeather; nil:
+	// spread evenly).
+	Weather pvmodel.WeatherSource
 }
 
 // MonthPlan is one month's plan.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/listing"
-	"github.com/helio-energy/helio/internal/sim"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -137,13 +137,15 @@ func Spread(total float64, weights []float64) []float64 {
 }
 
 // ExpectedMonthly is a station's expected yield per month in a typical year, from its
-// location, capacity and array orientation.
-func ExpectedMonthly(st *station.Station, year int) []float64 {
-	if st.CapacityKWp <= 0 {
+// location, capacity and array orientation, under the weather the source draws for it
+// (nil without a source).
+func ExpectedMonthly(st *station.Station, year int, weather pvmodel.WeatherSource) []float64 {
+	if st.CapacityKWp <= 0 || weather == nil {
 		return nil
 	}
-	est, err := sim.EstimateYield(sim.YieldRequest{Lat: st.Lat, Lng: st.Lng, CapacityKWp: st.CapacityKWp,
-		TiltDeg: st.Inclination, AzimuthDeg: st.Azimuth, Year: year, Seed: st.ID})
+	req := pvmodel.YieldRequest{Lat: st.Lat, Lng: st.Lng, CapacityKWp: st.CapacityKWp,
+		TiltDeg: st.Inclination, AzimuthDeg: st.Azimuth, Year: year, Seed: st.ID}
+	est, err := pvmodel.EstimateYield(req, weather(req))
 	if err != nil {
 		return nil
 	}

@@ -117,7 +117,7 @@ func (s *Service) spread(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	weights := ExpectedMonthly(st, year)
+	weights := ExpectedMonthly(st, year, s.Weather)
 	if weights == nil {
 		weights = []float64{}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/plan"
+	"github.com/helio-energy/helio/internal/sim"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -35,7 +36,9 @@ func TestProposalWorkflow(t *testing.T) {
 	msgs := &message.Store{DB: e.DB}
 	api := httpapi.New(e.Server.Sessions.Authenticate)
 	e.Server.Auth.Routes(api)
-	(&plan.Service{DB: e.DB, Reader: telemetry.NewReader(e.DB, telemetry.Options{}), Messages: msgs}).Routes(api)
+	// as the server wires it: expected yields under the simulator's weather
+	(&plan.Service{DB: e.DB, Reader: telemetry.NewReader(e.DB, telemetry.Options{}), Messages: msgs,
+		Weather: sim.YieldWeather}).Routes(api)
 	(&message.Service{Store: msgs}).Routes(api)
 	*e.Server.API = *api
 	var station, hidden int64

@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/pb33f/libopenapi"
-	"github.com/pb33f/libopenapi/datamodel"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
+	"github.com/pb33f/libopenapi/datamodel"
 
 	"github.com/helio-energy/helio/internal/apitest"
 	"github.com/helio-energy/helio/internal/demo"

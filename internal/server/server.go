@@ -177,9 +177,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Reports.Routes(s.API)
 	// Work orders and plans: attachments in the database blob store, events to the message centre.
 	orders.Routes(s.API)
-	(&plan.Service{DB: db, Reader: s.Reader, Messages: s.Messages}).Routes(s.API)
+	(&plan.Service{DB: db, Reader: s.Reader, Messages: s.Messages, Weather: sim.YieldWeather}).Routes(s.API)
 	(&demo.FaultService{DB: db, Engine: func() *demo.Engine { return s.engine.Load() }}).Routes(s.API)
-	(&tools.Service{DB: db, EmissionFactor: s.Figures.EmissionFactor, Climate: demo.Climate}).Routes(s.API)
+	(&tools.Service{DB: db, EmissionFactor: s.Figures.EmissionFactor, Climate: demo.Climate, Weather: sim.YieldWeather}).Routes(s.API)
 	(&workplace.Service{DB: db}).Routes(s.API)
 	(&sys.Service{DB: db, Ready: s.Ready, LogoutURL: cfg.LogoutURL, MonitorURL: cfg.MonitorURL, Version: Version,
 		MetricsToken: cfg.MetricsToken, MetricsElsewhere: cfg.MetricsAddr != ""}).Routes(s.API)
@@ -309,9 +309,7 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	s.Engine = &demo.Engine{Sim: simulator, Writer: s.Writer, Reader: s.Reader, IDs: ids,
 		Interval: time.Duration(float64(demo.Step) / s.Cfg.SimSpeed),
 		Progress: func(done float64, detail string) { s.Ready.Set("backfilling", done, detail) }}
-	s.Figures.Weather = func(st *station.Station, t time.Time) (sim.Conditions, bool) {
-		return simulator.Conditions(st.SimKey, t)
-	}
+	s.Figures.Weather = demo.WeatherSource(simulator)
 	plans := make(chan error, 1)
 	go func() { plans <- demo.SeedPlans(ctx, s.DB, fleet, s.Cfg.Seed, time.Now()) }()
 	last, err := s.Engine.Prepare(ctx)

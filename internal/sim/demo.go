@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/helio-energy/helio/internal/pvmodel"
 )
 
 // The demo fleet: 9 stations with 3 sub-stations each (SPEC.md section 9), in nine
@@ -55,7 +57,7 @@ type stationInfo struct {
 	manager, managerPhone                         string
 	tags                                          []string
 	voltage, freq                                 float64
-	climate                                       Climate
+	climate                                       pvmodel.Climate
 }
 
 type builder struct {
@@ -113,7 +115,7 @@ func (b *builder) sub(n int, name, addr string, load LoadProfile, dayOffset int)
 	c.BuildDate = p.BuildDate.AddDate(0, 0, dayOffset)
 	c.GridDate = p.GridDate.AddDate(0, 0, dayOffset)
 	c.Load = load
-	c.Climate = Climate{}
+	c.Climate = pvmodel.Climate{}
 	if p.SystemType == SystemPVStorage {
 		c.Dispatch = DispatchSelfConsumption
 	}

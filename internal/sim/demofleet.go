@@ -1,6 +1,6 @@
 package sim
 
-import ()
+import "github.com/helio-energy/helio/internal/pvmodel"
 
 // DemoFleet returns the demo fleet. It is deterministic: every call returns the same
 // fleet, with the same keys and serial numbers.
@@ -18,7 +18,7 @@ func DemoFleet() Fleet {
 		owner: "Li Wei", ownerPhone: "+86 971 555 0137", company: "Haixi Sunlight New Energy Co., Ltd.",
 		manager: "Zhang Qiang", managerPhone: "+86 979 555 0142", tags: []string{"utility", "desert", "high-altitude"},
 		voltage: 400, freq: 50,
-		climate: Climate{AnnualMeanC: 5.5, SeasonalAmpC: 13, DailyRangeC: 14,
+		climate: pvmodel.Climate{AnnualMeanC: 5.5, SeasonalAmpC: 13, DailyRangeC: 14,
 			Cloudiness:     [12]float64{0.11, 0.12, 0.15, 0.18, 0.22, 0.27, 0.3, 0.27, 0.21, 0.12, 0.09, 0.09},
 			LinkeTurbidity: 2.4, Albedo: 0.28, DustDays: 0.12, SpecificYieldKWhKWp: 2020},
 	})
@@ -46,7 +46,7 @@ func DemoFleet() Fleet {
 		owner: "Maria Gonzalez", ownerPhone: "+1 661 555 0118", company: "Antelope Valley Solar Holdings LLC",
 		manager: "David Chen", managerPhone: "+1 661 555 0164", tags: []string{"utility", "storage", "caiso"},
 		voltage: 480, freq: 60,
-		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 10, DailyRangeC: 15,
+		climate: pvmodel.Climate{AnnualMeanC: 17, SeasonalAmpC: 10, DailyRangeC: 15,
 			Cloudiness:     [12]float64{0.14, 0.13, 0.11, 0.08, 0.05, 0.02, 0.02, 0.02, 0.03, 0.06, 0.1, 0.13},
 			LinkeTurbidity: 2.5, Albedo: 0.25, DustDays: 0.04, SpecificYieldKWhKWp: 1910},
 	})
@@ -73,7 +73,7 @@ func DemoFleet() Fleet {
 		owner: "Javier Morales", ownerPhone: "+34 924 555 017", company: "Energía Solar Extremeña S.L.",
 		manager: "Lucía Fernández", managerPhone: "+34 924 555 093", tags: []string{"utility", "merchant"},
 		voltage: 400, freq: 50,
-		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 9, DailyRangeC: 14,
+		climate: pvmodel.Climate{AnnualMeanC: 17, SeasonalAmpC: 9, DailyRangeC: 14,
 			Cloudiness:     [12]float64{0.23, 0.21, 0.19, 0.18, 0.14, 0.06, 0.03, 0.03, 0.1, 0.17, 0.21, 0.23},
 			LinkeTurbidity: 3, Albedo: 0.22, FogDays: 0.1, SpecificYieldKWhKWp: 1610},
 	})
@@ -100,7 +100,7 @@ func DemoFleet() Fleet {
 		owner: "Sarah Mitchell", ownerPhone: "+61 8 5550 1203", company: "Perth Hills Energy Co-op",
 		manager: "Tom Nguyen", managerPhone: "+61 8 5550 1288", tags: []string{"residential", "storage", "vpp"},
 		voltage: 230, freq: 50,
-		climate: Climate{AnnualMeanC: 18.5, SeasonalAmpC: 6, DailyRangeC: 12,
+		climate: pvmodel.Climate{AnnualMeanC: 18.5, SeasonalAmpC: 6, DailyRangeC: 12,
 			Cloudiness:     [12]float64{0.06, 0.06, 0.09, 0.17, 0.25, 0.31, 0.31, 0.29, 0.23, 0.17, 0.11, 0.07},
 			LinkeTurbidity: 2.6, Albedo: 0.2, SpecificYieldKWhKWp: 1720},
 	})
@@ -133,7 +133,7 @@ func DemoFleet() Fleet {
 		owner: "Pieter van der Merwe", ownerPhone: "+27 21 555 0147", company: "Vinecrest Estate (Pty) Ltd",
 		manager: "Thandi Mokoena", managerPhone: "+27 21 555 0199", tags: []string{"commercial", "storage", "backup"},
 		voltage: 400, freq: 50,
-		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 5, DailyRangeC: 11,
+		climate: pvmodel.Climate{AnnualMeanC: 17, SeasonalAmpC: 5, DailyRangeC: 11,
 			Cloudiness:     [12]float64{0.07, 0.07, 0.1, 0.17, 0.24, 0.28, 0.28, 0.25, 0.2, 0.15, 0.1, 0.07},
 			LinkeTurbidity: 2.7, Albedo: 0.18, FogDays: 0.08, SpecificYieldKWhKWp: 1680},
 	})
@@ -161,7 +161,7 @@ func DemoFleet() Fleet {
 		owner: "Katrin Bauer", ownerPhone: "+49 89 5550 1730", company: "Isar Logistik GmbH",
 		manager: "Markus Weber", managerPhone: "+49 89 5550 1766", tags: []string{"commercial", "rooftop", "eeg"},
 		voltage: 400, freq: 50,
-		climate: Climate{AnnualMeanC: 9, SeasonalAmpC: 9.5, DailyRangeC: 9,
+		climate: pvmodel.Climate{AnnualMeanC: 9, SeasonalAmpC: 9.5, DailyRangeC: 9,
 			Cloudiness:     [12]float64{0.5, 0.46, 0.42, 0.39, 0.39, 0.35, 0.32, 0.32, 0.35, 0.42, 0.5, 0.53},
 			LinkeTurbidity: 3.2, Albedo: 0.2, FogDays: 0.18, SpecificYieldKWhKWp: 1080},
 	})
@@ -188,7 +188,7 @@ func DemoFleet() Fleet {
 		owner: "Tanaka Hiroshi", ownerPhone: "+81 6 5550 1212", company: "Naniwa Precision Works Co., Ltd.",
 		manager: "Suzuki Aiko", managerPhone: "+81 6 5550 1287", tags: []string{"commercial", "rooftop", "fit"},
 		voltage: 202, freq: 60,
-		climate: Climate{AnnualMeanC: 17, SeasonalAmpC: 11, DailyRangeC: 7,
+		climate: pvmodel.Climate{AnnualMeanC: 17, SeasonalAmpC: 11, DailyRangeC: 7,
 			Cloudiness:     [12]float64{0.32, 0.35, 0.35, 0.35, 0.35, 0.46, 0.39, 0.32, 0.39, 0.32, 0.32, 0.29},
 			LinkeTurbidity: 3.6, Albedo: 0.18, HazeDays: 0.1, DustDays: 0.06, TyphoonDays: 0.06,
 			SpecificYieldKWhKWp: 1260},
@@ -223,7 +223,7 @@ func DemoFleet() Fleet {
 		owner: "Kim Min-jun", ownerPhone: "+82 64 555 0121", company: "Jeju Green Homes",
 		manager: "Park Ji-woo", managerPhone: "+82 64 555 0178", tags: []string{"residential", "storage", "island"},
 		voltage: 220, freq: 60,
-		climate: Climate{AnnualMeanC: 16, SeasonalAmpC: 10, DailyRangeC: 6,
+		climate: pvmodel.Climate{AnnualMeanC: 16, SeasonalAmpC: 10, DailyRangeC: 6,
 			Cloudiness:     [12]float64{0.52, 0.48, 0.41, 0.38, 0.38, 0.45, 0.45, 0.38, 0.38, 0.34, 0.41, 0.51},
 			LinkeTurbidity: 3.3, Albedo: 0.18, HazeDays: 0.08, DustDays: 0.08, TyphoonDays: 0.05,
 			SpecificYieldKWhKWp: 1240},
@@ -251,7 +251,7 @@ func DemoFleet() Fleet {
 		owner: "Chen Yi-ting", ownerPhone: "+886 6 555 0131", company: "Anping Aqua-Solar Co., Ltd.",
 		manager: "Lin Chih-hao", managerPhone: "+886 6 555 0190", tags: []string{"utility", "aquavoltaic", "fit"},
 		voltage: 380, freq: 60,
-		climate: Climate{AnnualMeanC: 24.5, SeasonalAmpC: 5, DailyRangeC: 7,
+		climate: pvmodel.Climate{AnnualMeanC: 24.5, SeasonalAmpC: 5, DailyRangeC: 7,
 			Cloudiness:     [12]float64{0.24, 0.25, 0.25, 0.28, 0.35, 0.42, 0.39, 0.39, 0.32, 0.21, 0.21, 0.23},
 			LinkeTurbidity: 4, Albedo: 0.1, HazeDays: 0.15, TyphoonDays: 0.08, SpecificYieldKWhKWp: 1410},
 	})

@@ -1,6 +1,9 @@
 // Package sim is Helio's demo-fleet simulator: a seeded, deterministic model of what
 // real PV plants, batteries and meters report, used to back-fill history and to feed the
-// console live in demo mode (docs/simulator.md describes the models).
+// console live in demo mode (docs/simulator.md describes the models). The physics (sun,
+// irradiance, array, inverter, climate, expected yield) is internal/pvmodel's; the
+// simulator adds the generated weather, the devices, loads, storage, meters, counters and
+// faults, and YieldWeather, its weather for pvmodel.EstimateYield.
 //
 // Usage:
 //

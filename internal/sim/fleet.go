@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/helio-energy/helio/internal/pvmodel"
 )
 
 // StationType is how a station is built.
@@ -148,7 +150,7 @@ type Station struct {
 	Dispatch DispatchMode `json:"dispatch,omitempty"`
 	// Climate drives weather and temperature; set on the top-level station (sub-stations
 	// share their parent's weather).
-	Climate Climate `json:"climate"`
+	Climate pvmodel.Climate `json:"climate"`
 
 	// Collectors are the data loggers of a sub-station; each device names the one it
 	// reports through in Device.CollectorSN.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -27,8 +28,9 @@ func TestClimateYield(t *testing.T) {
 		if inv == nil {
 			t.Fatalf("%s: no inverter", st.Key)
 		}
-		e, err := EstimateYield(YieldRequest{Lat: st.Lat, Lng: st.Lng, AltitudeM: st.AltitudeM, CapacityKWp: 100,
-			TiltDeg: inv.TiltDeg, AzimuthDeg: inv.AzimuthDeg, Climate: st.Climate})
+		req := pvmodel.YieldRequest{Lat: st.Lat, Lng: st.Lng, AltitudeM: st.AltitudeM, CapacityKWp: 100,
+			TiltDeg: inv.TiltDeg, AzimuthDeg: inv.AzimuthDeg, Climate: st.Climate}
+		e, err := pvmodel.EstimateYield(req, YieldWeather(req))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	// keeps it independent of the host's.
 	_ "time/tzdata"
 
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -84,15 +85,15 @@ func (s *Simulator) Conditions(stationKey string, t time.Time) (c Conditions, ok
 		return Conditions{}, false
 	}
 	sec := float64(t.Unix())
-	sn := sunPos(st.latR, st.lng, sec)
+	sn := pvmodel.SunPos(st.latR, st.lng, sec)
 	cond := st.wx.at(sec, nil)
-	clear := clearSkyGHI(&sn, st.alt, st.clim.LinkeTurbidity)
-	irr := decompose(&sn, clear*cond.csi)
+	clear := pvmodel.ClearSkyGHI(&sn, st.alt, st.clim.LinkeTurbidity)
+	irr := pvmodel.Decompose(&sn, clear*cond.csi)
 	return Conditions{
 		Time:        t.UTC(),
 		Weather:     weatherTable[cond.code],
 		AmbientC:    cond.ambient,
-		Sun:         SunPosition{sn.elev * rad2deg, sn.azim * rad2deg, sn.decl * rad2deg, sn.eot, sn.i0},
+		Sun:         sn.Position(),
 		Irradiance:  irr,
 		ClearSkyGHI: clear,
 	}, true
@@ -107,7 +108,7 @@ func inverterOpening(d *devSim, sub *subSim, sec int64) float64 {
 	years := math.Max(0, float64(sec-sub.gridSec)/(365.25*86400))
 	r := newRNG(hash2(d.seed, saltCounter))
 	base := 2 + 30*r.float()
-	return base + years*sub.yield*d.kwp*(0.92+0.1*r.float())*(1-degradPerYear*years/2)
+	return base + years*sub.yield*d.kwp*(0.92+0.1*r.float())*(1-pvmodel.DegradationPerYear*years/2)
 }
 
 // OpeningCounters returns, per inverter key, its lifetime energy counter (kWh) at the

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"sync"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	// keeps it independent of the host's.
 	_ "time/tzdata"
 
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -15,23 +17,20 @@ import (
 // SetDeviceIDs, 0 otherwise. It is called synchronously from Step, in fleet order.
 type EmitFunc func(deviceKey string, s telemetry.Sample)
 
-// Model constants (docs/simulator.md explains each).
+// Model constants (docs/simulator.md explains each); the PV array's and the inverter's
+// are pvmodel's.
 const (
-	tempCoeff      = -0.004 // power temperature coefficient per °C above 25 °C
-	systemLoss     = 0.93   // soiling, wiring, mismatch, availability
-	invEtaNom      = 0.97   // inverter nominal efficiency (PVWatts curve)
-	invEtaRef      = 0.9637
-	faimanU0       = 25.0 // W/m²K
-	faimanU1       = 6.84 // W/m³sK
 	socMin         = 5.0
 	socMax         = 100.0
 	batEta         = 0.95 // one-way AC ↔ stored efficiency (≈ 90 % round trip)
 	packEta        = 0.97 // all-in-one unit: AC ↔ pack DC efficiency
 	stepSec        = 300  // the reference reporting interval
 	maxGapSec      = 400 * 86400
-	degradPerYear  = 0.005
 	overTempLimitF = 0.5 // over-temperature derating: share of rated AC power
 )
+
+// deg2rad converts the station latitudes, kept in radians for pvmodel.SunPos.
+const deg2rad = math.Pi / 180
 
 // Simulator produces telemetry for a fleet. Each top-level station is simulated by its
 // own StationStepper with its own state, so stations can be stepped on different
@@ -59,7 +58,7 @@ type stationSim struct {
 	latR float64
 	lng  float64
 	alt  float64
-	clim Climate
+	clim pvmodel.Climate
 	wx   weatherModel
 	wxc  wxCache
 	subs []*subSim
@@ -85,7 +84,7 @@ type subSim struct {
 	gridSec    int64
 	started    bool
 	lastDay    int64
-	planes     []plane
+	planes     []pvmodel.Plane
 	devs       []*devSim
 	invs       []int // indexes into devs
 	bats       []int // in-balance batteries and all-in-one units
@@ -150,7 +149,7 @@ func newStationSim(p *Station, seed uint64) (*stationSim, error) {
 		return nil, err
 	}
 	sseed := hash2(seed, strHash(p.Key))
-	clim := p.Climate.resolve(p.Lat)
+	clim := p.Climate.Resolve(p.Lat)
 	st := &stationSim{
 		key: p.Key, seed: sseed, loc: loc, latR: p.Lat * deg2rad, lng: p.Lng, alt: p.AltitudeM,
 		clim: clim, devs: map[string]*devSim{}, zoneFrom: 1, zoneTo: 0,
@@ -188,7 +187,7 @@ func newStationSim(p *Station, seed uint64) (*stationSim, error) {
 				ds.plane = sub.planeFor(d.TiltDeg, d.AzimuthDeg)
 				ds.kwp = d.ComponentCapacityKWp()
 				ds.rated = d.RatedACKW
-				ds.pdc0 = d.RatedACKW / invEtaNom
+				ds.pdc0 = d.RatedACKW / pvmodel.InverterEtaNom
 				ds.enabled = d.EnabledStrings
 				ds.daily = d.Counter == CounterDaily
 				perString := float64(d.ComponentCount) / float64(d.EnabledStrings)
@@ -238,11 +237,11 @@ func newStationSim(p *Station, seed uint64) (*stationSim, error) {
 
 func (s *subSim) planeFor(tilt, az float64) int {
 	for i, p := range s.planes {
-		if p.tiltDeg == tilt && p.azimDeg == az {
+		if p.TiltDeg() == tilt && p.AzimuthDeg() == az {
 			return i
 		}
 	}
-	s.planes = append(s.planes, newPlane(tilt, az))
+	s.planes = append(s.planes, pvmodel.NewPlane(tilt, az))
 	return len(s.planes) - 1
 }
 

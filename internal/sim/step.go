@@ -7,6 +7,8 @@ import (
 	// The simulator resolves station time zones itself; embedding the zone database
 	// keeps it independent of the host's.
 	_ "time/tzdata"
+
+	"github.com/helio-energy/helio/internal/pvmodel"
 )
 
 // A station's step in time: its local calendar, the faults of the day and each sub-station's first state.
@@ -66,9 +68,9 @@ func (st *stationSim) advance(sec int64, emit EmitFunc, t time.Time) {
 	weekday := int((localDay%7 + 7 + 4) % 7) // 1970-01-01 was a Thursday
 
 	fsec := float64(sec)
-	sn := sunPos(st.latR, st.lng, fsec)
+	sn := pvmodel.SunPos(st.latR, st.lng, fsec)
 	cond := st.wx.at(fsec, &st.wxc)
-	clear := clearSkyGHI(&sn, st.alt, st.clim.LinkeTurbidity)
+	clear := pvmodel.ClearSkyGHI(&sn, st.alt, st.clim.LinkeTurbidity)
 
 	st.markFaults(sec)
 
@@ -186,7 +188,7 @@ func (st *stationSim) initSub(sub *subSim, sec int64) {
 		switch d.kind {
 		case DeviceInverter:
 			d.e1 = inverterOpening(d, sub, sec)
-			d.perf = d.perf0 * (1 - degradPerYear*years)
+			d.perf = d.perf0 * pvmodel.Ageing(years)
 		case DeviceBattery, DeviceStorage:
 			dis := years * 365 * d.capKWh * 0.8 * (0.85 + 0.2*r.float())
 			d.e1, d.e2 = base+dis, base+dis/(batEta*batEta)

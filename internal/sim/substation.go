@@ -7,6 +7,7 @@ import (
 	// keeps it independent of the host's.
 	_ "time/tzdata"
 
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
 
@@ -15,22 +16,20 @@ import (
 
 // advance computes one step of a sub-station: irradiance on each array, inverters,
 // load, battery dispatch, meters and counters. Samples are left in devSim.smp.
-func (sub *subSim) advance(st *stationSim, sec int64, dtH float64, sn *sun, cond *conditions, clear, hour float64, weekday int, localDay int64) {
+func (sub *subSim) advance(st *stationSim, sec int64, dtH float64, sn *pvmodel.Sun, cond *conditions, clear, hour float64, weekday int, localDay int64) {
 	newDay := localDay != sub.lastDay
 	sub.lastDay = localDay
 
 	// Irradiance: clear sky × weather, with fast cloud variability per sub-station.
 	var ghi float64
 	if clear > 0 {
-		u := signed(hash3(sub.seed, saltIrr, uint64(sec/60)))
-		csi := clamp(cond.csi*(1+cond.variab*u), 0.03, 1.12)
-		ghi = clear * csi
+		ghi = clear * cloudIndex(cond, sub.seed, sec)
 	}
-	irr := decompose(sn, ghi)
+	irr := pvmodel.Decompose(sn, ghi)
 	for i := range sub.planes {
-		p := sub.planes[i].poa(sn, irr, sub.albedo)
+		p := sub.planes[i].POA(sn, irr, sub.albedo)
 		sub.poa[i] = p
-		sub.tcell[i] = cond.ambient + p/(faimanU0+faimanU1*cond.wind)
+		sub.tcell[i] = pvmodel.CellTempC(cond.ambient, p, cond.wind)
 		if p > 1 {
 			sub.vfac[i] = 1 + 0.04*math.Log(p/1000)
 		} else {
@@ -61,7 +60,7 @@ func (sub *subSim) advance(st *stationSim, sec int64, dtH float64, sn *sun, cond
 		d := sub.devs[i]
 		if newDay {
 			years := math.Max(0, float64(sec-sub.gridSec)/(365.25*86400))
-			d.perf = d.perf0 * (1 - degradPerYear*years)
+			d.perf = d.perf0 * pvmodel.Ageing(years)
 			if d.daily {
 				d.today = 0
 			}
@@ -76,19 +75,8 @@ func (sub *subSim) advance(st *stationSim, sec int64, dtH float64, sn *sun, cond
 		}
 		var pdc, pac float64
 		if poa > 0 && active > 0 {
-			pdc = d.kwp * poa / 1000 * (1 + tempCoeff*(tc-25)) * systemLoss * d.perf *
-				float64(active) / float64(d.enabled) * (1 + 0.003*n1)
-			if z := pdc / d.pdc0; z > 0.0062 {
-				eta := invEtaNom / invEtaRef * (-0.0162*z - 0.0059/z + 0.9858)
-				pac = eta * pdc
-				if pac > d.rated { // clipping: the inverter leaves the maximum power point
-					pac = d.rated
-					pdc = pac / eta
-				}
-			}
-			if pac <= 0 {
-				pac, pdc = 0, 0
-			}
+			pdc = pvmodel.DCPowerKW(d.kwp, poa, tc) * d.perf * float64(active) / float64(d.enabled) * scatter(n1)
+			pac, pdc = pvmodel.InverterAC(pdc, d.pdc0, d.rated)
 		}
 		status := telemetry.StatusStandby
 		if pac > 0 {
@@ -101,7 +89,7 @@ func (sub *subSim) advance(st *stationSim, sec int64, dtH float64, sn *sun, cond
 		if d.overTemp {
 			pac = math.Min(pac, overTempLimitF*d.rated)
 			if pdc > 0 {
-				pdc = pac / invEtaNom
+				pdc = pac / pvmodel.InverterEtaNom
 			}
 			status = telemetry.StatusOverTemp
 			temp = 82 + 8*unit(h>>7)
@@ -238,6 +226,10 @@ func (sub *subSim) advance(st *stationSim, sec int64, dtH float64, sn *sun, cond
 		s.Status = telemetry.StatusRunning
 	}
 }
+
+// scatter is the step-to-step spread of an inverter's DC power around the model (±0.3 %)
+// for the device noise n (−1 … 1).
+func scatter(n float64) float64 { return 1 + 0.003*n }
 
 // batterySample fills the sample of a battery, all-in-one unit or battery pack.
 func (st *stationSim) batterySample(sub *subSim, d *devSim, p, vGrid, fGrid, ambient float64, gridFault bool) {

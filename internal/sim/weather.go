@@ -3,6 +3,8 @@ package sim
 import (
 	"math"
 	"time"
+
+	"github.com/helio-energy/helio/internal/pvmodel"
 )
 
 // Weather process.
@@ -32,7 +34,7 @@ const (
 
 type weatherModel struct {
 	seed     uint64
-	clim     Climate
+	clim     pvmodel.Climate
 	lat, lng float64
 	south    bool
 }
@@ -357,12 +359,19 @@ func (w *weatherModel) at(sec float64, cache *wxCache) conditions {
 	}
 }
 
+// cloudIndex is the clear-sky index a sub-station (seed) sees at sec: the conditions' index
+// with the fast variability of broken cloud, drawn per minute, and cloud enhancement.
+func cloudIndex(cond *conditions, seed uint64, sec int64) float64 {
+	u := signed(hash3(seed, saltIrr, uint64(sec/60)))
+	return clamp(cond.csi*(1+cond.variab*u), 0.03, 1.12)
+}
+
 // Conditions is the public view of a station's weather at an instant.
 type Conditions struct {
-	Time        time.Time   `json:"time"`
-	Weather     WeatherCode `json:"weather"`
-	AmbientC    float64     `json:"ambientC"`
-	Sun         SunPosition `json:"sun"`
-	Irradiance  Irradiance  `json:"irradiance"`  // horizontal, station average
-	ClearSkyGHI float64     `json:"clearSkyGhi"` // W/m², without weather
+	Time        time.Time           `json:"time"`
+	Weather     WeatherCode         `json:"weather"`
+	AmbientC    float64             `json:"ambientC"`
+	Sun         pvmodel.SunPosition `json:"sun"`
+	Irradiance  pvmodel.Irradiance  `json:"irradiance"`  // horizontal, station average
+	ClearSkyGHI float64             `json:"clearSkyGhi"` // W/m², without weather
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"testing"
 	"time"
+
+	"github.com/helio-energy/helio/internal/pvmodel"
 )
 
 func TestWeatherCodeTable(t *testing.T) {
@@ -132,10 +134,14 @@ func TestWeatherProcess(t *testing.T) {
 	}
 }
 
+// The estimator under the simulator's weather.
 func TestEstimateYield(t *testing.T) {
 	f := DemoFleet()
 	merida, _ := f.Station("es-merida")
-	e, err := EstimateYield(YieldRequest{
+	estimate := func(r pvmodel.YieldRequest) (pvmodel.YieldEstimate, error) {
+		return pvmodel.EstimateYield(r, YieldWeather(r))
+	}
+	e, err := estimate(pvmodel.YieldRequest{
 		Lat: merida.Lat, Lng: merida.Lng, AltitudeM: merida.AltitudeM, CapacityKWp: 100,
 		TiltDeg: 30, AzimuthDeg: 180, Climate: merida.Climate, Seed: 1,
 	})
@@ -149,14 +155,14 @@ func TestEstimateYield(t *testing.T) {
 		t.Errorf("July %.0f not well above December %.0f", e.MonthlyKWh[6], e.MonthlyKWh[11])
 	}
 	// Facing the pole costs energy.
-	n, _ := EstimateYield(YieldRequest{
+	n, _ := estimate(pvmodel.YieldRequest{
 		Lat: merida.Lat, Lng: merida.Lng, CapacityKWp: 100, TiltDeg: 30, AzimuthDeg: 0,
 		Climate: merida.Climate, Seed: 1,
 	})
 	if n.AnnualKWh > 0.8*e.AnnualKWh {
 		t.Errorf("north-facing %.0f kWh vs south-facing %.0f", n.AnnualKWh, e.AnnualKWh)
 	}
-	if _, err := EstimateYield(YieldRequest{Lat: 100, CapacityKWp: 1}); err == nil {
+	if _, err := estimate(pvmodel.YieldRequest{Lat: 100, CapacityKWp: 1}); err == nil {
 		t.Error("bad request accepted")
 	}
 }

@@ -1,5 +1,6 @@
 // Package tools serves the console's planning tools: an expected-yield estimator on the
-// simulator's solar model, a string sizing check, and the grid CO₂ factors per country.
+// PV model (internal/pvmodel) under the simulator's weather, a string sizing check, and
+// the grid CO₂ factors per country.
 package tools
 
 import (
@@ -8,7 +9,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/sim"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -19,7 +20,10 @@ type Service struct {
 	EmissionFactor float64
 	// Climate returns the simulator's climate of a station (by its simulator key), when
 	// it has one: the estimator then draws that station's weather.
-	Climate func(simKey string) (sim.Climate, bool)
+	Climate func(simKey string) (pvmodel.Climate, bool)
+	// Weather draws the weather an estimate runs under (the server's is the simulator's,
+	// sim.YieldWeather); without it the estimator answers an internal error.
+	Weather pvmodel.WeatherSource
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 

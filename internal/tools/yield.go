@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/sim"
+	"github.com/helio-energy/helio/internal/pvmodel"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -61,7 +61,7 @@ func (s *Service) yield(r *http.Request) (any, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	req := sim.YieldRequest{Lat: in.Lat, Lng: in.Lng, AltitudeM: in.AltitudeM, CapacityKWp: in.CapacityKWp,
+	req := pvmodel.YieldRequest{Lat: in.Lat, Lng: in.Lng, AltitudeM: in.AltitudeM, CapacityKWp: in.CapacityKWp,
 		TiltDeg: in.TiltDeg, AzimuthDeg: in.AzimuthDeg, Year: s.now().Year() - 1, Seed: 1}
 	out := YieldResult{Year: req.Year, Unit: "kWh", Climate: "latitude"}
 	if in.StationID != 0 {
@@ -80,7 +80,11 @@ func (s *Service) yield(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	est, err := sim.EstimateYield(req)
+	var weather pvmodel.Weather
+	if s.Weather != nil {
+		weather = s.Weather(req)
+	}
+	est, err := pvmodel.EstimateYield(req, weather)
 	release()
 	if err != nil {
 		return nil, httpapi.Internal(err)
@@ -97,9 +101,9 @@ func (s *Service) yield(r *http.Request) (any, error) {
 	return out, nil
 }
 
-func (s *Service) climateOf(st *station.Station) (sim.Climate, bool) {
+func (s *Service) climateOf(st *station.Station) (pvmodel.Climate, bool) {
 	if s.Climate == nil || st.SimKey == "" {
-		return sim.Climate{}, false
+		return pvmodel.Climate{}, false
 	}
 	return s.Climate(st.SimKey)
 }

@@ -1,11 +1,12 @@
-package sim
+package pvmodel
 
 import (
 	"math"
 )
 
-// Climate parameterises the weather and temperature processes of a station. The zero
-// value of any field means "derive a default from the latitude" (see resolve).
+// Climate parameterises a site: its clear sky (Linke turbidity), ground (albedo) and the
+// weather and temperatures the simulator's weather process draws for it. The zero value
+// of any field means "derive a default from the latitude" (see Resolve).
 type Climate struct {
 	// AnnualMeanC is the mean air temperature over the year (°C), altitude included.
 	AnnualMeanC float64 `json:"annualMeanC"`
@@ -27,13 +28,15 @@ type Climate struct {
 	DustDays    float64 `json:"dustDays"`
 	FogDays     float64 `json:"fogDays"`
 	TyphoonDays float64 `json:"typhoonDays"`
-	// SpecificYieldKWhKWp is the typical annual yield per kWp, used only to estimate the
-	// energy counters of a device before the first simulated instant (its opening, see
-	// OpeningCounters); the demo sites' figures follow the solar model (TestClimateYield).
+	// SpecificYieldKWhKWp is the typical annual yield per kWp, used only by the simulator
+	// to estimate the energy counters of a device before the first simulated instant (its
+	// opening, see sim.OpeningCounters); the demo sites' figures follow this package's
+	// models (sim's TestClimateYield).
 	SpecificYieldKWhKWp float64 `json:"specificYieldKWhKWp"`
 }
 
-func (c Climate) resolve(lat float64) Climate {
+// Resolve fills the zero fields with the defaults of latitude lat.
+func (c Climate) Resolve(lat float64) Climate {
 	alat := math.Abs(lat)
 	if c.AnnualMeanC == 0 && c.SeasonalAmpC == 0 {
 		c.AnnualMeanC = 27 - 0.45*math.Max(0, alat-15)

@@ -1,4 +1,4 @@
-package sim
+package pvmodel
 
 import (
 	"math"
@@ -36,7 +36,23 @@ type SunPosition struct {
 // years 1900–2100, well inside what PV modelling needs.
 func SunAt(lat, lng float64, t time.Time) SunPosition {
 	sec := float64(t.Unix()) + float64(t.Nanosecond())*1e-9
-	s := sunPos(lat*deg2rad, lng, sec)
+	s := SunPos(lat*deg2rad, lng, sec)
+	return s.Position()
+}
+
+// Sun is the form the irradiance models take: radians, plus the unit vector towards the
+// sun in (east, north, up) coordinates for fast angle-of-incidence computations.
+type Sun struct {
+	elev, azim, decl float64 // apparent elevation, azimuth, declination (rad)
+	cosZ             float64 // cosine of the apparent zenith angle (= sin elev)
+	zenDeg           float64
+	eot              float64 // minutes
+	i0               float64 // extraterrestrial normal irradiance W/m²
+	e, n, u          float64 // unit vector to the sun
+}
+
+// Position is the sun's position in degrees, as SunAt gives it.
+func (s *Sun) Position() SunPosition {
 	return SunPosition{
 		ElevationDeg:        s.elev * rad2deg,
 		AzimuthDeg:          s.azim * rad2deg,
@@ -46,20 +62,10 @@ func SunAt(lat, lng float64, t time.Time) SunPosition {
 	}
 }
 
-// sun is the internal form: radians, plus the unit vector towards the sun in
-// (east, north, up) coordinates for fast angle-of-incidence computations.
-type sun struct {
-	elev, azim, decl float64 // apparent elevation, azimuth, declination (rad)
-	cosZ             float64 // cosine of the apparent zenith angle (= sin elev)
-	zenDeg           float64
-	eot              float64 // minutes
-	i0               float64 // extraterrestrial normal irradiance W/m²
-	e, n, u          float64 // unit vector to the sun
-}
-
-// sunPos implements the NOAA spreadsheet equations. latR in radians, lng in degrees,
-// sec is Unix time in seconds (UTC; the difference between UT1 and UTC is ignored).
-func sunPos(latR, lng, sec float64) sun {
+// SunPos implements the NOAA spreadsheet equations for a caller that steps many instants
+// at one place. latR in radians, lng in degrees, sec is Unix time in seconds (UTC; the
+// difference between UT1 and UTC is ignored).
+func SunPos(latR, lng, sec float64) Sun {
 	jd := sec/86400 + 2440587.5
 	jc := (jd - 2451545) / 36525
 
@@ -126,7 +132,7 @@ func sunPos(latR, lng, sec float64) sun {
 	sinE, cosE := math.Sincos(elev)
 	azR := az * deg2rad
 	sinA, cosA := math.Sincos(azR)
-	return sun{
+	return Sun{
 		elev: elev, azim: azR, decl: decl,
 		cosZ: sinE, zenDeg: 90 - elevDeg,
 		eot: eot,
@@ -161,9 +167,9 @@ type Irradiance struct {
 	DHI float64 `json:"dhi"` // diffuse horizontal
 }
 
-// clearSkyGHI is the Ineichen–Perez (2002) clear-sky global horizontal irradiance for
+// ClearSkyGHI is the Ineichen–Perez (2002) clear-sky global horizontal irradiance for
 // a site at altitude altM (m) with Linke turbidity tl. Zero with the sun below the horizon.
-func clearSkyGHI(s *sun, altM, tl float64) float64 {
+func ClearSkyGHI(s *Sun, altM, tl float64) float64 {
 	if s.cosZ <= 0 {
 		return 0
 	}
@@ -177,9 +183,9 @@ func clearSkyGHI(s *sun, altM, tl float64) float64 {
 	return math.Max(0, cg1*s.i0*s.cosZ*math.Exp(-cg2*ama*(fh1+fh2*(tl-1))))
 }
 
-// decompose splits a global horizontal irradiance into direct and diffuse parts with the
+// Decompose splits a global horizontal irradiance into direct and diffuse parts with the
 // Erbs et al. (1982) diffuse-fraction correlation on the clearness index kt = GHI/(I0·cosZ).
-func decompose(s *sun, ghi float64) Irradiance {
+func Decompose(s *Sun, ghi float64) Irradiance {
 	if ghi <= 0 || s.cosZ <= 0 {
 		return Irradiance{}
 	}
@@ -201,28 +207,35 @@ func decompose(s *sun, ghi float64) Irradiance {
 	return Irradiance{GHI: ghi, DNI: dni, DHI: dhi}
 }
 
-// plane is a fixed array orientation with its trigonometry precomputed.
-type plane struct {
+// Plane is a fixed array orientation with its trigonometry precomputed.
+type Plane struct {
 	tiltDeg, azimDeg float64
 	e, n, u          float64 // surface normal in (east, north, up)
 	skyView          float64 // (1 + cos tilt) / 2
 	groundView       float64 // (1 - cos tilt) / 2
 }
 
-func newPlane(tiltDeg, azimDeg float64) plane {
+// NewPlane is the plane tilted tiltDeg from horizontal, facing azimDeg clockwise from north.
+func NewPlane(tiltDeg, azimDeg float64) Plane {
 	sb, cb := math.Sincos(tiltDeg * deg2rad)
 	sg, cg := math.Sincos(azimDeg * deg2rad)
-	return plane{
+	return Plane{
 		tiltDeg: tiltDeg, azimDeg: azimDeg,
 		e: sb * sg, n: sb * cg, u: cb,
 		skyView: (1 + cb) / 2, groundView: (1 - cb) / 2,
 	}
 }
 
-// poa returns the plane-of-array irradiance (W/m²) with the Hay–Davies (1980)
+// TiltDeg is the plane's tilt from horizontal in degrees.
+func (p *Plane) TiltDeg() float64 { return p.tiltDeg }
+
+// AzimuthDeg is the direction the plane faces, clockwise from north in degrees.
+func (p *Plane) AzimuthDeg() float64 { return p.azimDeg }
+
+// POA returns the plane-of-array irradiance (W/m²) with the Hay–Davies (1980)
 // anisotropic sky model, ground reflection with the given albedo, and the ASHRAE
 // incidence-angle modifier (b0 = 0.05) on the beam component.
-func (p *plane) poa(s *sun, irr Irradiance, albedo float64) float64 {
+func (p *Plane) POA(s *Sun, irr Irradiance, albedo float64) float64 {
 	if irr.GHI <= 0 {
 		return 0
 	}
@@ -238,3 +251,5 @@ func (p *plane) poa(s *sun, irr Irradiance, albedo float64) float64 {
 	ground := irr.GHI * albedo * p.groundView
 	return beam + sky + ground
 }
+
+func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }

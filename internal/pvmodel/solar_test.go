@@ -1,4 +1,4 @@
-package sim
+package pvmodel
 
 import (
 	"math"
@@ -82,27 +82,27 @@ func TestSunNoonGeometry(t *testing.T) {
 
 func TestClearSkyAndNight(t *testing.T) {
 	// Below the horizon: no irradiance at all.
-	night := sunPos(48.14*deg2rad, 11.58, float64(time.Date(2025, 6, 21, 23, 0, 0, 0, time.UTC).Unix()))
+	night := SunPos(48.14*deg2rad, 11.58, float64(time.Date(2025, 6, 21, 23, 0, 0, 0, time.UTC).Unix()))
 	if night.elev >= 0 {
 		t.Fatalf("expected the sun below the horizon, elevation %.2f", night.elev*rad2deg)
 	}
-	if g := clearSkyGHI(&night, 500, 3); g != 0 {
+	if g := ClearSkyGHI(&night, 500, 3); g != 0 {
 		t.Errorf("clear-sky GHI at night = %v", g)
 	}
-	pl := newPlane(30, 180)
-	if p := pl.poa(&night, decompose(&night, 0), 0.2); p != 0 {
+	pl := NewPlane(30, 180)
+	if p := pl.POA(&night, Decompose(&night, 0), 0.2); p != 0 {
 		t.Errorf("POA at night = %v", p)
 	}
 	// Clear summer noon at mid latitude: GHI close to the Haurwitz model and in the
 	// 850–1050 W/m² band; the split adds up.
 	tn, _ := solarNoon(38.9, -6.34, time.Date(2025, 6, 21, 12, 30, 0, 0, time.UTC))
-	s := sunPos(38.9*deg2rad, -6.34, float64(tn.Unix()))
-	g := clearSkyGHI(&s, 200, 3)
+	s := SunPos(38.9*deg2rad, -6.34, float64(tn.Unix()))
+	g := ClearSkyGHI(&s, 200, 3)
 	haurwitz := 1098 * s.cosZ * math.Exp(-0.059/s.cosZ)
 	if g < 850 || g > 1050 || math.Abs(g-haurwitz)/haurwitz > 0.1 {
 		t.Errorf("clear-sky GHI %.0f (Haurwitz %.0f)", g, haurwitz)
 	}
-	irr := decompose(&s, g)
+	irr := Decompose(&s, g)
 	if math.Abs(irr.DHI+irr.DNI*s.cosZ-g) > 1e-6 {
 		t.Errorf("decomposition does not close: %+v", irr)
 	}
@@ -111,8 +111,8 @@ func TestClearSkyAndNight(t *testing.T) {
 	}
 	// A south-facing plane tilted at latitude gets about the GHI at summer noon, a
 	// north-facing one clearly less.
-	south, north := newPlane(30, 180), newPlane(30, 0)
-	ps, pn := south.poa(&s, irr, 0.2), north.poa(&s, irr, 0.2)
+	south, north := NewPlane(30, 180), NewPlane(30, 0)
+	ps, pn := south.POA(&s, irr, 0.2), north.POA(&s, irr, 0.2)
 	if ps < 0.9*g || ps > 1.15*g || pn > 0.8*g {
 		t.Errorf("POA south %.0f north %.0f GHI %.0f", ps, pn, g)
 	}
