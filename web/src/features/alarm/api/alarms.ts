@@ -24,7 +24,6 @@ export type Deal = Schemas['Deal'];
 /** A work order opened from the alarm, with its status now. */
 export type AlarmOrder = Schemas['Order'];
 export type AlarmDetail = Schemas['AlarmDetail'];
-export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
 /** GET /v2/warn/dailyinfo: alarms that started today in their station's time zone. */
 export type DailyInfo = Schemas['DailyInfo'];
 

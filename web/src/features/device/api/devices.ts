@@ -49,7 +49,6 @@ export function metricsFor(type: string): Metric[] {
 }
 
 export type History = Schemas['History'];
-export type Page<T> = { list: T[]; total: number; page: number; pageSize: number };
 
 /** The columns the device list sorts by on the server (internal/device/sort.go). */
 export const DEVICE_SORTS = ['todayKwh', 'equivalentHours', 'specificYield', 'currentPowerKw', 'totalKwh'] as const;
