@@ -149,9 +149,10 @@ func contractTargets(t *testing.T, f *fixture) contractCalls {
 			"POST /v2/import/file/upload": "name=contract-2.csv",
 		},
 		headers: map[string]map[string]string{
-			"POST /write":             {"Authorization": "Token " + key.Key},
-			"POST /v2/ingest/samples": {"X-Helio-Key": key.Key},
-			"POST /api/v2/write":      {"Authorization": "Token " + key.Key},
+			"POST /write":                 {"Authorization": "Token " + key.Key},
+			"POST /v2/ingest/samples":     {"X-Helio-Key": key.Key},
+			"POST /v2/import/file/upload": {"Content-Type": "text/csv"},
+			"POST /api/v2/write":          {"Authorization": "Token " + key.Key},
 		},
 		params: map[string]map[string]string{
 			"POST /v2/org/user/delete/{uid}":              member,

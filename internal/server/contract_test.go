@@ -288,9 +288,6 @@ func TestContractWrites(t *testing.T) {
 		ctype := "application/json"
 		if len(rt.RawBody) > 0 {
 			ctype = rt.RawBody[0]
-			if strings.Contains(u, "/import/") {
-				ctype = "text/csv"
-			}
 		}
 		mk := func() *http.Request {
 			req := httptest.NewRequest(rt.Method, u, strings.NewReader(body))
