@@ -46,8 +46,27 @@ afterEach(() => {
 });
 
 // Some Arco components finish closing on a timer (the date picker resets its panel 100 ms
-// after its popup closes); let those run while the page still exists, before the test
-// environment is torn down, rather than in a file that has ended.
+// after its popup closes, a toast closes after its duration, a transition ends after its
+// timeout). Let those run while the page still exists, then cancel any still pending, so none
+// fires once the file's page is torn down (it would fail on a missing window).
+const pendingTimers = new Set<ReturnType<typeof setTimeout>>();
+const nodeSetTimeout = globalThis.setTimeout;
+const nodeClearTimeout = globalThis.clearTimeout;
+globalThis.setTimeout = ((handler: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+  const id = nodeSetTimeout(() => {
+    pendingTimers.delete(id);
+    handler(...args);
+  }, ms);
+  pendingTimers.add(id);
+  return id;
+}) as typeof setTimeout;
+globalThis.clearTimeout = ((id?: ReturnType<typeof setTimeout>) => {
+  if (id !== undefined) pendingTimers.delete(id);
+  nodeClearTimeout(id);
+}) as typeof clearTimeout;
+
 afterAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 250));
+  for (const id of pendingTimers) nodeClearTimeout(id);
+  pendingTimers.clear();
 });
