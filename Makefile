@@ -13,6 +13,9 @@ DEMO_DATA ?= ./data/demo
 # Go packages: ./... would also walk into web/node_modules, where some npm packages ship Go.
 GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
+# The binary, the tests, go vet and staticcheck compile each package with the same flags, so a
+# package is compiled once for all of them (without it the tests compile the tree again).
+export GOFLAGS ?= -trimpath
 
 .PHONY: all demo build web deps chromium fonts influxdb telegraf test test-go test-web test-e2e lint bench bench-large soak fuzz clean api
 
