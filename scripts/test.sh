@@ -19,29 +19,33 @@ MAKE=${MAKE:-make}
 rcs=$(mktemp -d)
 trap 'rm -rf "$rcs"' EXIT
 
-started=$SECONDS
-"$MAKE" --no-print-directory build chromium fonts bin/telegraf deps || exit 1
-echo "test: tools and binary ready after $((SECONDS - started)) s (cpu $(cpu) s)"
-
-# lane TAG COMMAND...: runs the command, its lines tagged, and keeps its exit code.
-# cpu: the processor time (user + system, in seconds) the shell's finished children took, from
-# the second line `times` prints. On two cores the lanes share the processor, so this, not the
-# time a lane took, says which lane costs what.
+# cpu FILE: writes to FILE the processor time (user + system, whole seconds) this shell's
+# finished children took, from the second line `times` prints (run here, not in a pipe or
+# $(...), whose subshell would count only its own children). On two cores the lanes share the
+# processor, so this, not the time a lane took, says which lane costs what.
 cpu() {
-  times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%d", n }'
+  times >"$1.times"
+  awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%d\n", n }' "$1.times" >"$1"
 }
 
+started=$SECONDS
+"$MAKE" --no-print-directory build chromium fonts bin/telegraf deps || exit 1
+cpu "$rcs/tools.cpu"
+echo "test: tools and binary ready after $((SECONDS - started)) s (cpu $(cat "$rcs/tools.cpu") s)"
+
+# lane TAG COMMAND...: runs the command, its lines tagged, and keeps its exit code.
 lane() {
   local tag=$1
   shift
-  { "$@" 2>&1; echo $? >"$rcs/$tag"; cpu >"$rcs/$tag.cpu"; } | sed -u "s/^/[$tag] /"
+  { "$@" 2>&1; echo $? >"$rcs/$tag"; cpu "$rcs/$tag.cpu"; } | sed -u "s/^/[$tag] /"
   echo "test: $tag $( [ "$(cat "$rcs/$tag")" = 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s (cpu $(cat "$rcs/$tag.cpu") s)"
 }
 
 browser() {
   (cd web && HELIO_BIN="$PWD/../bin/helio" node scripts/e2e.mjs)
   echo $? >"$rcs/e2e"
-  echo "test: browser suite $( [ "$(cat "$rcs/e2e")" = 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s (cpu $(cpu) s)"
+  cpu "$rcs/e2e.cpu"
+  echo "test: browser suite $( [ "$(cat "$rcs/e2e")" = 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s (cpu $(cat "$rcs/e2e.cpu") s)"
   lane web "$MAKE" --no-print-directory test-web
 }
 
