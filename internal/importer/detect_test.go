@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"strings"
@@ -145,4 +146,47 @@ func TestConvertIntervalBecomesCounterAndZone(t *testing.T) {
 			t.Errorf("%q: %q, want %q", r, got, reason)
 		}
 	}
+}
+
+// A line of maxLine bytes is read; one byte more fails, wherever the reads cut it.
+func TestLineLimitAcrossReads(t *testing.T) {
+	long := strings.Repeat("x", maxLine)
+	for _, tc := range []struct {
+		name string
+		text string
+		fail bool
+	}{
+		{"at the limit", "a\n" + long + "\nb\n", false},
+		{"at the limit, last line", "a\n" + long, false},
+		{"one over", "a\n" + long + "x\nb\n", true},
+		{"one over, first line", long + "x\n", true},
+		{"short lines", strings.Repeat("abc,def\n", 100_000), false},
+	} {
+		for _, chunk := range []int{1, 7, 4096, 3 << 20} {
+			lr := &limitedLines{r: bufio.NewReaderSize(&chunked{s: tc.text, n: chunk}, 16)}
+			buf := make([]byte, 4<<20) // bufio hands reads this large straight through
+			var err error
+			for err == nil {
+				_, err = lr.Read(buf)
+			}
+			if got := errors.Is(err, ErrLineTooLong); got != tc.fail {
+				t.Errorf("%s, reads of %d: too long %v, want %v (%v)", tc.name, chunk, got, tc.fail, err)
+			}
+		}
+	}
+}
+
+// chunked answers at most n bytes per read.
+type chunked struct {
+	s string
+	n int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
 }

@@ -75,12 +75,31 @@ type limitedLines struct {
 
 func (l *limitedLines) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
-	for _, c := range p[:n] {
-		if c == '\n' {
-			l.run = 0
-		} else if l.run++; l.run > maxLine {
+	b := p[:n]
+	if n > maxLine {
+		// a line may lie whole inside this read: look at each
+		for _, c := range b {
+			if c == '\n' {
+				l.run = 0
+			} else if l.run++; l.run > maxLine {
+				return 0, ErrLineTooLong
+			}
+		}
+		return n, err
+	}
+	// lines between two breaks of this read are shorter than it: only the one it
+	// continues and the one it starts can be too long
+	first := bytes.IndexByte(b, '\n')
+	if first < 0 {
+		l.run += n
+	} else {
+		if l.run+first > maxLine {
 			return 0, ErrLineTooLong
 		}
+		l.run = n - 1 - bytes.LastIndexByte(b, '\n')
+	}
+	if l.run > maxLine {
+		return 0, ErrLineTooLong
 	}
 	return n, err
 }

@@ -106,12 +106,15 @@ func (im *Importer) store(ctx context.Context, keep []telemetry.Sample, tails *t
 		if err := tails.load(ctx, ids); err != nil {
 			return err
 		}
-		var after []telemetry.Sample
-		for _, s := range keep {
+		// split in place: the slice is this call's own, and a sample is read before its
+		// place is written
+		after := keep[:0]
+		for i := range keep {
+			s := &keep[i]
 			if t := tails.tail[s.DeviceID]; t.Time.IsZero() || s.Time.After(t.Time) {
-				after = append(after, s)
+				after = append(after, *s)
 			} else {
-				before = append(before, s)
+				before = append(before, *s)
 			}
 		}
 		if len(after) == 0 {
