@@ -8,8 +8,9 @@ import (
 )
 
 // Batcher is implemented by a connector whose data call serves several devices of one site
-// at once (FusionSolar: up to 10 inverters a call). The worker then asks for a site's
-// devices together, so a round costs a call per BatchSize devices rather than per device.
+// at once (FusionSolar and iSolarCloud: up to 10 inverters a call). The worker then asks for
+// a site's devices together, so a round costs a call per BatchSize devices rather than per
+// device.
 type Batcher interface {
 	// BatchSize is the most devices one DevicesData call may name.
 	BatchSize() int

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,56 @@ func TestClientReadsPlantsPageByPageAndMinuteDataInLocalTime(t *testing.T) {
 		t.Fatal("a range over three hours was asked for")
 	}
 	if _, err := c.DeviceData(ctx, "1000", "1001_1_1_1", loc, from, from.Add(time.Hour)); err == nil {
+		t.Fatal("another plant's ps_key was asked for")
+	}
+}
+
+// One minute-data call names several inverters of a plant; each gets what a call of its own
+// would have answered.
+func TestClientAsksSeveralInvertersInOneCall(t *testing.T) {
+	se := server()
+	se.Plants = []standin.Plant{{ID: 1000, Name: "Roof", Offset: 8, Start: "2026-06-01", Inverters: []standin.Inverter{
+		{Serial: "A1", Name: "NB01", Model: "SG10RT", Channel: 1, PeakW: 10000},
+		{Serial: "A2", Name: "NB02", Model: "SG50CX", Channel: 2, PeakW: 50000}}}}
+	srv := httptest.NewServer(se)
+	defer srv.Close()
+	c := isolarcloud.New(creds("pw-1"), cloud.Deps{BaseURL: srv.URL})
+	ctx := context.Background()
+	sites, err := c.Sites(ctx)
+	if err != nil || len(sites) != 1 || len(sites[0].Devices) != 2 {
+		t.Fatalf("sites %+v, %v", sites, err)
+	}
+	keys := []string{sites[0].Devices[0].Key, sites[0].Devices[1].Key}
+	loc, _ := time.LoadLocation(sites[0].TimeZone)
+	from := time.Date(2026, 6, 9, 3, 0, 0, 0, time.UTC)
+	before := se.PathCalls(isolarcloud.PathMinuteData)
+	got, err := c.DevicesData(ctx, "1000", keys, loc, from, from.Add(3*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := se.PathCalls(isolarcloud.PathMinuteData) - before; n != 1 {
+		t.Fatalf("%d calls for two inverters", n)
+	}
+	for _, key := range keys {
+		one, err := c.DeviceData(ctx, "1000", key, loc, from, from.Add(3*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got[key]) != 36 || !reflect.DeepEqual(got[key], one) {
+			t.Fatalf("%s: %d readings together, %d alone", key, len(got[key]), len(one))
+		}
+	}
+	if got[keys[1]][12].PowerKW <= got[keys[0]][12].PowerKW {
+		t.Fatalf("the two inverters' readings are mixed up: %v and %v kW", got[keys[0]][12].PowerKW, got[keys[1]][12].PowerKW)
+	}
+	many := make([]string, isolarcloud.MaxKeys+1)
+	for i := range many {
+		many[i] = keys[0]
+	}
+	if _, err := c.DevicesData(ctx, "1000", many, loc, from, from.Add(time.Hour)); err == nil {
+		t.Fatalf("%d inverters asked in one call", len(many))
+	}
+	if _, err := c.DevicesData(ctx, "1000", []string{keys[0], "1001_1_1_1"}, loc, from, from.Add(time.Hour)); err == nil {
 		t.Fatal("another plant's ps_key was asked for")
 	}
 }

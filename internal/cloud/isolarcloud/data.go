@@ -24,29 +24,64 @@ const (
 // Points is the minute-data call's points parameter.
 var Points = strings.Join([]string{PointPower, PointTotal, PointTemp, PointDCVoltage, PointACVoltage, PointFrequency}, ",")
 
-// DeviceData returns the inverter's readings in (from, to] (at most three hours) as
-// samples. key is the inverter's ps_key; the API takes and gives the plant's local time,
-// read in loc. A reading without the total yield takes the one before it in the answer and
-// is left out when there is none, so a missing counter never reads as a reset.
+// MaxKeys is the most inverters one minute-data call names. ps_key_list takes a list, and
+// the documentation Helio is built from states no bound for it; ten is the bound Huawei
+// states for its own five-minute call, kept here so a call's answer stays small (ten
+// inverters × three hours × six points).
+const MaxKeys = 10
+
+// BatchSize lets the sync ask for up to MaxKeys inverters of a plant in one call:
+// iSolarCloud counts calls, not inverters.
+func (c *Client) BatchSize() int { return MaxKeys }
+
+// DeviceData returns one inverter's readings in (from, to] (at most three hours) as samples;
+// key is the inverter's ps_key.
 func (c *Client) DeviceData(ctx context.Context, siteID, key string, loc *time.Location, from, to time.Time) ([]telemetry.Sample, error) {
+	got, err := c.DevicesData(ctx, siteID, []string{key}, loc, from, to)
+	return got[key], err
+}
+
+// DevicesData returns the inverters' readings in (from, to] (at most three hours), keyed
+// by ps_key, from one minute-data call naming them all. The API takes and gives the plant's
+// local time, read in loc. A reading without the total yield takes the one before it in the
+// answer and is left out when there is none, so a missing counter never reads as a reset.
+func (c *Client) DevicesData(ctx context.Context, siteID string, keys []string, loc *time.Location, from, to time.Time) (map[string][]telemetry.Sample, error) {
+	out := map[string][]telemetry.Sample{}
 	if to.Sub(from) > MinuteSpan {
 		return nil, fmt.Errorf("isolarcloud: minute data spans at most three hours")
 	}
-	if !strings.HasPrefix(key, siteID+"_") {
-		return nil, fmt.Errorf("isolarcloud: %q is not a ps_key of plant %s", key, siteID)
+	if len(keys) > MaxKeys {
+		return nil, fmt.Errorf("isolarcloud: %d inverters in one call, at most %d", len(keys), MaxKeys)
+	}
+	for _, key := range keys {
+		if !strings.HasPrefix(key, siteID+"_") {
+			return nil, fmt.Errorf("isolarcloud: %q is not a ps_key of plant %s", key, siteID)
+		}
 	}
 	// whole seconds, both ends included: ask from the next second
 	start := from.Truncate(time.Second).Add(time.Second)
-	if start.After(to) {
-		return nil, nil
+	if len(keys) == 0 || start.After(to) {
+		return out, nil
 	}
 	var a MinuteDataAnswer
-	body := map[string]any{"ps_key_list": []string{key}, "points": Points, "minute_interval": Interval,
+	body := map[string]any{"ps_key_list": keys, "points": Points, "minute_interval": Interval,
 		"start_time_stamp": start.In(loc).Format(TimeLayout), "end_time_stamp": to.In(loc).Format(TimeLayout)}
 	if err := c.call(ctx, PathMinuteData, body, &a); err != nil {
 		return nil, err
 	}
-	rows := a[key]
+	for _, key := range keys {
+		got, err := readings(a[key], loc, from, to)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = got
+	}
+	return out, nil
+}
+
+// readings turns one inverter's rows of a minute-data answer into samples in (from, to],
+// oldest first, the total yield carried over rows without it.
+func readings(rows []map[string]any, loc *time.Location, from, to time.Time) ([]telemetry.Sample, error) {
 	out := make([]telemetry.Sample, 0, len(rows))
 	for _, row := range rows {
 		stamp, _ := row["time_stamp"].(string)

@@ -96,17 +96,17 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 		}
 		// discovery: a login, a page of plants and a device list per plant (4); the plant
 		// list again for the first day (1); then 31 days and 20 hours in three-hour windows:
-		// 255 calls a device
-		if used := c.QuotaUsed; used != 4+1+2*255 || r.se.Calls() != used {
+		// 255 calls, each naming both inverters of the plant
+		if used := c.QuotaUsed; used != 4+1+255 || r.se.Calls() != used {
 			t.Fatalf("calls: counted %d, stand-in %d", used, r.se.Calls())
 		}
 		if r.se.PathCalls(isolarcloud.PathLogin) != 1 {
 			t.Fatalf("%d logins: the token is not kept", r.se.PathCalls(isolarcloud.PathLogin))
 		}
-		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(1500, 2, false))) || c.LastError != "" {
+		if !c.NextSync.Equal(r.Clk.Now().Add(cloud.Interval(1500, 1, false))) || c.LastError != "" {
 			t.Fatalf("next sync %v, error %q", c.NextSync, c.LastError)
 		}
-		// an hour later: one call a device brings the new readings
+		// an hour later: one call brings both inverters' new readings
 		r.Clk.Set(r.Clk.Now().Add(time.Hour))
 		if err := w.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
@@ -116,7 +116,7 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 				t.Fatalf("device %d after an hour: %d readings, want %d", id, n, r.want())
 			}
 		}
-		if used := r.Get().QuotaUsed; used != 4+1+2*255+2 {
+		if used := r.Get().QuotaUsed; used != 4+1+255+1 {
 			t.Fatalf("calls after the live round: %d", used)
 		}
 	})
@@ -125,8 +125,9 @@ func TestBackfillThenIncrementalSync(t *testing.T) {
 func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		t.Run("own budget", func(t *testing.T) {
-			// 2 devices × 15 windows + 5 = 35 calls, 30 a day; keeping up takes 2 × 8 a day
-			r := newRig(t, db, 1, 30)
+			// 15 windows (both devices in each call) + 5 = 20 calls, 15 a day; keeping up
+			// takes 8 a day
+			r := newRig(t, db, 1, 15)
 			w := r.Worker()
 			ids := r.Follow(w)
 			day := r.Clk.Now().UTC().Format("2006-01-02")
@@ -134,8 +135,8 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 				if err := w.RunOnce(context.Background()); err != nil {
 					t.Fatal(err)
 				}
-				if calls := r.se.Calls(); calls > 30 {
-					t.Fatalf("day %s: %d calls, budget 30", day, calls)
+				if calls := r.se.Calls(); calls > 15 {
+					t.Fatalf("day %s: %d calls, budget 15", day, calls)
 				}
 				if c := r.Get(); c.State != cloud.StateLive && c.NextSync.After(r.Clk.Now()) {
 					r.Clk.Set(c.NextSync)
@@ -153,7 +154,7 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 		})
 		t.Run("vendor says the hour's calls are spent", func(t *testing.T) {
 			r := newRig(t, db, 2, 1500)
-			r.se.Limit = 40 // the vendor's count is lower than ours
+			r.se.Limit = 20 // the vendor's count is lower than ours
 			w := r.Worker()
 			ids := r.Follow(w)
 			if err := w.RunOnce(context.Background()); err != nil {
@@ -164,7 +165,7 @@ func TestQuotaSpentStopsAndResumesNextDayWithNothingLost(t *testing.T) {
 			if c.State != cloud.StateQuota || !c.NextSync.Equal(midnight) || !strings.Contains(c.LastError, "resumes") {
 				t.Fatalf("after the rate limit: %+v", c)
 			}
-			if n, _ := r.stored(ids[1]); n == 0 || n >= r.want() { // the first device is in, the second not yet
+			if n, _ := r.stored(ids[1]); n == 0 || n >= r.want() { // part of the history is in
 				t.Fatalf("%d readings before the limit", n)
 			}
 			r.Clk.Set(midnight.Add(time.Minute))
@@ -240,8 +241,9 @@ func TestRestartMidBackfillResumesWithoutDoubles(t *testing.T) {
 				t.Fatalf("device %d: %d readings, want %d", id, n, r.want())
 			}
 		}
-		// 2 days and 20 hours a device in three-hour windows: 23; the cut call is asked again, once
-		if got, cut := r.se.PathCalls(isolarcloud.PathMinuteData), dataCalls.Load(); got != 2*23 || cut != 4 {
+		// 2 days and 20 hours in three-hour windows, both devices in each call: 23; the cut
+		// call is asked again, once
+		if got, cut := r.se.PathCalls(isolarcloud.PathMinuteData), dataCalls.Load(); got != 23 || cut != 4 {
 			t.Fatalf("%d data calls answered, %d before the restart", got, cut)
 		}
 		// a write that committed without its cursor moving (a crash between the two) is
