@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, SCREENSHOTS, waitForHash } from './support';
+import { api, apiToken, baseUrl, DEMO_PASSWORD, launch, openPage, SCREENSHOTS, waitForHash } from './support';
 
 let browser: Browser;
 
@@ -93,34 +93,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function call<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const body = (await response.json()) as Envelope<T>;
-  if (body.code !== 200) {
-    throw new Error(`${path}: ${body.code} ${body.msg}`);
-  }
-  return body.data;
-}
-
-async function apiLogin(username: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v2/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-  });
-  return ((await response.json()) as Envelope<{ token: string }>).data.token;
-}
-
 interface Device {
   id: number;
   name: string;
@@ -146,12 +118,12 @@ const taken = new Set<number>();
  * its own.
  */
 async function tripInverter(operatorToken: string, adminToken: string): Promise<Device> {
-  const devices = await call<{ list: Device[] }>('/v2/dev/listbytype?type=inverter&pageSize=200', operatorToken);
+  const devices = await api<{ list: Device[] }>('/v2/dev/listbytype?type=inverter&pageSize=200', operatorToken);
   for (const device of devices.list) {
     if (taken.has(device.id) || !device.lastSeen) {
       continue;
     }
-    const open = await call<{ list: AlarmRow[] }>(
+    const open = await api<{ list: AlarmRow[] }>(
       `/v2/warn/listbydev?deviceId=${device.id}&rule=inverter_fault&alarmStatus=1`,
       operatorToken,
     );
@@ -160,7 +132,7 @@ async function tripInverter(operatorToken: string, adminToken: string): Promise<
     }
     taken.add(device.id);
     try {
-      await call('/v2/demo/fault', adminToken, {
+      await api('/v2/demo/fault', adminToken, {
         method: 'POST',
         body: { deviceId: device.id, kind: 'inverter_trip', minutes: 30 },
       });
@@ -241,7 +213,7 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
 
   const operatorToken = (await page.evaluate(() => window.localStorage.getItem('helio-token')))!;
-  const device = await tripInverter(operatorToken, await apiLogin('admin'));
+  const device = await tripInverter(operatorToken, await apiToken('admin'));
 
   // Within about a minute (a simulator step every 10 s), the alarm reaches the bell and the list.
   await page.waitForFunction(
@@ -256,7 +228,7 @@ async function faultJourney(context: TestContext, locale: Locale, theme: 'light'
   );
   let alarm: AlarmRow | undefined;
   for (let i = 0; i < 30 && !alarm; i += 1) {
-    const open = await call<{ list: AlarmRow[] }>(
+    const open = await api<{ list: AlarmRow[] }>(
       `/v2/warn/listbydev?deviceId=${device.id}&rule=inverter_fault&alarmStatus=1`,
       operatorToken,
     );

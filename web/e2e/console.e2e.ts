@@ -1,7 +1,7 @@
 import { crc32, deflateSync, gzipSync } from 'node:zlib';
 import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
+import { apiToken, baseUrl, launch, openPage, screenshot, waitForHash } from './support';
 
 let browser: Browser;
 
@@ -89,20 +89,12 @@ const TEXT = {
   },
 } as const;
 
-const tokens: Record<string, string> = {};
+const tokens: Record<string, Promise<string>> = {};
 
-/** A session for a demo account, signed in through the API (the login page has its own tests). */
-async function token(username = 'admin'): Promise<string> {
-  if (!tokens[username]) {
-    const response = await fetch(`${baseUrl()}/v2/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-    });
-    const body = (await response.json()) as { data: { token: string } };
-    tokens[username] = body.data.token;
-  }
-  return tokens[username]!;
+/** A session for a demo account, signed in through the API once per file (the login page has
+ * its own tests). */
+function token(username = 'admin'): Promise<string> {
+  return (tokens[username] ??= apiToken(username));
 }
 
 /** A fresh browser profile, signed in, in the given language and theme. */

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
+import { api, apiToken, baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
 
 // The console with the keyboard alone: sign in, open an alarm, deal with it, switch the theme.
 // No click anywhere; every step checks where the focus is and that it can be seen.
@@ -15,44 +15,21 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Envelope<T> {
-  code: number;
-  data: T;
-}
-
-async function api<T>(path: string, token: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return ((await response.json()) as Envelope<T>).data;
-}
-
-async function token(username: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v2/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-  });
-  return ((await response.json()) as Envelope<{ token: string }>).data.token;
-}
-
 /** Makes sure the operator has an alarm to deal with: trips a simulated inverter if none is open. */
 async function ensureUnprocessedAlarm(): Promise<void> {
-  const operator = await token('operator');
+  const operator = await apiToken('operator');
   const open = await api<{ total: number }>('/v2/warn/listbysite?dealStatus=0&pageSize=1', operator);
   if (open.total > 0) {
     return;
   }
-  const admin = await token('admin');
+  const admin = await apiToken('admin');
   const devices = await api<{ list: { id: number; lastSeen: string | null }[] }>(
     '/v2/dev/listbytype?type=inverter&pageSize=50',
     operator,
   );
   const device = devices.list.find((item) => item.lastSeen);
   expect(device, 'a simulated inverter').toBeDefined();
-  await api('/v2/demo/fault', admin, { deviceId: device!.id, kind: 'inverter_trip', minutes: 30 });
+  await api('/v2/demo/fault', admin, { body: { deviceId: device!.id, kind: 'inverter_trip', minutes: 30 } });
   await expect
     .poll(async () => (await api<{ total: number }>('/v2/warn/listbysite?dealStatus=0&pageSize=1', operator)).total, {
       timeout: 90_000,

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { settle } from './axe';
-import { apiToken, concretePath, sampleParams, SIGNED_IN } from './route-samples';
-import { baseUrl, launch, openPage, screenshot, waitForHash } from './support';
+import { concretePath, sampleParams, SIGNED_IN } from './route-samples';
+import { apiToken, baseUrl, launch, openPage, screenshot, waitForHash } from './support';
 import { brokenWords, outOfCells } from './text-fit';
 
 // Every screen of the route table fits a 1280 × 800 and a 1440 × 900 window in all five

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { baseUrl, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
+import { api, apiToken, baseUrl, type CallInit, DEMO_PASSWORD, launch, openPage, screenshot, waitForHash } from './support';
 
 let browser: Browser;
 
@@ -81,32 +81,9 @@ const TEXT = {
   },
 } as const;
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function call<T>(path: string, token: string, init: { method?: string; body?: unknown; lang?: string } = {}): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Accept-Language': init.lang ?? 'en-US' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const body = (await response.json()) as Envelope<T>;
-  if (body.code !== 200) {
-    throw new Error(`${path}: ${body.code} ${body.msg}`);
-  }
-  return body.data;
-}
-
-async function apiLogin(username: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v2/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-  });
-  return ((await response.json()) as Envelope<{ token: string }>).data.token;
+/** The API in English unless the call names a language. */
+function call<T>(path: string, token: string, init: CallInit = {}): Promise<T> {
+  return api<T>(path, token, { lang: 'en-US', ...init });
 }
 
 const taken = new Set<number>();
@@ -128,7 +105,7 @@ async function freshAlarm(token: string): Promise<number> {
     }
     if (attempt % 30 === 0) {
       // None open: trip an inverter the operator sees; the simulator raises the alarm shortly.
-      const admin = await apiLogin('admin');
+      const admin = await apiToken('admin');
       const devices = await call<{ list: { id: number; lastSeen: string | null }[] }>('/v2/dev/listbytype?type=inverter&pageSize=50', token);
       for (const device of devices.list.filter((d) => d.lastSeen && !tripped.has(d.id))) {
         tripped.add(device.id);

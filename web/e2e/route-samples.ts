@@ -1,35 +1,8 @@
 import { type DeclaredRoute, declaredRoutes, pathParams } from './routes';
-import { baseUrl, DEMO_PASSWORD } from './support';
+import { apiGet, apiToken } from './support';
 
 // Concrete addresses for the route table's signed-in routes: shared by the specs that visit
 // every screen (axe, layout).
-
-interface Envelope<T> {
-  code: number;
-  data: T;
-}
-
-async function apiGet<T>(path: string, token: string): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await response.json()) as Envelope<T>;
-  if (body.code !== 200) {
-    throw new Error(`${path}: code ${body.code}`);
-  }
-  return body.data;
-}
-
-export async function apiToken(username = 'admin'): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v2/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-  });
-  const body = (await response.json()) as Envelope<{ token: string }>;
-  if (body.code !== 200 || !body.data?.token) {
-    throw new Error(`sign-in as ${username}: code ${body.code}`);
-  }
-  return body.data.token;
-}
 
 /**
  * Sample values for route parameters, by the first segment of the route's path: a station's

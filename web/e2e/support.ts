@@ -98,38 +98,58 @@ export async function signIn(page: Page, username = 'admin', password = DEMO_PAS
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** A demo user's token from an API sign-in. */
+/** A demo user's token from an API sign-in; a refused sign-in throws. */
 export async function apiToken(username = 'admin'): Promise<string> {
   const response = await fetch(`${baseUrl()}/v2/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username, password: DEMO_PASSWORD }),
   });
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-/** A GET of the API as a signed-in user: the envelope's data. */
-export async function apiGet<T>(path: string, token: string): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const envelope = (await response.json()) as { code: number; msg: string; data: T };
-  if (envelope.code !== 200) {
-    throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
+  const envelope = (await response.json()) as { code: number; data: { token?: string } | null };
+  if (envelope.code !== 200 || !envelope.data?.token) {
+    throw new Error(`sign-in as ${username}: code ${envelope.code}`);
   }
-  return envelope.data;
+  return envelope.data.token;
 }
 
-/** A POST to the API as a signed-in user (or anonymous without a token): the envelope's data. */
-export async function apiPost<T>(path: string, body: unknown, token = ''): Promise<T> {
+/** How api() calls: GET without a body and POST with one unless method says otherwise; lang
+ * is sent as Accept-Language (none: the server's default). */
+export interface CallInit {
+  method?: string;
+  body?: unknown;
+  lang?: string;
+}
+
+/** A call of the API as a signed-in user (anonymous without a token): the envelope's data. An
+ * envelope whose code is not 200 throws, naming the path, the code and the message. */
+export async function api<T>(path: string, token = '', init: CallInit = {}): Promise<T> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
+  if (init.lang) {
+    headers['Accept-Language'] = init.lang;
+  }
   const response = await fetch(`${baseUrl()}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const envelope = (await response.json()) as { code: number; msg: string; data: T };
   if (envelope.code !== 200) {
     throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
   }
   return envelope.data;
+}
+
+/** A GET of the API as a signed-in user: the envelope's data. */
+export function apiGet<T>(path: string, token: string): Promise<T> {
+  return api<T>(path, token);
+}
+
+/** A POST to the API as a signed-in user (or anonymous without a token): the envelope's data. */
+export function apiPost<T>(path: string, body: unknown, token = ''): Promise<T> {
+  return api<T>(path, token, { method: 'POST', body });
 }
 
 /** A page signed in with an API token (no sign-in form), in a locale and theme. */

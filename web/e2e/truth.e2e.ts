@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { apiToken, baseUrl, launch, screenshot, signedInPage } from './support';
+import { api, apiToken, baseUrl, launch, screenshot, signedInPage } from './support';
 
 // The monitor's comparisons, the real-time wall, the workplace and the tools, in zh-CN and
 // en-US, light and dark.
@@ -18,24 +18,6 @@ afterAll(async () => {
 type Locale = 'zh-CN' | 'en-US';
 type Theme = 'light' | 'dark';
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function call<T>(path: string, token: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as Envelope<T>;
-  if (envelope.code !== 200) {
-    throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
-  }
-  return envelope.data;
-}
 
 /** A signed-in page (the token of an API sign-in) in a locale and theme, at a console path. */
 async function signedIn(context: TestContext, user: string, locale: Locale, theme: Theme, path: string): Promise<Page> {
@@ -87,7 +69,7 @@ describe('monitor comparisons', () => {
   for (const [locale, theme] of RUNS) {
     it(`compares like with like: changes within the weather's range, the tooltip says what (${locale}, ${theme})`, async (context) => {
       const token = await apiToken('admin');
-      const all = await call<{ energyKwh: Record<'day' | 'month' | 'year', { value: number; previous: number; change: number; compare: string }> }>(
+      const all = await api<{ energyKwh: Record<'day' | 'month' | 'year', { value: number; previous: number; change: number; compare: string }> }>(
         '/v2/summary/all',
         token,
       );
@@ -186,7 +168,7 @@ describe('workplace', () => {
   for (const [locale, theme] of RUNS) {
     it(`keeps a shortcut added on the server across a reload (${locale}, ${theme})`, async (context) => {
       const user = locale === 'en-US' ? 'operator' : 'admin';
-      await call('/v2/user/shortcuts', await apiToken(user), { shortcuts: ['alarm'] });
+      await api('/v2/user/shortcuts', await apiToken(user), { body: { shortcuts: ['alarm'] } });
       const page = await signedIn(context, user, locale, theme, '/dashboard/workplace');
       const text = TEXT[locale];
       await page.getByRole('heading', { name: text.workplace, level: 1 }).waitFor();
@@ -219,22 +201,24 @@ interface StationDetail {
 describe('tools', () => {
   it('estimates a reference site within 5 % of what the simulator produced there over its back-filled year', async () => {
     const token = await apiToken('admin');
-    const list = await call<{ list: { id: number; name: string }[] }>('/v2/site/list?pageSize=50', token);
+    const list = await api<{ list: { id: number; name: string }[] }>('/v2/site/list?pageSize=50', token);
     const spread: string[] = [];
     let reference: { name: string; estimate: number; actual: number } | undefined;
     // the sites' altitudes (a station record has none; a planner knows the site's)
     const altitude: Record<string, number> = { Golmud: 2810, Kern: 710, Mérida: 220, Perth: 280, Stellenbosch: 140, Munich: 480, Osaka: 5, Jeju: 40, Tainan: 3 };
     for (const s of list.list) {
-      const st = await call<StationDetail>(`/v2/site/detail/${s.id}`, token);
-      const est = await call<{ annualKwh: number; climate: string }>('/v2/tools/yield', token, {
-        lat: st.lat,
-        lng: st.lng,
-        altitudeM: altitude[st.name.split(' ')[0]!] ?? 0,
-        capacityKwp: st.capacityKwp,
-        tiltDeg: st.inclination,
-        azimuthDeg: st.azimuth,
-        lossesPct: 0,
-        stationId: st.id,
+      const st = await api<StationDetail>(`/v2/site/detail/${s.id}`, token);
+      const est = await api<{ annualKwh: number; climate: string }>('/v2/tools/yield', token, {
+        body: {
+          lat: st.lat,
+          lng: st.lng,
+          altitudeM: altitude[st.name.split(' ')[0]!] ?? 0,
+          capacityKwp: st.capacityKwp,
+          tiltDeg: st.inclination,
+          azimuthDeg: st.azimuth,
+          lossesPct: 0,
+          stationId: st.id,
+        },
       });
       expect(est.climate).toBe('station');
       // the back-filled year: what was recorded month by month (the lifetime total also
@@ -242,7 +226,7 @@ describe('tools', () => {
       const year = new Date().getUTCFullYear();
       let recorded = 0;
       for (const y of [year - 1, year]) {
-        const months = await call<{ points: [number, number][] }>(`/v2/site/powerdatabyyear/${s.id}?date=${y}`, token);
+        const months = await api<{ points: [number, number][] }>(`/v2/site/powerdatabyyear/${s.id}?date=${y}`, token);
         recorded += months.points.reduce((sum, [, kwh]) => sum + kwh, 0);
       }
       expect(recorded).toBeLessThan(st.kpis.totalEnergyKwh);
@@ -327,10 +311,10 @@ describe('one lifetime per device', () => {
     it(`shows the same lifetime in the device list and on the device's page (${locale}, ${theme})`, async (context) => {
       const token = await apiToken('admin');
       const [site, sub, name] = LIFETIME[locale].device;
-      const found = await call<{ list: DeviceRow[] }>(`/v2/dev/listbytype?name=${name}&pageSize=100`, token);
+      const found = await api<{ list: DeviceRow[] }>(`/v2/dev/listbytype?name=${name}&pageSize=100`, token);
       const row = found.list.find((d) => d.stationName.includes(site) && d.stationName.includes(sub));
       expect(row).toBeDefined();
-      const detail = await call<DeviceRow>(`/v2/dev/detail/${row!.id}`, token);
+      const detail = await api<DeviceRow>(`/v2/dev/detail/${row!.id}`, token);
       expect(detail.totalKwh).toBe(row!.totalKwh);
       // the device's own counter is not its lifetime (replaced, or reset every night)
       expect(Math.abs((detail.latest?.energyKwh ?? 0) - row!.totalKwh)).toBeGreaterThan(0.05 * row!.totalKwh);
@@ -386,10 +370,10 @@ describe('one clock per alarm', () => {
   for (const [locale, theme] of RUNS) {
     it(`shows an alarm's occurrence at one time, in its station's zone, in the alarm list, its drawer and its work order (${locale}, ${theme})`, async (context) => {
       const token = await apiToken('admin');
-      const orders = await call<{ list: OrderRow[] }>('/v2/workorder/list?pageSize=100', token);
+      const orders = await api<{ list: OrderRow[] }>('/v2/workorder/list?pageSize=100', token);
       const order = orders.list.find((o) => o.alarmId > 0);
       expect(order, 'the demo has a work order opened from an alarm').toBeDefined();
-      const alarm = await call<AlarmInfo>(`/v2/warn/detail/${order!.alarmId}`, token);
+      const alarm = await api<AlarmInfo>(`/v2/warn/detail/${order!.alarmId}`, token);
       expect(alarm.timezone).toBe(order!.timezone);
       const when = clockIn(alarm.occurTime, alarm.timezone);
       const day = when.slice(0, 10);
