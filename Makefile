@@ -17,7 +17,7 @@ DEMO_ADDR ?= 127.0.0.1:8080
 # package is compiled once for all of them (without it the tests compile the tree again).
 export GOFLAGS ?= -trimpath
 
-.PHONY: all demo build web deps chromium fonts influxdb telegraf test test-go test-web test-e2e lint bench bench-large soak fuzz clean api
+.PHONY: all demo build web deps chromium fonts influxdb telegraf test test-go test-web test-e2e lint staticcheck bench bench-large soak fuzz clean api
 
 all: build
 
@@ -68,14 +68,19 @@ build: web
 demo: build fonts
 	./bin/helio serve --demo --data $(DEMO_DATA) --addr $(DEMO_ADDR)
 
-## VET=0 leaves go vet out: make test's Go lane runs every vet check with the tests
-## (-vet=all), on the packages it compiles anyway, instead of compiling them twice.
+## VET=0 and STATICCHECK=0 leave go vet and staticcheck out: make test's Go lane runs every
+## vet check with the tests (-vet=all), then staticcheck, on the packages and test variants
+## the tests compiled; beside the tests they would compile the same ones again at once.
 VET ?= 1
+STATICCHECK ?= 1
 lint: deps
 	@out=$$(gofmt -l cmd internal bench web/*.go 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(if $(filter 1,$(VET)),$(GO) vet $(GOPKGS))
-	$(GO) tool staticcheck $(GOPKGS)
+	$(if $(filter 1,$(STATICCHECK)),$(GO) tool staticcheck $(GOPKGS))
 	cd web && $(NPM) run lint
+
+staticcheck:
+	$(GO) tool staticcheck $(GOPKGS)
 
 ## web/src/api/openapi.json from the routes, and the console's API types from it.
 api: deps

@@ -3,8 +3,8 @@
 #
 #   [e2e i/n]  the browser suite, in shards (web/scripts/e2e.mjs), then [web] the console
 #              unit tests
-#   [go]       the Go tests
-#   [lint]     gofmt, go vet, staticcheck, tsc and eslint
+#   [go]       the Go tests with every go vet check, then staticcheck
+#   [lint]     gofmt, tsc and eslint
 #
 # On two cores the three lanes end within a minute of each other (docs/frontend.md).
 #
@@ -51,11 +51,13 @@ browser() {
 
 browser &
 first=$!
-# BUILT=1: the binary the browser suite runs is not built again under it.
-lane go "$MAKE" --no-print-directory BUILT=1 test-go &
+# BUILT=1: the binary the browser suite runs is not built again under it. staticcheck follows
+# the tests (-k: even when they fail), reading the packages and test variants they compiled.
+lane go "$MAKE" --no-print-directory -k BUILT=1 test-go staticcheck &
 second=$!
-# VET=0: the Go lane runs go vet's every check with the tests (-vet=all)
-lane lint "$MAKE" --no-print-directory VET=0 lint
+# VET=0 STATICCHECK=0: the Go lane runs go vet's every check with the tests (-vet=all), and
+# staticcheck after them
+lane lint "$MAKE" --no-print-directory VET=0 STATICCHECK=0 lint
 wait $first $second
 
 failed=0
