@@ -60,9 +60,15 @@ second=$!
 lane lint "$MAKE" --no-print-directory VET=0 STATICCHECK=0 lint
 wait $first $second
 
-failed=0
+# The last lines name every lane's end, so a log cut to its tail still says which failed.
+failed=""
+summary=""
 for tag in e2e go lint web; do
-  [ "$(cat "$rcs/$tag" 2>/dev/null)" = 0 ] || failed=1
+  [ "$(cat "$rcs/$tag" 2>/dev/null)" = 0 ] || failed="$failed $tag"
+  summary="$summary $tag $( [ "$(cat "$rcs/$tag" 2>/dev/null)" = 0 ] && echo passed || echo FAILED) (cpu $(cat "$rcs/$tag.cpu" 2>/dev/null || echo ?) s);"
 done
-echo "test: every lane done after $((SECONDS - started)) s"
-[ $failed -eq 0 ]
+echo "test: every lane done after $((SECONDS - started)) s:$summary"
+if [ -n "$failed" ]; then
+  echo "test: FAILED:$failed (a lane's lines begin with its tag: [go], [lint], [web], [e2e i/n])"
+  exit 1
+fi
