@@ -33,19 +33,24 @@ started=$SECONDS
 cpu "$rcs/tools.cpu"
 echo "test: tools and binary ready after $((SECONDS - started)) s (cpu $(cat "$rcs/tools.cpu") s)"
 
+# result TAG: passed or FAILED, from the exit code the lane kept.
+result() {
+  [ "$(cat "$rcs/$1" 2>/dev/null)" = 0 ] && echo passed || echo FAILED
+}
+
 # lane TAG COMMAND...: runs the command, its lines tagged, and keeps its exit code.
 lane() {
   local tag=$1
   shift
   { "$@" 2>&1; echo $? >"$rcs/$tag"; cpu "$rcs/$tag.cpu"; } | sed -u "s/^/[$tag] /"
-  echo "test: $tag $( [ "$(cat "$rcs/$tag")" = 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s (cpu $(cat "$rcs/$tag.cpu") s)"
+  echo "test: $tag $(result "$tag") after $((SECONDS - started)) s (cpu $(cat "$rcs/$tag.cpu") s)"
 }
 
 browser() {
   (cd web && HELIO_BIN="$PWD/../bin/helio" node scripts/e2e.mjs)
   echo $? >"$rcs/e2e"
   cpu "$rcs/e2e.cpu"
-  echo "test: browser suite $( [ "$(cat "$rcs/e2e")" = 0 ] && echo passed || echo FAILED ) after $((SECONDS - started)) s (cpu $(cat "$rcs/e2e.cpu") s)"
+  echo "test: browser suite $(result e2e) after $((SECONDS - started)) s (cpu $(cat "$rcs/e2e.cpu") s)"
   lane web "$MAKE" --no-print-directory test-web
 }
 
@@ -64,8 +69,8 @@ wait $first $second
 failed=""
 summary=""
 for tag in e2e go lint web; do
-  [ "$(cat "$rcs/$tag" 2>/dev/null)" = 0 ] || failed="$failed $tag"
-  summary="$summary $tag $( [ "$(cat "$rcs/$tag" 2>/dev/null)" = 0 ] && echo passed || echo FAILED) (cpu $(cat "$rcs/$tag.cpu" 2>/dev/null || echo ?) s);"
+  [ "$(result "$tag")" = passed ] || failed="$failed $tag"
+  summary="$summary $tag $(result "$tag") (cpu $(cat "$rcs/$tag.cpu" 2>/dev/null || echo ?) s);"
 done
 echo "test: every lane done after $((SECONDS - started)) s:$summary"
 if [ -n "$failed" ]; then
