@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -81,21 +82,33 @@ func (w *Writer) BackfillQuiet(ctx context.Context, batches iter.Seq[[]Sample]) 
 	if err := w.Flush(ctx); err != nil {
 		return out, err
 	}
-	if err := w.reg.load(ctx, false); err != nil {
+	// the registry as stored now (read again only if devices or stations changed: the
+	// importer back-fills in many slices, and a full read is seconds at 200,000 devices)
+	if err := w.reg.sync(ctx); err != nil {
 		return out, err
 	}
 	now := w.opt.Now().UnixMilli()
 	rawFrom := now - w.opt.RawRetention.Milliseconds()
 
+	// the stored tails of the devices the batches name, read as they first appear (not
+	// every device's: the importer back-fills a large fleet in many small slices)
 	tails := map[int64]*rawRow{}
-	{
-		ids, err := store.IDs(ctx, w.db, "SELECT device_id FROM telemetry_latest")
-		if err != nil {
-			return out, fmt.Errorf("telemetry: unable to read latest samples: %w", err)
+	tailRead := map[int64]bool{}
+	var unread []int64
+	readTails := func(batch []Sample) error {
+		unread = unread[:0]
+		for i := range batch {
+			if id := batch[i].DeviceID; !tailRead[id] {
+				tailRead[id] = true
+				unread = append(unread, id)
+			}
 		}
-		if tails, err = loadLatest(ctx, w.db, ids); err != nil {
-			return out, err
+		if len(unread) == 0 {
+			return nil
 		}
+		got, err := loadLatest(ctx, w.db, unread)
+		maps.Copy(tails, got)
+		return err
 	}
 
 	// Day rows are read back only when they may exist: the tables had rows before, or
@@ -226,6 +239,9 @@ func (w *Writer) BackfillQuiet(ctx context.Context, batches iter.Seq[[]Sample]) 
 	var order []*backfillDevice
 	for batch := range batches {
 		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		if err := readTails(batch); err != nil {
 			return fail(err)
 		}
 		out.Samples += int64(len(batch))

@@ -235,10 +235,23 @@ func (w *Writer) validate(ctx context.Context, samples []Sample, history bool) (
 	}
 	now := w.opt.Now().UnixMilli()
 	out := make([]string, len(samples))
+	// one registry look-up per device of the call, not per sample (a look-up takes the
+	// registry's lock and reads the clock twice)
+	var last *deviceInfo
+	lastID := int64(-1)
+	seen := map[int64]*deviceInfo{}
 	for i := range samples {
-		d, err := w.reg.device(ctx, samples[i].DeviceID)
-		if err != nil {
-			return nil, err
+		id := samples[i].DeviceID
+		d, ok := last, id == lastID
+		if !ok {
+			if d, ok = seen[id]; !ok {
+				var err error
+				if d, err = w.reg.device(ctx, id); err != nil {
+					return nil, err
+				}
+				seen[id] = d
+			}
+			last, lastID = d, id
 		}
 		out[i] = w.check(d, &samples[i], now, history)
 	}
