@@ -189,6 +189,10 @@ func (s *Store) credentials(c *Connection) (string, error) {
 	return s.Sealer.Open(c.sealed, bound(c.OrgID))
 }
 
+// OpenCredentials opens the connection's credentials for the server's own use (the demo
+// hands a rotated token back to its stand-in); no call answers them to a client.
+func (s *Store) OpenCredentials(c *Connection) (string, error) { return s.credentials(c) }
+
 // saveCredentials seals new credentials into the connection without touching its state: a
 // vendor rotated its token mid-sync.
 func (s *Store) saveCredentials(ctx context.Context, c *Connection, credentials string) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/helio-energy/helio/internal/cloud/enphase"
+	enstandin "github.com/helio-energy/helio/internal/cloud/enphase/standin"
 	"github.com/helio-energy/helio/internal/cloud/fusionsolar"
 	fsstandin "github.com/helio-energy/helio/internal/cloud/fusionsolar/standin"
 	"github.com/helio-energy/helio/internal/cloud/isolarcloud"
@@ -22,7 +25,7 @@ import (
 	"github.com/helio-energy/helio/internal/cloud/solaredge/standin"
 )
 
-// The demo's vendor clouds: SolarEdge's, FusionSolar's and iSolarCloud's APIs served by the
+// The demo's vendor clouds: SolarEdge's, FusionSolar's, iSolarCloud's and Enphase's APIs served by the
 // stand-ins the tests use, on 127.0.0.1, with made-up plants whose data starts 60 days back.
 // The demo organisation has a connection to each that nobody has confirmed yet: an
 // administrator discovers its sites, confirms them, and watches the history come in within
@@ -30,6 +33,9 @@ import (
 const (
 	demoCloudKey  = "DEMO-SOLAREDGE-KEY"
 	demoCloudName = "SolarEdge demo account"
+	// demoEnphaseToken is the refresh token the demo's Enphase connection starts with (an
+	// owner's authorisation, given once); Enphase rotates it at every refresh
+	demoEnphaseToken = "demo-enphase-refresh-1"
 )
 
 // demoSecretKey is the key that seals the demo's credentials when none is configured: made
@@ -60,6 +66,9 @@ type demoAccount struct {
 	vendor, name, credentials string
 	budget                    int
 	serve                     http.Handler
+	// grant, when set, makes the stand-in take the connection's stored credentials again
+	// after a restart (a vendor whose tokens rotate: the stand-in forgets them)
+	grant func(credentials string)
 }
 
 // demoAccounts are the demo's vendor accounts: the stand-ins' made-up plants, data from 60
@@ -86,12 +95,25 @@ func demoAccounts(now time.Time) []demoAccount {
 				{Serial: "A2271234567", Name: "SG50CX", Model: "SG50CX", Channel: 1, PeakW: 50000},
 			}},
 		}}
+	en := &enstandin.Server{APIKey: "DEMOENPHASEKEY", ClientID: "demo-client", ClientSecret: "demo-client-secret", Now: time.Now,
+		Systems: []enstandin.System{
+			{ID: 2975001, Name: "Hartley Residence", TimeZone: "Australia/Sydney", Start: start, Country: "AU", Micros: 24, MicroW: 366},
+		}}
+	en.Grant(demoEnphaseToken)
+	grantEnphase := func(credentials string) {
+		var c enphase.Credentials
+		if json.Unmarshal([]byte(credentials), &c) == nil && c.RefreshToken != "" {
+			en.Grant(c.RefreshToken)
+		}
+	}
 	return []demoAccount{
 		{vendor: solaredge.Vendor.Name, name: demoCloudName, credentials: demoCloudKey, budget: solaredge.Vendor.DefaultBudget, serve: se},
 		{vendor: fusionsolar.Vendor.Name, name: "FusionSolar demo account", budget: fusionsolar.Vendor.DefaultBudget, serve: fs,
 			credentials: `{"userName":"demo-northbound","systemCode":"Demo-System-Code-1"}`},
 		{vendor: isolarcloud.Vendor.Name, name: "iSolarCloud demo account", budget: isolarcloud.Vendor.DefaultBudget, serve: isc,
 			credentials: `{"appKey":"DEMOAPPKEY","accessKey":"demo-access-key","userAccount":"demo@helio.example","userPassword":"Demo-Pass-1"}`},
+		{vendor: enphase.Vendor.Name, name: "Enphase demo account", budget: enphase.Vendor.DefaultBudget, serve: en, grant: grantEnphase,
+			credentials: `{"apiKey":"DEMOENPHASEKEY","clientId":"demo-client","clientSecret":"demo-client-secret","refreshToken":"` + demoEnphaseToken + `"}`},
 	}
 }
 
@@ -112,11 +134,37 @@ func (s *Server) startDemoCloud(ctx context.Context, orgID int64, fresh bool) er
 		s.Cloud.BaseURLs[a.vendor] = "http://" + ln.Addr().String()
 		slog.Info("demo vendor cloud", "vendor", a.vendor, "address", s.Cloud.BaseURLs[a.vendor])
 		if !fresh {
+			if a.grant != nil {
+				if err := s.regrantDemo(ctx, orgID, a); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		if _, err := s.Cloud.Store.Create(ctx, orgID, a.vendor, a.name, a.credentials, a.budget); err != nil {
 			return fmt.Errorf("demo cloud connection: %w", err)
 		}
+	}
+	return nil
+}
+
+// regrantDemo hands the stored credentials of the organisation's connections to a's vendor
+// back to its stand-in, which forgot them when the server stopped.
+func (s *Server) regrantDemo(ctx context.Context, orgID int64, a demoAccount) error {
+	conns, err := s.Cloud.Store.List(ctx, orgID)
+	if err != nil {
+		return fmt.Errorf("demo cloud: %w", err)
+	}
+	for _, c := range conns {
+		if c.Vendor != a.vendor {
+			continue
+		}
+		creds, err := s.Cloud.Store.OpenCredentials(c)
+		if err != nil {
+			slog.Warn("demo cloud: credentials do not open", "connection", c.Name, "err", err)
+			continue
+		}
+		a.grant(creds)
 	}
 	return nil
 }

@@ -8,11 +8,13 @@ import (
 
 	"time"
 
+	"github.com/helio-energy/helio/internal/cloud"
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
-// TestDemoCloud: the demo's vendor accounts are connected on a fresh database only, and
+// TestDemoCloud: the demo's vendor accounts are connected on a fresh database only (after a
+// restart the Enphase stand-in takes the refresh token Enphase rotated to), and
 // discovery through the worker reaches each stand-in and lists its plants and inverters,
 // none of them in Helio yet.
 func TestDemoCloud(t *testing.T) {
@@ -29,16 +31,34 @@ func TestDemoCloud(t *testing.T) {
 	if err := s.startDemoCloud(ctx, org, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.startDemoCloud(ctx, org, false); err != nil { // a restart: the stand-in again, no second connection
-		t.Fatal(err)
+	discover := func(c *cloud.Connection) ([]cloud.FoundSite, error) {
+		c, err := s.Cloud.Store.Get(ctx, org, c.ID) // the credentials as stored now
+		if err != nil {
+			return nil, err
+		}
+		return s.Cloud.Discover(ctx, c)
 	}
 	conns, err := s.Cloud.Store.List(ctx, org)
-	if err != nil || len(conns) != 3 {
+	if err != nil || len(conns) != 4 {
 		t.Fatalf("connections %+v, %v; want one per demo vendor", conns, err)
 	}
-	want := map[string][2]int{"solaredge": {2, 3}, "fusionsolar": {1, 1}, "isolarcloud": {1, 1}} // sites, inverters
+	// Enphase rotates its refresh token at the first call: the new one is what is stored
 	for _, c := range conns {
-		sites, err := s.Cloud.Discover(ctx, c)
+		if c.Vendor == "enphase" {
+			if _, err := discover(c); err != nil {
+				t.Fatalf("enphase before the restart: %v", err)
+			}
+		}
+	}
+	if err := s.startDemoCloud(ctx, org, false); err != nil { // a restart: the stand-ins again, no second connection
+		t.Fatal(err)
+	}
+	if conns, err = s.Cloud.Store.List(ctx, org); err != nil || len(conns) != 4 {
+		t.Fatalf("connections after a restart %+v, %v; want one per demo vendor", conns, err)
+	}
+	want := map[string][2]int{"solaredge": {2, 3}, "fusionsolar": {1, 1}, "isolarcloud": {1, 1}, "enphase": {1, 1}} // sites, inverters
+	for _, c := range conns {
+		sites, err := discover(c)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Vendor, err)
 		}
