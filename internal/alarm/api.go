@@ -12,6 +12,7 @@ import (
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/listing"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -379,13 +380,16 @@ func (s *Service) deal(r *http.Request) (any, error) {
 			a.ID, p.UserID, in.Reason, in.DealMethod, now); err != nil {
 			return err
 		}
-		_, err := tx.Exec(r.Context(), `UPDATE alarms SET deal_status = 1, deal_reason = ?, deal_method = ?, dealt_by = ?,
-			dealt_at = ?, updated_at = ? WHERE id = ?`, in.Reason, in.DealMethod, p.UserID, now, now, a.ID)
-		return err
+		if _, err := tx.Exec(r.Context(), `UPDATE alarms SET deal_status = 1, deal_reason = ?, deal_method = ?, dealt_by = ?,
+			dealt_at = ?, updated_at = ? WHERE id = ?`, in.Reason, in.DealMethod, p.UserID, now, now, a.ID); err != nil {
+			return err
+		}
+		return s.Engine.alarmEvent(r.Context(), tx, p.OrgID, a.ID, notify.AlarmDealt)
 	})
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
+	s.Engine.opt.Outbox.Wrote()
 	s.Engine.changed(Change{Kind: Dealt, ID: a.ID, StationID: a.StationID, StartAt: a.StartTime.UnixMilli()})
 	if a.DealStatus == Unprocessed && s.Engine.opt.Messages != nil {
 		if err := s.Engine.opt.Messages.AlarmProcessed(r.Context(), a.ID); err != nil {

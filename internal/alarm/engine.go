@@ -18,6 +18,7 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/metrics"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
 )
@@ -58,6 +59,9 @@ type Options struct {
 	// the occurring alarms by it). The engine's changes come in the order of their
 	// commits, with its lock held: it must not call back into the engine.
 	OnChange func(Change)
+	// Outbox receives the alarm events of the organisations' webhooks, in the transaction
+	// of each change (optional).
+	Outbox *notify.Outbox
 }
 
 // Engine raises and recovers alarms. Its methods are safe for concurrent use.
@@ -335,10 +339,8 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 			if ref := a.lastAt; o.rule == RuleOffline && o.at <= a.startAt || o.rule != RuleOffline && o.at <= ref {
 				continue
 			}
-			if _, err := e.db.Exec(ctx, `UPDATE alarms SET status = 2, open_key = NULL, recovered_at = ?,
-				last_alarm_at = CASE WHEN last_alarm_at < ? THEN ? ELSE last_alarm_at END, updated_at = ?
-				WHERE id = ? AND open_key IS NOT NULL`, o.at, a.lastAt, a.lastAt, nowMs, a.id); err != nil {
-				return opened, fmt.Errorf("alarm: unable to recover: %w", err)
+			if err := e.recover(ctx, a, o.at, nowMs); err != nil {
+				return opened, err
 			}
 			delete(e.open, o.key)
 			e.changed(Change{Kind: Recovered, ID: a.id, StationID: a.stationID, StartAt: a.startAt})
@@ -350,6 +352,39 @@ func (e *Engine) apply(ctx context.Context, list []obs, now time.Time) ([]int64,
 		return opened, err
 	}
 	return opened, nil
+}
+
+// recover closes the open alarm a at the instant at (with its event, when an outbox is set).
+func (e *Engine) recover(ctx context.Context, a *openAlarm, at, nowMs int64) error {
+	q := `UPDATE alarms SET status = 2, open_key = NULL, recovered_at = ?,
+		last_alarm_at = CASE WHEN last_alarm_at < ? THEN ? ELSE last_alarm_at END, updated_at = ?
+		WHERE id = ? AND open_key IS NOT NULL`
+	var err error
+	if e.opt.Outbox == nil {
+		_, err = e.db.Exec(ctx, q, at, a.lastAt, a.lastAt, nowMs, a.id)
+	} else {
+		err = e.db.InTx(ctx, func(tx *store.Tx) error {
+			res, err := tx.Exec(ctx, q, at, a.lastAt, a.lastAt, nowMs, a.id)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil // another replica recovered it: its event is written
+			}
+			var org int64
+			if err := tx.QueryRow(ctx, "SELECT org_id FROM alarms WHERE id = ?", a.id).Scan(&org); err != nil {
+				return err
+			}
+			return e.alarmEvent(ctx, tx, org, a.id, notify.AlarmRecovered)
+		})
+		if err == nil {
+			e.opt.Outbox.Wrote()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("alarm: unable to recover: %w", err)
+	}
+	return nil
 }
 
 func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int64, string, error) {
@@ -369,11 +404,26 @@ func (e *Engine) insert(ctx context.Context, o *obs, r *Rule, nowMs int64) (int6
 	if o.dev != nil && o.dev.id != 0 {
 		devID = o.dev.id
 	}
-	id, err := e.db.Insert(ctx, `INSERT INTO alarms (org_id, station_id, device_id, device_sn, device_name, device_type,
+	q := `INSERT INTO alarms (org_id, station_id, device_id, device_sn, device_name, device_type,
 		rule_key, alarm_type, level, status, deal_status, open_key, description, msg_key, msg_args, start_at, occurred_at,
-		last_alarm_at, updated_at, notify_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		o.dev.orgID, o.stationID, devID, o.devSN, o.devNam, o.devType, o.rule, r.Type, r.Level, o.key, desc, o.msgKey,
-		string(args), o.start, nowMs, max(o.at, o.start), nowMs, pending)
+		last_alarm_at, updated_at, notify_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qargs := []any{o.dev.orgID, o.stationID, devID, o.devSN, o.devNam, o.devType, o.rule, r.Type, r.Level, o.key, desc, o.msgKey,
+		string(args), o.start, nowMs, max(o.at, o.start), nowMs, pending}
+	var id int64
+	if e.opt.Outbox == nil {
+		id, err = e.db.Insert(ctx, q, qargs...)
+	} else {
+		err = e.db.InTx(ctx, func(tx *store.Tx) error {
+			var err error
+			if id, err = tx.Insert(ctx, q, qargs...); err != nil {
+				return err
+			}
+			return e.alarmEvent(ctx, tx, o.dev.orgID, id, notify.AlarmRaised)
+		})
+		if err == nil {
+			e.opt.Outbox.Wrote()
+		}
+	}
 	if err != nil && !store.IsUniqueViolation(err) {
 		return 0, "", fmt.Errorf("alarm: unable to open: %w", err)
 	}

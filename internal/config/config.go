@@ -29,6 +29,9 @@ type Config struct {
 	SessionTTL   time.Duration
 	LogoutURL    string
 	MonitorURL   string
+	// PublicURL is the console's address as people reach it: the links in webhook
+	// deliveries and e-mails ("" leaves them out).
+	PublicURL string
 	// Seed makes the demo fleet and simulator deterministic.
 	Seed int64
 	// BackfillDays is how much history the demo back-fills on first start.
@@ -79,6 +82,7 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.StringVar(&c.NATSURL, "nats", env("HELIO_NATS", ""), "NATS server that carries live events between replicas, e.g. nats://127.0.0.1:4222 (HELIO_NATS)")
 	fs.DurationVar(&c.SessionTTL, "session-ttl", envDuration("HELIO_SESSION_TTL", 12*time.Hour), "how long a sign-in lasts (HELIO_SESSION_TTL)")
 	fs.StringVar(&c.LogoutURL, "logout-url", env("HELIO_LOGOUT_URL", ""), "external page to open after logout (HELIO_LOGOUT_URL)")
+	fs.StringVar(&c.PublicURL, "public-url", env("HELIO_PUBLIC_URL", ""), "the console's address as people reach it, for links in webhook deliveries (HELIO_PUBLIC_URL)")
 	fs.StringVar(&c.MonitorURL, "monitor-url", env("HELIO_MONITOR_URL", ""), "external real-time monitor linked from the menu (HELIO_MONITOR_URL)")
 	fs.Int64Var(&c.Seed, "seed", envInt("HELIO_SEED", 20260101), "demo fleet seed (HELIO_SEED)")
 	fs.IntVar(&c.BackfillDays, "backfill-days", int(envInt("HELIO_BACKFILL_DAYS", 365)), "days of demo history to generate on first start (HELIO_BACKFILL_DAYS)")

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/listing"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -76,8 +79,9 @@ func scanRecord(row interface{ Scan(...any) error }) (*Record, error) {
 
 // Records keeps report records; each is also the job that renders it.
 type Records struct {
-	DB  *store.DB
-	Now func() time.Time
+	DB     *store.DB
+	Outbox *notify.Outbox // the webhooks' report.ready (nil: none)
+	Now    func() time.Time
 }
 
 func (s *Records) now() time.Time {
@@ -164,12 +168,32 @@ func (s *Records) Progress(ctx context.Context, id int64, owner string, done flo
 
 // Finish marks a record done with its file.
 func (s *Records) Finish(ctx context.Context, id int64, owner, blobID, fileName string, size int64) (bool, error) {
-	res, err := s.DB.Exec(ctx, `UPDATE report_records SET status = ?, progress = 1, blob_id = ?, file_name = ?, file_size = ?, finished_at = ?,
-		error = '' WHERE id = ? AND lease_owner = ? AND status = ?`, StatusDone, blobID, fileName, size, s.now().UnixMilli(), id, owner, StatusRunning)
+	now := s.now().UnixMilli()
+	var n int64
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE report_records SET status = ?, progress = 1, blob_id = ?, file_name = ?, file_size = ?, finished_at = ?,
+			error = '' WHERE id = ? AND lease_owner = ? AND status = ?`, StatusDone, blobID, fileName, size, now, id, owner, StatusRunning)
+		if err != nil {
+			return err
+		}
+		if n, _ = res.RowsAffected(); n != 1 {
+			return nil
+		}
+		// the webhooks' report.ready, in the same transaction
+		var org int64
+		var name string
+		if err := tx.QueryRow(ctx, "SELECT org_id, name FROM report_records WHERE id = ?", id).Scan(&org, &name); err != nil {
+			return err
+		}
+		format := strings.TrimPrefix(path.Ext(fileName), ".")
+		return s.Outbox.Enqueue(ctx, tx, org, notify.ReportReady, id, func() (any, error) {
+			return notify.Report{ID: id, Name: name, Format: format, At: now}, nil
+		})
+	})
 	if err != nil {
 		return false, fmt.Errorf("report: unable to finish: %w", err)
 	}
-	n, _ := res.RowsAffected()
+	s.Outbox.Wrote()
 	return n == 1, nil
 }
 

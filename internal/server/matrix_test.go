@@ -36,6 +36,7 @@ type fixture struct {
 	compareTpl, reportTpl, record   int64 // the administrator's own (private) analysis items
 	mqttRule                        int64
 	cloudConn                       int64
+	webhook                         int64
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -88,6 +89,7 @@ func newFixture(t *testing.T) *fixture {
 	f.dept, f.cert = e.Accounts.HQDeptID, orgCert(t, e)
 	f.mqttRule = mqttRuleFixture(t, e)
 	f.cloudConn = cloudConnFixture(t, e)
+	f.webhook = webhookFixture(t, e)
 	// the alarms the fault opened are notified in the background: let that work finish, so
 	// that the matrices' snapshots see only what their calls change
 	e.Server.Alarms.Settle()
@@ -167,6 +169,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.mqttRule)
 	case strings.HasPrefix(path, "/v2/cloud/"):
 		return fmt.Sprint(f.cloudConn)
+	case strings.HasPrefix(path, "/v2/webhook/"):
+		return fmt.Sprint(f.webhook)
 	case param == "token":
 		return strings.Repeat("ab", 24)
 	}
@@ -236,6 +240,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		bodies[k] = v
 	}
 	for k, v := range cloudBodies() {
+		bodies[k] = v
+	}
+	for k, v := range webhookBodies() {
 		bodies[k] = v
 	}
 	for k, v := range orgBodies(f.grantedStation, f.dept) {

@@ -26,6 +26,7 @@ import (
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/monitor"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/plan"
 	"github.com/helio-energy/helio/internal/push"
 	"github.com/helio-energy/helio/internal/report"
@@ -75,6 +76,8 @@ type Server struct {
 	// Accounts serves the organisation and account calls; SysLog keeps every API write.
 	Accounts *account.Service
 	SysLog   *syslog.Log
+	// Notify sends the webhooks' deliveries on one replica (Run).
+	Notify *notify.Worker
 	// Cloud syncs vendor-cloud connections (SolarEdge) on one replica (Run).
 	Cloud *cloud.Worker
 	// Engine runs the demo simulator (nil without --demo).
@@ -151,10 +154,14 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	s.Messages = &message.Store{DB: db, Pending: func(ctx context.Context, ids []int64) (map[int64]int, error) {
 		return alarm.PendingByUser(ctx, db, ids)
 	}}
-	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages}
+	// webhooks: events written to the outbox with each change, sent by one worker per cluster
+	s.Notify = &notify.Worker{DB: db, Base: cfg.PublicURL}
+	outbox := &notify.Outbox{Wake: s.Notify.Wake}
+	(&notify.Service{Store: &notify.Store{DB: db}, Outbox: outbox, Worker: s.Notify}).Routes(s.API)
+	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages, Outbox: outbox}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
 	// the fleet state keeps the occurring alarms by the engine's committed changes
-	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered,
+	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered, Outbox: outbox,
 		OnChange: func(c alarm.Change) { s.Fleet.ApplyAlarms([]fleet.AlarmChange{fleetAlarm(c)}) }})
 	s.API.OnWrite(s.Alarms.Changed) // users, roles, grants and stations: the notification recipients kept in memory
 	s.Writer.AfterCommit(func(ctx context.Context, accepted []telemetry.Sample) {
@@ -170,7 +177,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&alarm.Service{Engine: s.Alarms}).Routes(s.API)
 	(&message.Service{Store: s.Messages}).Routes(s.API)
 	// reports: rendered in the background, files in the blob store (issue 16)
-	records := &report.Records{DB: db}
+	records := &report.Records{DB: db, Outbox: outbox}
 	s.Reports = &report.Service{DB: db, Records: records, Blobs: blob.NewDB(db), Worker: &report.Worker{Records: records,
 		Builder: &report.Builder{DB: db, Measure: s.Analysis.Measure},
 		Blobs:   blob.NewDB(db), Messages: s.Messages}}

@@ -10,6 +10,7 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/message"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -18,6 +19,7 @@ type Service struct {
 	DB       *store.DB
 	Blobs    blob.Store
 	Messages *message.Store // nil: no messages
+	Outbox   *notify.Outbox // the webhooks' events (nil: none)
 	Now      func() time.Time
 }
 
@@ -211,7 +213,7 @@ func (s *Service) create(r *http.Request) (any, error) {
 	if err := httpapi.Decode(r, &in); err != nil {
 		return nil, err
 	}
-	id, err := Create(r.Context(), s.DB, httpapi.Caller(r), in, s.now())
+	id, err := Create(r.Context(), s.DB, s.Outbox, httpapi.Caller(r), in, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +235,7 @@ func (s *Service) transition(r *http.Request) (any, error) {
 	if in.Action == "" {
 		return nil, httpapi.InvalidField("action", "required")
 	}
-	if _, err := Move(r.Context(), s.DB, httpapi.Caller(r), &o, in.Action, in.Comment, s.now()); err != nil {
+	if _, err := Move(r.Context(), s.DB, s.Outbox, httpapi.Caller(r), &o, in.Action, in.Comment, s.now()); err != nil {
 		return nil, err
 	}
 	s.announce(r, o.ID, in.Action)

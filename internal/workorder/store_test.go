@@ -31,11 +31,11 @@ func TestStoreOnBothDatabases(t *testing.T) {
 		now := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
 		in := workorder.Input{Title: "Fence 100% done_", StationID: sid, Priority: 3, AssigneeUserID: acc.AdminID,
 			CCUserIDs: []int64{acc.OperatorID}, PlannedStart: "2026-05-01T08:00:00Z", PlannedEnd: "2026-05-01T12:00:00Z"}
-		id, err := workorder.Create(ctx, db, admin, in, now)
+		id, err := workorder.Create(ctx, db, nil, admin, in, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := workorder.Create(ctx, db, admin, in, now); err != nil {
+		if _, err := workorder.Create(ctx, db, nil, admin, in, now); err != nil {
 			t.Fatal("a second order in the same instant:", err)
 		}
 		o, err := workorder.Get(ctx, db, admin, id, now)
@@ -43,7 +43,7 @@ func TestStoreOnBothDatabases(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, a := range []string{workorder.ActAccept, workorder.ActStart} {
-			if _, err := workorder.Move(ctx, db, admin, &o, a, "", now); err != nil {
+			if _, err := workorder.Move(ctx, db, nil, admin, &o, a, "", now); err != nil {
 				t.Fatal(a, err)
 			}
 			if o, err = workorder.Get(ctx, db, admin, id, now); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -198,7 +199,7 @@ func OpenOrderOf(ctx context.Context, db *store.DB, alarmID int64) (int64, strin
 }
 
 // Create opens an order and records its first event; it returns the new id.
-func Create(ctx context.Context, db *store.DB, p *httpapi.Principal, in Input, now time.Time) (int64, error) {
+func Create(ctx context.Context, db *store.DB, ob *notify.Outbox, p *httpapi.Principal, in Input, now time.Time) (int64, error) {
 	if err := in.Validate(in.AlarmID > 0); err != nil {
 		return 0, err
 	}
@@ -264,10 +265,15 @@ func Create(ctx context.Context, db *store.DB, p *httpapi.Principal, in Input, n
 				return e
 			}
 		}
-		_, e = tx.Exec(ctx, `INSERT INTO work_order_events (order_id, action, from_status, to_status, user_id, comment, created_at)
-			VALUES (?, 'create', 0, 1, ?, '', ?)`, id, p.UserID, at)
-		return e
+		if _, e = tx.Exec(ctx, `INSERT INTO work_order_events (order_id, action, from_status, to_status, user_id, comment, created_at)
+			VALUES (?, 'create', 0, 1, ?, '', ?)`, id, p.UserID, at); e != nil {
+			return e
+		}
+		return orderEvent(ctx, tx, ob, p, id, notify.WorkOrderCreated, "create", at)
 	})
+	if err == nil {
+		ob.Wrote()
+	}
 	if store.IsUniqueViolation(err) {
 		return 0, httpapi.Conflict("wo_alarm_has_order", "")
 	}
@@ -314,7 +320,7 @@ func ActorOf(p *httpapi.Principal, o *Order) Actor {
 
 // Move makes a transition on a visible order; the status must still be the one read, so
 // two people acting at once cannot both succeed.
-func Move(ctx context.Context, db *store.DB, p *httpapi.Principal, o *Order, action, comment string, now time.Time) (Transition, error) {
+func Move(ctx context.Context, db *store.DB, ob *notify.Outbox, p *httpapi.Principal, o *Order, action, comment string, now time.Time) (Transition, error) {
 	comment = strings.TrimSpace(comment)
 	var v httpapi.Validator
 	cleanText(&v, "comment", comment, MaxCommentLen, false)
@@ -359,10 +365,15 @@ func Move(ctx context.Context, db *store.DB, p *httpapi.Principal, o *Order, act
 		if n, _ := res.RowsAffected(); n != 1 {
 			return errMoved
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO work_order_events (order_id, action, from_status, to_status, user_id, comment, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, action, o.Status, t.To, p.UserID, comment, at)
-		return err
+		if _, err = tx.Exec(ctx, `INSERT INTO work_order_events (order_id, action, from_status, to_status, user_id, comment, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, action, o.Status, t.To, p.UserID, comment, at); err != nil {
+			return err
+		}
+		return orderEvent(ctx, tx, ob, p, o.ID, notify.WorkOrderTransitioned, action, at)
 	})
+	if err == nil {
+		ob.Wrote()
+	}
 	if errors.Is(err, errMoved) {
 		return t, httpapi.Conflict(ErrNotFrom)
 	}
@@ -373,3 +384,16 @@ func Move(ctx context.Context, db *store.DB, p *httpapi.Principal, o *Order, act
 }
 
 var errMoved = errors.New("workorder: status changed meanwhile")
+
+// orderEvent writes a work-order event for the organisation's webhooks in tx (nothing when
+// none wants it).
+func orderEvent(ctx context.Context, tx *store.Tx, ob *notify.Outbox, p *httpapi.Principal, id int64, event, action string, at int64) error {
+	return ob.Enqueue(ctx, tx, p.OrgID, event, id, func() (any, error) {
+		w := notify.WorkOrder{Action: action, At: at}
+		err := tx.QueryRow(ctx, `SELECT o.id, o.number, o.title, o.status, o.station_id, s.name, s.timezone,
+			COALESCE((SELECT CASE WHEN u.name <> '' THEN u.name ELSE u.username END FROM users u WHERE u.id = ?), '')
+			FROM work_orders o JOIN stations s ON s.id = o.station_id WHERE o.id = ?`, p.UserID, id).Scan(
+			&w.ID, &w.Number, &w.Title, &w.Status, &w.StationID, &w.StationName, &w.TimeZone, &w.By)
+		return w, err
+	})
+}

@@ -3054,6 +3054,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhook/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a webhook (its signing secret is answered once) */
+        post: operations["postV2WebhookAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhook/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a webhook with its deliveries and their log */
+        post: operations["postV2WebhookDeleteId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhook/edit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a webhook, or make it a new signing secret */
+        post: operations["postV2WebhookEditId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhook/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's webhooks, with their last delivery's outcome */
+        get: operations["getV2WebhookList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhook/log/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook's latest delivery attempts (100), newest first, with its deliveries not tried yet */
+        get: operations["getV2WebhookLogId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhook/test/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the webhook a test delivery now */
+        post: operations["postV2WebhookTestId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webpush/message": {
         parameters: {
             query?: never;
@@ -3496,6 +3598,25 @@ export interface components {
             data: string;
             /** @description the file name (at most 120 characters) */
             name: string;
+        };
+        Attempt: {
+            attempt: number;
+            /** @description the receiver's idempotency key (X-Helio-Delivery): the same on every attempt */
+            deliveryId: string;
+            durationMs: number;
+            error: string;
+            event: string;
+            /**
+             * Format: date-time
+             * @description the next attempt of a pending delivery
+             */
+            nextTime: string;
+            /** @description the delivery's: pending, sent or failed */
+            state: string;
+            /** @description the receiver's HTTP status, 0 when none came */
+            status: number;
+            /** Format: date-time */
+            time: string;
         };
         Attribute: {
             /** @description nameplate or live */
@@ -5874,6 +5995,9 @@ export interface components {
             templateId?: number;
             vendor?: string;
         };
+        TestSent: {
+            deliveryId: string;
+        };
         TopDevice: {
             currentPowerKw: number;
             /** @description today's kWh ÷ the inverter's array kWp */
@@ -6074,6 +6198,39 @@ export interface components {
             /** @description RFC 3339 */
             time?: string;
             windMs: number;
+        };
+        Webhook: {
+            /** Format: date-time */
+            createTime: string;
+            enabled: boolean;
+            events: string[];
+            /** @description helio, teams or slack */
+            format: string;
+            id: number;
+            /** @description the language of the deliveries' texts */
+            language: string;
+            lastState: string;
+            /** Format: date-time */
+            lastTime: string;
+            name: string;
+            /** @description deliveries waiting for an attempt */
+            pending: number;
+            /** @description the signing secret: only in the answer that made it */
+            secret?: string;
+            url: string;
+        };
+        WebhookInput: {
+            enabled?: boolean;
+            /** @description at least one of alarm.raised, alarm.recovered, alarm.dealt, workorder.created, workorder.transitioned, report.ready */
+            events: string[];
+            /** @description helio, teams or slack */
+            format: string;
+            language: string;
+            name: string;
+            /** @description on an edit: make a new signing secret (answered once) */
+            rotateSecret?: boolean;
+            /** @description http or https */
+            url: string;
         };
         WireSample: {
             acVoltageV?: number;
@@ -14635,6 +14792,262 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["TypeTrend"];
+                    };
+                };
+            };
+        };
+    };
+    postV2WebhookAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+        };
+    };
+    postV2WebhookDeleteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    postV2WebhookEditId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+        };
+    };
+    getV2WebhookList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+        };
+    };
+    getV2WebhookLogId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Attempt"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2WebhookTestId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TestSent"];
                     };
                 };
             };

@@ -1,0 +1,149 @@
+// Package notify delivers what happens in Helio to the places people look: an
+// organisation's webhooks (Helio's JSON, Microsoft Teams, Slack). Every delivery is a row of
+// one outbox, written in the transaction that decided it (the alarm opened, the work order
+// moved), and sent by one worker per cluster, at least once, under the row's id: the
+// receiver's idempotency key. docs/notifications.md.
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// The events a webhook may subscribe to.
+const (
+	AlarmRaised           = "alarm.raised"
+	AlarmRecovered        = "alarm.recovered"
+	AlarmDealt            = "alarm.dealt"
+	WorkOrderCreated      = "workorder.created"
+	WorkOrderTransitioned = "workorder.transitioned"
+	ReportReady           = "report.ready"
+	// Test is the event of a webhook's "send test": no subscription needed.
+	Test = "test"
+)
+
+// Events are the events a webhook may subscribe to, in the order the console lists them.
+var Events = []string{AlarmRaised, AlarmRecovered, AlarmDealt, WorkOrderCreated, WorkOrderTransitioned, ReportReady}
+
+// ChannelWebhook is the outbox channel of webhooks.
+const ChannelWebhook = "webhook"
+
+// Alarm is what an alarm event carries, as stored when it happened (texts are put in the
+// receiver's language when sent).
+type Alarm struct {
+	ID          int64  `json:"id"`
+	Level       int    `json:"level"`
+	Rule        string `json:"rule"`
+	MsgKey      string `json:"msgKey"`
+	Args        []any  `json:"args"`
+	StationID   int64  `json:"stationId"`
+	StationName string `json:"stationName"`
+	TimeZone    string `json:"timeZone"`
+	DeviceSN    string `json:"deviceSn"`
+	DeviceName  string `json:"deviceName"`
+	StartAt     int64  `json:"startAt"`
+	RecoveredAt int64  `json:"recoveredAt"`
+	DealReason  string `json:"dealReason"`
+	DealtBy     string `json:"dealtBy"`
+}
+
+// WorkOrder is what a work-order event carries.
+type WorkOrder struct {
+	ID          int64  `json:"id"`
+	Number      string `json:"number"`
+	Title       string `json:"title"`
+	Status      int    `json:"status"`
+	Action      string `json:"action"` // the transition (workorder.transitioned)
+	StationID   int64  `json:"stationId"`
+	StationName string `json:"stationName"`
+	TimeZone    string `json:"timeZone"`
+	By          string `json:"by"`
+	At          int64  `json:"at"`
+}
+
+// Report is what a report.ready event carries.
+type Report struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	At     int64  `json:"at"`
+}
+
+// Outbox writes deliveries. Its zero value is not usable: Now may be nil (time.Now).
+type Outbox struct {
+	Now func() time.Time
+	// Wake, when set, is told that a delivery was written (the worker looks at once).
+	Wake func()
+}
+
+func (o *Outbox) now() time.Time {
+	if o == nil || o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
+}
+
+// Enqueue writes, in tx, one delivery of event to each enabled webhook of the organisation
+// that subscribed to it; build makes the event's data (called only when one did). A nil
+// Outbox writes nothing.
+func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, orgID int64, event string, subjectID int64, build func() (any, error)) error {
+	if o == nil {
+		return nil
+	}
+	rows, err := tx.Query(ctx, "SELECT id FROM webhooks WHERE org_id = ? AND enabled = 1 AND events LIKE ? ORDER BY id", orgID, "%,"+event+",%")
+	if err != nil {
+		return fmt.Errorf("notify: unable to read webhooks: %w", err)
+	}
+	var targets []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		targets = append(targets, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	data, err := build()
+	if err != nil {
+		return err
+	}
+	for _, id := range targets {
+		if _, err := o.insert(ctx, tx, orgID, id, event, subjectID, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert writes one delivery due now and returns its id.
+func (o *Outbox) insert(ctx context.Context, tx *store.Tx, orgID, webhookID int64, event string, subjectID int64, data any) (int64, error) {
+	payload, err := json.Marshal(data)
+	if err != nil {
+		return 0, err
+	}
+	now := o.now().UnixMilli()
+	id, err := tx.Insert(ctx, `INSERT INTO notify_outbox (org_id, channel, target_id, event, subject_id, payload, state, next_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, orgID, ChannelWebhook, webhookID, event, subjectID, string(payload), now, now)
+	if err != nil {
+		return 0, fmt.Errorf("notify: unable to write a delivery: %w", err)
+	}
+	return id, nil
+}
+
+// Wrote tells the worker that deliveries were committed (call after the transaction).
+func (o *Outbox) Wrote() {
+	if o != nil && o.Wake != nil {
+		o.Wake()
+	}
+}
