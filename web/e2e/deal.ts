@@ -23,6 +23,7 @@ export const SECONDS: Record<string, number> = {
   'keyboard.e2e.ts': 10,
   'ingest-keys.e2e.ts': 8,
   'line-ingest.e2e.ts': 6,
+  'webhooks.e2e.ts': 33,
 };
 
 /** What a file not in the table is counted as: a middling file. */

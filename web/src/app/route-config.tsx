@@ -260,6 +260,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/cloud/cloud-page'), (m) => m.CloudPage),
   },
   {
+    // Webhooks: the organisation's alarms, work orders and reports sent to its own tools.
+    name: 'webhooks',
+    path: '/permission/webhooks',
+    locale: 'menu.permission.webhooks',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/webhooks/webhooks-page'), (m) => m.WebhooksPage),
+  },
+  {
     // History import: vendor portals' CSV/XLSX exports, previewed, mapped, dry run, imported as jobs.
     name: 'historyImport',
     path: '/permission/import',

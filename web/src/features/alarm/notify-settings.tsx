@@ -12,9 +12,11 @@ import '@arco-design/web-react/es/Radio/style/css.js';
 import '@arco-design/web-react/es/Switch/style/css.js';
 import { type ComponentProps, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { TimeZoneSelect } from '@/components/time-zone-select';
 import { ApiError } from '@/lib/api-client';
+import { useRole } from '@/lib/auth';
 import { formatNumber } from '@/lib/format';
 import { notifySuccess } from '@/lib/notify';
 import styles from './alarm.module.css';
@@ -88,6 +90,7 @@ function RadioGroup({ label, ...props }: { label: string } & ComponentProps<type
 /** The signed-in user's alarm notification settings (GET/POST /v2/warn/notify/settings). */
 export function NotifySettingsForm() {
   const { t } = useTranslation();
+  const isAdmin = useRole() === 'admin';
   const settings = useNotifySettings();
   const save = useSaveNotifySettings();
   const [form] = Form.useForm<FormValues>();
@@ -238,6 +241,11 @@ export function NotifySettingsForm() {
           </div>
         </Form>
       </DataState>
+      {isAdmin && (
+        <p className={styles.muted}>
+          {t('alarm.notify.webhooks')} <Link to="/permission/webhooks">{t('alarm.notify.webhooksLink')}</Link>
+        </p>
+      )}
     </section>
   );
 }
