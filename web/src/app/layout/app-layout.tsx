@@ -13,11 +13,13 @@ import { ProgressFallback } from '@/components/progress-bar';
 import { FloatingSettingsButton } from '@/features/settings/settings-button';
 import { useSettingsStore } from '@/features/settings/settings-store';
 import { useAppTitle } from '@/lib/branding';
+import { usePhone } from '@/lib/use-phone';
 import { useArcoLocale } from '../arco-locale';
 import { NOT_FOUND_ROUTE } from '../route-config';
 import { useTabsStore } from '../tabs-store';
 import styles from './app-layout.module.css';
 import { PageBreadcrumb } from './breadcrumb';
+import { MenuDrawer } from './menu-drawer';
 import { Navbar } from './navbar';
 import { SideMenu } from './side-menu';
 import { MAIN_ID, SkipLink } from './skip-link';
@@ -82,9 +84,12 @@ export default function AppLayout() {
   const menuWidth = useSettingsStore((state) => state.menuWidth);
   const update = useSettingsStore((state) => state.update);
   const arcoLocale = useArcoLocale();
+  const phone = usePhone();
+  const [menuOpen, setMenuOpen] = useState(false);
   useTrackTabs();
 
-  const showMenu = menu && !hideMenu;
+  // A phone has no room for a menu beside the page: it opens as a drawer from the navbar.
+  const showMenu = menu && !hideMenu && !phone;
   const siderWidth = collapsed ? COLLAPSED_MENU_WIDTH : menuWidth;
   // Top menu bar on: the navbar spans the page and the menu sits beneath it.
   // Off: the menu runs the full height, with the brand at its top, and the navbar sits beside it.
@@ -100,7 +105,12 @@ export default function AppLayout() {
           className={styles.navbar}
           style={{ left: showMenu && !topMenu ? siderWidth : 0, height: NAVBAR_HEIGHT }}
         >
-          <Navbar showBrand={topMenu || !showMenu} />
+          <Navbar
+            showBrand={topMenu || !showMenu}
+            phone={phone}
+            menuOpen={menuOpen}
+            onMenu={() => setMenuOpen(true)}
+          />
         </div>
       )}
       {showMenu && (
@@ -151,6 +161,7 @@ export default function AppLayout() {
           </Layout.Footer>
         )}
       </Layout>
+      {phone && <MenuDrawer visible={menuOpen} onClose={() => setMenuOpen(false)} />}
       <LazySettingsDrawer />
       <FloatingSettingsButton />
     </Layout>

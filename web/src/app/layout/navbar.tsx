@@ -9,6 +9,7 @@ import '@arco-design/web-react/es/Menu/style/css.js';
 import {
   IconFullscreen,
   IconFullscreenExit,
+  IconMenu,
   IconMoonFill,
   IconNotification,
   IconPoweroff,
@@ -127,13 +128,105 @@ function UserMenu() {
 interface NavbarProps {
   /** The brand shows here unless the full-height menu already carries it. */
   showBrand: boolean;
+  /** Phone-sized: a menu button on the left, and the tools that do not fit in the menu drawer. */
+  phone?: boolean;
+  /** Whether the menu drawer is open (phone only). */
+  menuOpen?: boolean;
+  onMenu?: () => void;
 }
 
-export function Navbar({ showBrand }: NavbarProps) {
+function FullscreenButton() {
+  const { t } = useTranslation();
+  const [fullscreen, toggleFullscreen] = useFullscreen();
+  const label = fullscreen ? t('navbar.fullscreen.exit') : t('navbar.fullscreen.enter');
+  return (
+    <Button
+      shape="circle"
+      type="secondary"
+      icon={fullscreen ? <IconFullscreenExit /> : <IconFullscreen />}
+      aria-label={label}
+      title={label}
+      onClick={toggleFullscreen}
+    />
+  );
+}
+
+function SettingsButton() {
+  const { t } = useTranslation();
+  const setDrawerOpen = useSettingsStore((state) => state.setDrawerOpen);
+  return (
+    <Button
+      shape="circle"
+      type="secondary"
+      icon={<IconSettings />}
+      aria-label={t('navbar.settings')}
+      title={t('navbar.settings')}
+      onClick={() => setDrawerOpen(true)}
+    />
+  );
+}
+
+/**
+ * The page tools that fold away into the menu drawer on a phone, where the navbar has room for
+ * the assistant, the messages and the account only.
+ */
+export function NavbarTools() {
+  return (
+    <>
+      <li>
+        <LocationSwitch />
+      </li>
+      <li>
+        <LocaleSwitch />
+      </li>
+      <li>
+        <ThemeToggle />
+      </li>
+      <li>
+        <FullscreenButton />
+      </li>
+      <li>
+        <SettingsButton />
+      </li>
+    </>
+  );
+}
+
+export function Navbar({ showBrand, phone = false, menuOpen = false, onMenu }: NavbarProps) {
   const { t } = useTranslation();
   const title = useAppTitle();
-  const setDrawerOpen = useSettingsStore((state) => state.setDrawerOpen);
-  const [fullscreen, toggleFullscreen] = useFullscreen();
+
+  if (phone) {
+    return (
+      <header className={styles.navbar} data-phone="">
+        <div className={styles.left}>
+          <Button
+            className={styles.menuButton}
+            shape="circle"
+            type="secondary"
+            icon={<IconMenu />}
+            aria-label={t('menu.open')}
+            title={t('menu.open')}
+            aria-haspopup="dialog"
+            aria-expanded={menuOpen}
+            onClick={onMenu}
+          />
+          <Logo size={28} />
+        </div>
+        <ul className={styles.right}>
+          <li>
+            <AssistantButton />
+          </li>
+          <li>
+            <MessageBell />
+          </li>
+          <li>
+            <UserMenu />
+          </li>
+        </ul>
+      </header>
+    );
+  }
 
   return (
     <header className={styles.navbar}>
@@ -162,24 +255,10 @@ export function Navbar({ showBrand }: NavbarProps) {
           <MessageBell />
         </li>
         <li>
-          <Button
-            shape="circle"
-            type="secondary"
-            icon={fullscreen ? <IconFullscreenExit /> : <IconFullscreen />}
-            aria-label={fullscreen ? t('navbar.fullscreen.exit') : t('navbar.fullscreen.enter')}
-            title={fullscreen ? t('navbar.fullscreen.exit') : t('navbar.fullscreen.enter')}
-            onClick={toggleFullscreen}
-          />
+          <FullscreenButton />
         </li>
         <li>
-          <Button
-            shape="circle"
-            type="secondary"
-            icon={<IconSettings />}
-            aria-label={t('navbar.settings')}
-            title={t('navbar.settings')}
-            onClick={() => setDrawerOpen(true)}
-          />
+          <SettingsButton />
         </li>
         <li>
           <UserMenu />
