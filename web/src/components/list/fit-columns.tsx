@@ -9,7 +9,16 @@ import styles from './list.module.css';
  * columns are dropped, lowest `optional` first, and shown in the row's details instead, so
  * that the page never needs a sideways scroll.
  */
-export type FitColumn<T> = ColumnProps<T> & { optional?: number };
+export type FitColumn<T> = ColumnProps<T> & {
+  optional?: number;
+  /**
+   * Where the column goes when a phone draws the rows as cards (list-cards.tsx): on the card
+   * (primary), behind its details toggle (secondary), or at its foot as the row's actions. Unset:
+   * the first three columns that never step aside are primary, a column fixed on the right
+   * holds the actions, the others are secondary.
+   */
+  phone?: 'primary' | 'secondary' | 'actions';
+};
 
 /** The width a column is counted at: its own, or this. */
 const DEFAULT_WIDTH = 120;
@@ -61,7 +70,7 @@ function useWidth(): [RefObject<HTMLDivElement>, number] {
   return [ref, width];
 }
 
-function cellOf<T>(column: FitColumn<T>, row: T, index: number): ReactNode {
+export function cellOf<T>(column: FitColumn<T>, row: T, index: number): ReactNode {
   const value = column.dataIndex ? (row as Record<string, unknown>)[column.dataIndex] : undefined;
   if (column.render) {
     return column.render(value, row, index);

@@ -7,7 +7,9 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, type TableHTMLAttributes, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { usePhone } from '@/lib/use-phone';
 import { type FitColumn, useFitColumns } from './fit-columns';
+import { ListCards } from './list-cards';
 import styles from './list.module.css';
 
 /** One page of a list as the server answers it (httpapi.Page). */
@@ -24,7 +26,10 @@ export interface ListTableProps<T> {
   /** The table's accessible name. */
   label: string;
   query: UseQueryResult<Page<T>>;
-  /** The columns; optional ones step aside into the row's details when the table is too wide. */
+  /**
+   * The columns; optional ones step aside into the row's details when the table is too wide. On
+   * a phone the rows are cards, laid out by each column's `phone` (see FitColumn).
+   */
   columns: FitColumn<T>[];
   page: number;
   pageSize: number;
@@ -41,7 +46,10 @@ export interface ListTableProps<T> {
 /** What Arco's table passes to onChange: pagination, sorter, filters, what happened. */
 export type TableChange = [unknown, SorterInfo | SorterInfo[], unknown, { action: string }];
 
-/** A server-paged list: loading, error and empty states, the table and its pagination. */
+/**
+ * A server-paged list: loading, error and empty states, the table and its pagination. A phone
+ * gets the rows as cards and a pagination of one line.
+ */
 export function ListTable<T>({
   label,
   query,
@@ -58,6 +66,7 @@ export function ListTable<T>({
   const { t } = useTranslation();
   const rows = query.data?.list ?? [];
   const capped = query.data?.totalCapped === true;
+  const phone = usePhone();
   const fit = useFitColumns(columns, expandedRowRender);
   // Arco's table takes no aria-label; its table element does.
   const components = useMemo(
@@ -74,18 +83,22 @@ export function ListTable<T>({
         onRetry={() => void query.refetch()}
         minHeight={280}
       >
-        <Table
-          rowKey={rowKey}
-          columns={fit.columns}
-          data={rows}
-          pagination={false}
-          scroll={fit.scroll}
-          border={false}
-          components={components}
-          expandedRowRender={fit.expandedRowRender}
-          expandProps={fit.expandProps}
-          onChange={onSort && ((...args: TableChange) => args[3].action === 'sort' && onSort(args[1]))}
-        />
+        {phone ? (
+          <ListCards label={label} rows={rows} columns={columns} rowKey={rowKey} expandedRowRender={expandedRowRender} />
+        ) : (
+          <Table
+            rowKey={rowKey}
+            columns={fit.columns}
+            data={rows}
+            pagination={false}
+            scroll={fit.scroll}
+            border={false}
+            components={components}
+            expandedRowRender={fit.expandedRowRender}
+            expandProps={fit.expandProps}
+            onChange={onSort && ((...args: TableChange) => args[3].action === 'sort' && onSort(args[1]))}
+          />
+        )}
       </DataState>
       {query.data && query.data.total > 0 && (
         <div className={styles.pagination}>
@@ -93,9 +106,10 @@ export function ListTable<T>({
             total={query.data.total}
             current={page}
             pageSize={pageSize}
-            sizeCanChange
+            sizeCanChange={!phone}
+            simple={phone}
             sizeOptions={sizeOptions}
-            showTotal={capped ? () => t('list.totalCapped', { count: query.data.total }) : true}
+            showTotal={capped ? () => t('list.totalCapped', { count: query.data.total }) : !phone}
             onChange={onPage}
           />
         </div>

@@ -50,7 +50,7 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     sortable(
       {
         title: t('alarm.field.occurTime'),
-        dataIndex: 'occurTime',
+        dataIndex: 'occurTime', phone: 'primary',
         width: 176,
         fixed: 'left',
         render: (value: string, alarm) => <ZonedTime value={value} timeZone={alarm.timezone} />,
@@ -61,7 +61,7 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     sortable(
       {
         title: t('alarm.field.level'),
-        dataIndex: 'level',
+        dataIndex: 'level', phone: 'primary',
         width: 110,
         render: (level: number) => <AlarmLevelTag level={level} />,
       },
@@ -70,7 +70,7 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     ),
     {
       title: t('alarm.field.alarmStatus'),
-      dataIndex: 'alarmStatus',
+      dataIndex: 'alarmStatus', phone: 'primary',
       width: 110,
       render: (status: number) => <AlarmStatusTag status={status} />,
     },
@@ -83,12 +83,12 @@ export function AlarmList({ filters, onFilters, onReset, onOpen }: AlarmListProp
     },
     {
       title: t('alarm.field.description'),
-      dataIndex: 'description',
+      dataIndex: 'description', phone: 'primary',
       width: 220,
       ellipsis: true,
       tooltip: true,
     },
-    { title: t('alarm.field.station'), dataIndex: 'stationName', width: 160, ellipsis: true, tooltip: true },
+    { title: t('alarm.field.station'), dataIndex: 'stationName', phone: 'primary', width: 160, ellipsis: true, tooltip: true },
     {
       title: t('alarm.field.device'),
       dataIndex: 'deviceName',

@@ -215,6 +215,7 @@ export function DocumentsPage() {
     {
       title: t('assistant.documents.col.actions'),
       width: 300,
+      phone: 'actions',
       render: (_: unknown, d) => (
         <>
           <Button

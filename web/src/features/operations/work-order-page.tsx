@@ -71,6 +71,7 @@ export function WorkOrderPage() {
     {
       title: t('ops.wo.field.title'),
       dataIndex: 'title',
+      phone: 'primary',
       fixed: 'left',
       width: 200,
       render: (_: string, order) => (
@@ -83,7 +84,7 @@ export function WorkOrderPage() {
       ),
     },
     sortable(
-      { title: t('ops.wo.field.status'), dataIndex: 'status', width: 120, render: (s: number) => <WorkOrderStatusTag status={s} /> },
+      { title: t('ops.wo.field.status'), dataIndex: 'status', phone: 'primary', width: 120, render: (s: number) => <WorkOrderStatusTag status={s} /> },
       'status',
       current,
     ),
@@ -94,7 +95,7 @@ export function WorkOrderPage() {
       render: (_: number, order) => <TimeoutTag timeout={liveTimeout(order, now).timeout} />,
     },
     sortable(
-      { title: t('ops.wo.field.priority'), dataIndex: 'priority', width: 110, render: (p: number) => <PriorityTag priority={p} /> },
+      { title: t('ops.wo.field.priority'), dataIndex: 'priority', phone: 'primary', width: 110, render: (p: number) => <PriorityTag priority={p} /> },
       'priority',
       current,
     ),
@@ -108,7 +109,7 @@ export function WorkOrderPage() {
         return h > 0 ? <span className={styles.late}>{t('ops.wo.hours', { hours: formatNumber(h, 1) })}</span> : '-';
       },
     },
-    { title: t('ops.wo.field.station'), dataIndex: 'stationName', width: 160, ellipsis: true, tooltip: true },
+    { title: t('ops.wo.field.station'), dataIndex: 'stationName', phone: 'primary', width: 160, ellipsis: true, tooltip: true },
     { title: t('ops.wo.field.submitTime'), dataIndex: 'submitTime', width: 200, optional: 6, render: (v: string, order) => <ZonedTime value={v} timeZone={order.timezone} /> },
     { title: t('ops.wo.field.submitter'), dataIndex: 'submitter', width: 120, optional: 5 },
     {

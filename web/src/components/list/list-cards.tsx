@@ -1,0 +1,122 @@
+import { IconDown, IconUp } from '@arco-design/web-react/icon';
+import { type ReactNode, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cellOf, type FitColumn } from './fit-columns';
+import styles from './list-cards.module.css';
+
+/** How many columns a card shows when no column says it is primary. */
+const DEFAULT_PRIMARY = 3;
+
+/** The columns of a card: on it, behind its details toggle, and its actions. */
+export function cardColumns<T>(columns: FitColumn<T>[]) {
+  const isActions = (column: FitColumn<T>) =>
+    column.phone === 'actions' || (column.phone === undefined && column.fixed === 'right');
+  const marked = columns.some((column) => column.phone === 'primary');
+  const rest = columns.filter((column) => !isActions(column));
+  const primary = marked
+    ? rest.filter((column) => column.phone === 'primary')
+    : rest.filter((column) => column.phone === undefined && column.optional === undefined).slice(0, DEFAULT_PRIMARY);
+  return {
+    primary,
+    secondary: rest.filter((column) => !primary.includes(column)),
+    actions: columns.filter(isActions),
+  };
+}
+
+/** A column of sentences or names (ellipsed in the table, or wide) takes a card's whole width. */
+function isLong<T>(column: FitColumn<T>): boolean {
+  return Boolean(column.ellipsis) || (typeof column.width === 'number' && column.width >= 200);
+}
+
+function keyOf<T>(column: FitColumn<T>, index: number): string {
+  return String(column.key ?? column.dataIndex ?? index);
+}
+
+function Fields<T>({ columns, row, index }: { columns: FitColumn<T>[]; row: T; index: number }) {
+  return (
+    <dl className={styles.fields}>
+      {columns.map((column, key) => (
+        <div key={keyOf(column, key)} className={isLong(column) ? styles.long : styles.field}>
+          <dt>{column.title as ReactNode}</dt>
+          <dd>{cellOf(column, row, index)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+interface CardProps<T> {
+  row: T;
+  index: number;
+  columns: ReturnType<typeof cardColumns<T>>;
+  expandedRowRender?: (row: T) => ReactNode;
+}
+
+function Card<T>({ row, index, columns, expandedRowRender }: CardProps<T>) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const hasDetails = columns.secondary.length > 0 || Boolean(expandedRowRender);
+  return (
+    <li className={styles.card}>
+      <Fields columns={columns.primary} row={row} index={index} />
+      {open && (
+        <div id={id} className={styles.details}>
+          <Fields columns={columns.secondary} row={row} index={index} />
+          {expandedRowRender?.(row)}
+        </div>
+      )}
+      {(hasDetails || columns.actions.length > 0) && (
+        <div className={styles.foot}>
+          {hasDetails && (
+            <button
+              type="button"
+              className={styles.toggle}
+              aria-expanded={open}
+              aria-controls={open ? id : undefined}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? <IconUp aria-hidden /> : <IconDown aria-hidden />}
+              {t(open ? 'list.hideDetails' : 'list.showDetails')}
+            </button>
+          )}
+          {columns.actions.map((column, key) => (
+            <span key={keyOf(column, key)} className={styles.actions}>
+              {cellOf(column, row, index)}
+            </span>
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}
+
+interface ListCardsProps<T> {
+  /** The list's accessible name. */
+  label: string;
+  rows: T[];
+  columns: FitColumn<T>[];
+  rowKey: string;
+  expandedRowRender?: (row: T) => ReactNode;
+}
+
+/**
+ * A list's rows as cards, for a phone: the columns an operator needs first on each card, the
+ * others behind a details toggle, the row's actions at its foot. Nothing scrolls sideways.
+ */
+export function ListCards<T>({ label, rows, columns, rowKey, expandedRowRender }: ListCardsProps<T>) {
+  const parts = cardColumns(columns);
+  return (
+    <ul className={styles.cards} aria-label={label}>
+      {rows.map((row, index) => (
+        <Card
+          key={String((row as Record<string, unknown>)[rowKey] ?? index)}
+          row={row}
+          index={index}
+          columns={parts}
+          expandedRowRender={expandedRowRender}
+        />
+      ))}
+    </ul>
+  );
+}
