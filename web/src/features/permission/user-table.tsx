@@ -46,12 +46,13 @@ export function UserTable({ deptId }: { deptId?: number }) {
     });
 
   const columns: FitColumn<OrgUser>[] = [
-    { title: t('org.user.username'), dataIndex: 'username', width: 130, fixed: 'left', ellipsis: true, tooltip: true },
-    { title: t('org.user.name'), dataIndex: 'name', width: 120, optional: 6, ellipsis: true, tooltip: true },
+    { title: t('org.user.username'), dataIndex: 'username', phone: 'primary', width: 130, fixed: 'left', ellipsis: true, tooltip: true },
+    { title: t('org.user.name'), dataIndex: 'name', phone: 'primary', width: 120, optional: 6, ellipsis: true, tooltip: true },
     { title: t('org.user.dept'), dataIndex: 'deptName', width: 150, optional: 4, ellipsis: true, tooltip: true },
     {
       title: t('org.user.role'),
       dataIndex: 'role',
+      phone: 'primary',
       width: 110, optional: 5,
       render: (role: string) => <Tag color={role === 'admin' ? 'arcoblue' : 'gray'}>{t(`org.role.${role}`)}</Tag>,
     },
@@ -66,6 +67,7 @@ export function UserTable({ deptId }: { deptId?: number }) {
     {
       title: t('org.user.status'),
       dataIndex: 'status',
+      phone: 'primary',
       width: 90,
       render: (status: number) => (
         <Tag color={status === 1 ? 'green' : 'red'}>{t(`org.status.${status === 1 ? 'active' : 'disabled'}`)}</Tag>
