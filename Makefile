@@ -51,11 +51,16 @@ influxdb:
 ## Telegraf, the collector the line-protocol test runs: a custom build with only its Modbus
 ## input and InfluxDB outputs, from the Go module proxy (about 2 minutes the first time).
 TELEGRAF_VERSION ?= v1.37.2
+MAILPIT_VERSION ?= v1.33.1
 bin/telegraf:
 	GOBIN=$(CURDIR)/bin $(GO) install -tags custom,inputs.modbus,outputs.influxdb,outputs.influxdb_v2 \
 	  github.com/influxdata/telegraf/cmd/telegraf@$(TELEGRAF_VERSION)
 
 telegraf: bin/telegraf
+
+## Mailpit: a real SMTP server with an API to read what arrived, for the e-mail tests.
+bin/mailpit:
+	GOBIN=$(CURDIR)/bin $(GO) install github.com/axllent/mailpit@$(MAILPIT_VERSION)
 
 ## The console's bundle. Types are checked by make lint (npm run build checks them first).
 web: deps
@@ -91,8 +96,8 @@ api: deps
 ## suite runs too, built once (BUILT=1: it is already built). Many packages wait on a server,
 ## a broker or a clock, so twice as many run at once as there are cores.
 GOTEST_P ?= $(shell echo $$(( $$(nproc) * 2 )))
-test-go: fonts bin/telegraf $(if $(BUILT),,build)
-	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf HELIO_BIN=$(CURDIR)/bin/helio $(GO) test -count=1 -vet=all -p $(GOTEST_P) -timeout 20m $(GOPKGS)
+test-go: fonts bin/telegraf bin/mailpit $(if $(BUILT),,build)
+	HELIO_TELEGRAF=$(CURDIR)/bin/telegraf HELIO_MAILPIT=$(CURDIR)/bin/mailpit HELIO_BIN=$(CURDIR)/bin/helio $(GO) test -count=1 -vet=all -p $(GOTEST_P) -timeout 20m $(GOPKGS)
 
 test-web: deps chromium
 	cd web && $(NPM) run test

@@ -29,7 +29,7 @@ cpu() {
 }
 
 started=$SECONDS
-"$MAKE" --no-print-directory build chromium fonts bin/telegraf deps || exit 1
+"$MAKE" --no-print-directory build chromium fonts bin/telegraf bin/mailpit deps || exit 1
 cpu "$rcs/tools.cpu"
 echo "test: tools and binary ready after $((SECONDS - started)) s (cpu $(cat "$rcs/tools.cpu") s)"
 

@@ -58,6 +58,7 @@ type settingsInput struct {
 	Methods    *[]int  `json:"methods"`
 	Allowed    *int    `json:"allowed"`
 	Timezone   *string `json:"timezone"`
+	Digest     *int    `json:"digestMinutes"`
 }
 
 func (s *Service) saveSettings(r *http.Request) (any, error) {
@@ -95,8 +96,8 @@ func (s *Service) saveSettings(r *http.Request) (any, error) {
 		v.Add("methods", "at_least_one")
 	default:
 		for _, m := range *in.Methods {
-			if m != MethodInSite && m != MethodAppPush {
-				v.Add("methods", "one_of", "1, 2")
+			if m != MethodInSite && m != MethodAppPush && m != MethodEmail {
+				v.Add("methods", "one_of", "1, 2, 3")
 			}
 		}
 		out.Methods = *in.Methods
@@ -107,6 +108,12 @@ func (s *Service) saveSettings(r *http.Request) (any, error) {
 		v.Add("allowed", "one_of", "0, 1")
 	} else {
 		out.Allowed = *in.Allowed
+	}
+	if in.Digest != nil {
+		if d := *in.Digest; d != 0 && (d < MinDigestMinutes || d > MaxDigestMinutes) {
+			v.Add("digestMinutes", "digest_range", MinDigestMinutes, MaxDigestMinutes)
+		}
+		out.DigestMinutes = *in.Digest
 	}
 	if in.Timezone != nil && *in.Timezone != "" {
 		tz := *in.Timezone

@@ -33,3 +33,9 @@ func eventData(ctx context.Context, tx *store.Tx, id int64) (notify.Alarm, error
 	_ = json.Unmarshal([]byte(args), &a.Args)
 	return a, nil
 }
+
+// event is the alarm as an e-mail of its notification carries it.
+func (a pendingAlarm) event() notify.Alarm {
+	return notify.Alarm{ID: a.id, Level: a.level, Rule: a.rule, MsgKey: a.msgKey, Args: a.args, StationID: a.stationID,
+		StationName: a.stationName, TimeZone: a.timezone, DeviceSN: a.devSN, DeviceName: a.devName, StartAt: a.start, RecoveredAt: a.recovered}
+}

@@ -40,6 +40,14 @@ func Delay(frequency string) time.Duration {
 const (
 	MethodInSite  = 1 // the message centre and the console's live connection
 	MethodAppPush = 2 // a mobile app push gateway (AppPusher)
+	MethodEmail   = 3 // an e-mail to the user's verified address (internal/notify), alone or in a digest
+)
+
+// The digest period of alarm e-mails: 0 sends each alarm at once, else one e-mail per
+// period holds every alarm of it.
+const (
+	MinDigestMinutes = 5
+	MaxDigestMinutes = 1440
 )
 
 // DailyLimitChoices are the limits the console offers; any number from 1 to
@@ -54,9 +62,12 @@ type Settings struct {
 	Levels     []int  `json:"levels" validate:"required" doc:"alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one"`
 	Frequency  string `json:"frequency" validate:"required" doc:"low (after 60 min of continuous alarm), medium (after 15 min) or high (at once)"`
 	DailyLimit int    `json:"dailyLimit" validate:"required" doc:"most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000)"`
-	Methods    []int  `json:"methods" validate:"required" doc:"1 in-site (message centre and live push), 2 app push; at least one"`
+	Methods    []int  `json:"methods" validate:"required" doc:"1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one"`
 	Allowed    int    `json:"allowed" validate:"required" doc:"1 allow notifications, 0 disallow"`
 	Timezone   string `json:"timezone" doc:"IANA zone whose days the daily limit counts (default UTC)"`
+	// DigestMinutes: 0 sends each alarm e-mail at once, else one e-mail per that many minutes
+	// holds every alarm of them.
+	DigestMinutes int `json:"digestMinutes" doc:"alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes"`
 }
 
 // DefaultSettings apply to a user who has not saved any.
@@ -95,9 +106,9 @@ func splitInts(s string) []int {
 // LoadSettings returns a user's settings (the defaults when none are saved).
 func LoadSettings(ctx context.Context, db *store.DB, userID int64) (Settings, error) {
 	var levels, methods, freq, tz string
-	var limit, allowed int
-	err := db.QueryRow(ctx, `SELECT levels, frequency, daily_limit, methods, allowed, timezone
-		FROM alarm_notify_settings WHERE user_id = ?`, userID).Scan(&levels, &freq, &limit, &methods, &allowed, &tz)
+	var limit, allowed, digest int
+	err := db.QueryRow(ctx, `SELECT levels, frequency, daily_limit, methods, allowed, timezone, digest_minutes
+		FROM alarm_notify_settings WHERE user_id = ?`, userID).Scan(&levels, &freq, &limit, &methods, &allowed, &tz, &digest)
 	if errors.Is(err, sql.ErrNoRows) {
 		return DefaultSettings(), nil
 	}
@@ -105,7 +116,7 @@ func LoadSettings(ctx context.Context, db *store.DB, userID int64) (Settings, er
 		return Settings{}, fmt.Errorf("alarm: unable to read notification settings: %w", err)
 	}
 	return Settings{Levels: splitInts(levels), Frequency: freq, DailyLimit: limit, Methods: splitInts(methods),
-		Allowed: allowed, Timezone: tz}, nil
+		Allowed: allowed, Timezone: tz, DigestMinutes: digest}, nil
 }
 
 // SaveSettings stores a user's (validated) settings.
@@ -114,12 +125,13 @@ func SaveSettings(ctx context.Context, db *store.DB, userID int64, s Settings, n
 	methods := append([]int(nil), s.Methods...)
 	sort.Ints(levels)
 	sort.Ints(methods)
-	_, err := db.Exec(ctx, `INSERT INTO alarm_notify_settings (user_id, levels, frequency, daily_limit, methods, allowed, timezone, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := db.Exec(ctx, `INSERT INTO alarm_notify_settings (user_id, levels, frequency, daily_limit, methods, allowed, timezone,
+		digest_minutes, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET levels = excluded.levels, frequency = excluded.frequency,
 		daily_limit = excluded.daily_limit, methods = excluded.methods, allowed = excluded.allowed,
-		timezone = excluded.timezone, updated_at = excluded.updated_at`,
-		userID, joinInts(dedupeInts(levels)), s.Frequency, s.DailyLimit, joinInts(dedupeInts(methods)), s.Allowed, s.Timezone, now.UnixMilli())
+		timezone = excluded.timezone, digest_minutes = excluded.digest_minutes, updated_at = excluded.updated_at`,
+		userID, joinInts(dedupeInts(levels)), s.Frequency, s.DailyLimit, joinInts(dedupeInts(methods)), s.Allowed, s.Timezone,
+		s.DigestMinutes, now.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("alarm: unable to save notification settings: %w", err)
 	}

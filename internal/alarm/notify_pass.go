@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/helio-energy/helio/internal/message"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/store"
 )
 
@@ -144,6 +145,9 @@ func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[in
 	if len(p.noticed) > 0 {
 		e.opt.Messages.Announce(ctx, p.noticed)
 	}
+	if len(p.mails) > 0 {
+		e.opt.Outbox.Wrote()
+	}
 	if e.opt.AppPush != nil {
 		for _, m := range out.app {
 			if err := e.opt.AppPush.Push(ctx, m.UserID, m); err != nil {
@@ -173,6 +177,15 @@ type passPlan struct {
 	// decisions, announced after.
 	notices []message.New
 	noticed []message.Record
+	// mails are the alarm e-mails decided (method 3), written to the outbox with the
+	// decisions
+	mails []mailOut
+}
+
+// mailOut is one alarm e-mail to a user.
+type mailOut struct {
+	user  int64
+	alarm pendingAlarm
 }
 
 // frameWait bounds how long a pass lets its frames go first before writing its rows.
@@ -229,6 +242,9 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 				templates[a.id] = e.alarmMessage(a)
 				p.orgOf[a.id] = a.orgID
 				order = append(order, a.id)
+			}
+			if w.r.settings.has(w.r.settings.Methods, MethodEmail) && e.opt.Outbox != nil {
+				p.mails = append(p.mails, mailOut{uid, a})
 			}
 			byApp := w.r.settings.has(w.r.settings.Methods, MethodAppPush)
 			if w.r.settings.has(w.r.settings.Methods, MethodInSite) {
@@ -310,6 +326,11 @@ func (e *Engine) write(ctx context.Context, tx *store.Tx, p *passPlan) error {
 			return err
 		}
 		p.noticed = recs
+	}
+	for _, m := range p.mails {
+		if _, err := e.opt.Outbox.Direct(ctx, tx, m.alarm.orgID, notify.ChannelEmail, m.user, notify.AlarmRaised, m.alarm.id, m.alarm.event()); err != nil {
+			return err
+		}
 	}
 	for start := 0; start < len(p.clear); start += 500 {
 		chunk := p.clear[start:min(start+500, len(p.clear))]

@@ -32,6 +32,8 @@ type Config struct {
 	// PublicURL is the console's address as people reach it: the links in webhook
 	// deliveries and e-mails ("" leaves them out).
 	PublicURL string
+	// SMTP is the mail relay of alarm e-mails and address verification (SMTPAddr "": none).
+	SMTPAddr, SMTPUsername, SMTPPassword, SMTPFrom, SMTPSecurity string
 	// Seed makes the demo fleet and simulator deterministic.
 	Seed int64
 	// BackfillDays is how much history the demo back-fills on first start.
@@ -83,6 +85,11 @@ func Flags(fs *flag.FlagSet) *Config {
 	fs.DurationVar(&c.SessionTTL, "session-ttl", envDuration("HELIO_SESSION_TTL", 12*time.Hour), "how long a sign-in lasts (HELIO_SESSION_TTL)")
 	fs.StringVar(&c.LogoutURL, "logout-url", env("HELIO_LOGOUT_URL", ""), "external page to open after logout (HELIO_LOGOUT_URL)")
 	fs.StringVar(&c.PublicURL, "public-url", env("HELIO_PUBLIC_URL", ""), "the console's address as people reach it, for links in webhook deliveries (HELIO_PUBLIC_URL)")
+	fs.StringVar(&c.SMTPAddr, "smtp-addr", env("HELIO_SMTP_ADDR", ""), "SMTP relay host:port for alarm e-mails; empty: no e-mail (HELIO_SMTP_ADDR)")
+	fs.StringVar(&c.SMTPUsername, "smtp-username", env("HELIO_SMTP_USERNAME", ""), "SMTP user name; empty: no authentication (HELIO_SMTP_USERNAME)")
+	fs.StringVar(&c.SMTPPassword, "smtp-password", env("HELIO_SMTP_PASSWORD", ""), "SMTP password (HELIO_SMTP_PASSWORD)")
+	fs.StringVar(&c.SMTPFrom, "smtp-from", env("HELIO_SMTP_FROM", "helio@localhost"), "the sender address of e-mails (HELIO_SMTP_FROM)")
+	fs.StringVar(&c.SMTPSecurity, "smtp-security", env("HELIO_SMTP_SECURITY", "starttls"), "starttls, tls (port 465) or none (a relay on this host) (HELIO_SMTP_SECURITY)")
 	fs.StringVar(&c.MonitorURL, "monitor-url", env("HELIO_MONITOR_URL", ""), "external real-time monitor linked from the menu (HELIO_MONITOR_URL)")
 	fs.Int64Var(&c.Seed, "seed", envInt("HELIO_SEED", 20260101), "demo fleet seed (HELIO_SEED)")
 	fs.IntVar(&c.BackfillDays, "backfill-days", int(envInt("HELIO_BACKFILL_DAYS", 365)), "days of demo history to generate on first start (HELIO_BACKFILL_DAYS)")
@@ -124,6 +131,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--answer-cache must be between 0 and 1m")
 	case c.RawRetention < time.Hour:
 		return fmt.Errorf("--raw-retention must be at least 1h")
+	case c.SMTPSecurity != "starttls" && c.SMTPSecurity != "tls" && c.SMTPSecurity != "none":
+		return fmt.Errorf("--smtp-security must be starttls, tls or none")
 	case c.EmissionFactor <= 0 || c.EmissionFactor > 2:
 		return fmt.Errorf("--emission-factor must be above 0 and at most 2 kg/kWh")
 	case c.ReadTimeout != 0 && (c.ReadTimeout < time.Second || c.ReadTimeout > time.Hour):

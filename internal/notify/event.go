@@ -29,8 +29,12 @@ const (
 // Events are the events a webhook may subscribe to, in the order the console lists them.
 var Events = []string{AlarmRaised, AlarmRecovered, AlarmDealt, WorkOrderCreated, WorkOrderTransitioned, ReportReady}
 
-// ChannelWebhook is the outbox channel of webhooks.
-const ChannelWebhook = "webhook"
+// The outbox's channels: an organisation's webhook (target: the webhook), a user's e-mail
+// (target: the user).
+const (
+	ChannelWebhook = "webhook"
+	ChannelEmail   = "email"
+)
 
 // Alarm is what an alarm event carries, as stored when it happened (texts are put in the
 // receiver's language when sent).
@@ -126,15 +130,21 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, orgID int64, event s
 	return nil
 }
 
-// insert writes one delivery due now and returns its id.
+// insert writes one webhook delivery due now and returns its id.
 func (o *Outbox) insert(ctx context.Context, tx *store.Tx, orgID, webhookID int64, event string, subjectID int64, data any) (int64, error) {
+	return o.Direct(ctx, tx, orgID, ChannelWebhook, webhookID, event, subjectID, data)
+}
+
+// Direct writes, in tx, one delivery of event to one target of a channel (a user's e-mail:
+// the notification decided for them), due now, and returns its id.
+func (o *Outbox) Direct(ctx context.Context, tx *store.Tx, orgID int64, channel string, target int64, event string, subjectID int64, data any) (int64, error) {
 	payload, err := json.Marshal(data)
 	if err != nil {
 		return 0, err
 	}
 	now := o.now().UnixMilli()
 	id, err := tx.Insert(ctx, `INSERT INTO notify_outbox (org_id, channel, target_id, event, subject_id, payload, state, next_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, orgID, ChannelWebhook, webhookID, event, subjectID, string(payload), now, now)
+		VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, orgID, channel, target, event, subjectID, string(payload), now, now)
 	if err != nil {
 		return 0, fmt.Errorf("notify: unable to write a delivery: %w", err)
 	}

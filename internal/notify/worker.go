@@ -39,6 +39,7 @@ func Backoff(n int) time.Duration {
 // under store.RunExclusive).
 type Worker struct {
 	DB   *store.DB
+	Mail *SMTP        // the relay of e-mails (nil or no address: e-mails are given up, saying why)
 	HTTP *http.Client // default: 10 s timeout
 	Now  func() time.Time
 	// Base is the console's address, for the links in deliveries ("" leaves them out).
@@ -81,7 +82,7 @@ func (w *Worker) Run(ctx context.Context) {
 			if err != nil && ctx.Err() == nil {
 				slog.Warn("notify: sending deliveries failed", "err", err)
 			}
-			if err != nil || n < batch {
+			if err != nil || n == 0 {
 				break
 			}
 		}
@@ -103,8 +104,19 @@ type due struct {
 	found                     bool
 }
 
-// RunOnce makes one attempt of each due delivery (at most batch) and returns how many.
+// RunOnce makes one attempt of the due deliveries (at most batch webhook deliveries, and an
+// e-mail to each user something waits for) and returns how many it settled or tried.
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
+	n, err := w.webhookPass(ctx)
+	if err != nil {
+		return n, err
+	}
+	m, err := w.mailPass(ctx)
+	return n + m, err
+}
+
+// webhookPass makes one attempt of each due webhook delivery (at most batch).
+func (w *Worker) webhookPass(ctx context.Context) (int, error) {
 	now := w.now().UnixMilli()
 	rows, err := w.DB.Query(ctx, `SELECT o.id, o.org_id, o.event, o.subject_id, o.payload, o.created_at, o.attempts, o.target_id,
 		COALESCE(h.url, ''), COALESCE(h.format, ''), COALESCE(h.language, ''), COALESCE(h.secret, ''), COALESCE(h.enabled, 0), h.id IS NOT NULL

@@ -140,7 +140,8 @@ func (f *fixture) requiredQuery(t *testing.T, key string, op map[string]any) url
 
 // contractSkipped are operations the contract test makes elsewhere or cannot make here.
 var contractSkipped = map[string]string{
-	"GET /v2/webpush/message": "a WebSocket upgrade: TestContractWebSocket",
+	"GET /v2/webpush/message":       "a WebSocket upgrade: TestContractWebSocket",
+	"GET /v2/email/confirm/{token}": "a redirect to the console, by the link of an e-mail: TestAlarmEmail",
 }
 
 // Every documented GET operation, made by the administrator on the matrices' fixture,
@@ -228,6 +229,7 @@ var stateRefusals = map[string]int{
 	"POST /v2/user/certification/withdraw/{id}": 409, // likewise
 	"POST /v2/org/account/cancel":               409, // the organisation still has stations and members
 	"POST /v1/scada/config/delete":              409, // the map is linked to the contract's Modbus device
+	"POST /v2/user/email/verify":                409, // the test server has no SMTP relay
 }
 
 // writeOrder puts the calls that end or remove something after the rest, so that the

@@ -13,6 +13,7 @@ func webhookBodies() map[string]string {
 		"POST /v2/webhook/add":       `{"name":"Matrix hook","url":"http://127.0.0.1:9/hook","format":"helio","events":["alarm.raised"],"language":"en-US","enabled":true}`,
 		"POST /v2/webhook/edit/{id}": `{"name":"Matrix hook 2","url":"https://hooks.example/x","format":"slack","events":["alarm.raised","report.ready"],"language":"zh-CN","enabled":false,"rotateSecret":true}`,
 		"POST /v2/webhook/test/{id}": ``,
+		"POST /v2/user/email/verify": ``,
 	}
 }
 

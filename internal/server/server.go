@@ -155,9 +155,11 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 		return alarm.PendingByUser(ctx, db, ids)
 	}}
 	// webhooks: events written to the outbox with each change, sent by one worker per cluster
-	s.Notify = &notify.Worker{DB: db, Base: cfg.PublicURL}
+	relay := &notify.SMTP{Addr: cfg.SMTPAddr, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom, Security: cfg.SMTPSecurity}
+	s.Notify = &notify.Worker{DB: db, Base: cfg.PublicURL, Mail: relay}
 	outbox := &notify.Outbox{Wake: s.Notify.Wake}
 	(&notify.Service{Store: &notify.Store{DB: db}, Outbox: outbox, Worker: s.Notify}).Routes(s.API)
+	(&notify.EmailService{DB: db, Mail: relay, Public: cfg.PublicURL}).Routes(s.API)
 	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages, Outbox: outbox}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
 	// the fleet state keeps the occurring alarms by the engine's committed changes

@@ -836,6 +836,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/email/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link of a verification e-mail: marks the address verified and opens the console's profile */
+        get: operations["getV2EmailConfirmToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/import/dryrun": {
         parameters: {
             query?: never;
@@ -2778,6 +2795,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/user/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's e-mail address and whether it is verified */
+        get: operations["getV2UserEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/user/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a verification link to the caller's profile address (good for 24 hours) */
+        post: operations["postV2UserEmailVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/user/info": {
         parameters: {
             query?: never;
@@ -3509,11 +3560,13 @@ export interface components {
             allowed: number;
             /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
             dailyLimit: number;
+            /** @description alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes */
+            digestMinutes: number;
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
             frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
             levels: number[];
-            /** @description 1 in-site (message centre and live push), 2 app push; at least one */
+            /** @description 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one */
             methods: number[];
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone: string;
@@ -3523,11 +3576,13 @@ export interface components {
             allowed: number;
             /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
             dailyLimit: number;
+            /** @description alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes */
+            digestMinutes?: number;
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
             frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
             levels: number[];
-            /** @description 1 in-site (message centre and live push), 2 app push; at least one */
+            /** @description 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one */
             methods: number[];
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone?: string;
@@ -4099,6 +4154,14 @@ export interface components {
             size: number;
             /** @description queued, indexing, ready or failed */
             status: string;
+        };
+        EmailState: {
+            /** @description the profile's address */
+            email: string;
+            /** @description the server has an SMTP relay: e-mails can leave it */
+            relay: boolean;
+            /** @description alarm e-mails go to it */
+            verified: boolean;
         };
         Empty: Record<string, never>;
         Entry: {
@@ -5534,11 +5597,13 @@ export interface components {
             /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
             dailyLimit: number;
             dailyLimitChoices: number[];
+            /** @description alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes */
+            digestMinutes: number;
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
             frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
             levels: number[];
-            /** @description 1 in-site (message centre and live push), 2 app push; at least one */
+            /** @description 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one */
             methods: number[];
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone: string;
@@ -8739,6 +8804,44 @@ export interface operations {
                         data: components["schemas"]["Summary"];
                     };
                 };
+            };
+        };
+    };
+    getV2EmailConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Found */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -13862,6 +13965,86 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: null;
+                    };
+                };
+            };
+        };
+    };
+    getV2UserEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EmailState"];
+                    };
+                };
+            };
+        };
+    };
+    postV2UserEmailVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EmailState"];
                     };
                 };
             };

@@ -41,7 +41,7 @@ describe('notification settings rules', () => {
       levels: { key: 'alarm.notify.levelsRequired' },
       methods: { key: 'alarm.notify.methodsRequired' },
     });
-    expect(settingsProblems({ ...valid, levels: undefined, methods: [3] })).toMatchObject({
+    expect(settingsProblems({ ...valid, levels: undefined, methods: [4] })).toMatchObject({
       levels: { key: 'alarm.notify.levelsRequired' },
       methods: { key: 'alarm.notify.methodsRequired' },
     });

@@ -59,7 +59,7 @@ export function settingsProblems(
     }
   }
   const methods = values.methods ?? [];
-  if (methods.length === 0 || methods.some((method) => !NOTIFY_METHODS.includes(method as 1 | 2))) {
+  if (methods.length === 0 || methods.some((method) => !NOTIFY_METHODS.includes(method as 1 | 2 | 3))) {
     problems.methods = { key: 'alarm.notify.methodsRequired' };
   }
   return problems;

@@ -4,9 +4,10 @@ const view = {
   levels: [2, 1],
   frequency: 'high' as const,
   dailyLimit: 20,
-  methods: [1],
+  methods: [1, 3],
   allowed: 1 as const,
   timezone: 'Asia/Shanghai',
+  digestMinutes: 15,
   dailyLimitChoices: [2, 10, 20, 50],
   today: { date: '2026-11-28', held: 0, limit: 20, reached: false, sent: 0, timezone: 'Asia/Shanghai' },
 };
@@ -19,8 +20,9 @@ describe('notification settings form values', () => {
       frequency: 'high',
       dailyLimit: 20,
       customLimit: undefined,
-      methods: [1],
+      methods: [1, 3],
       timezone: 'Asia/Shanghai',
+      digestMinutes: 15,
     });
     expect(toFormValues({ ...view, dailyLimit: 35 })).toMatchObject({ dailyLimit: 'other', customLimit: 35 });
   });
@@ -31,8 +33,9 @@ describe('notification settings form values', () => {
       levels: [1, 2],
       frequency: 'high',
       dailyLimit: 20,
-      methods: [1],
+      methods: [1, 3],
       timezone: 'Asia/Shanghai',
+      digestMinutes: 15,
     });
     expect(fromFormValues({ ...toFormValues(view), dailyLimit: 'other', customLimit: 500 }).dailyLimit).toBe(500);
     const { dailyLimitChoices: _choices, today: _today, ...settings } = view;

@@ -3,13 +3,16 @@ import Checkbox from '@arco-design/web-react/es/Checkbox';
 import Form from '@arco-design/web-react/es/Form';
 import InputNumber from '@arco-design/web-react/es/InputNumber';
 import Radio from '@arco-design/web-react/es/Radio';
+import Select from '@arco-design/web-react/es/Select';
 import Switch from '@arco-design/web-react/es/Switch';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Checkbox/style/css.js';
 import '@arco-design/web-react/es/Form/style/css.js';
 import '@arco-design/web-react/es/InputNumber/style/css.js';
 import '@arco-design/web-react/es/Radio/style/css.js';
+import '@arco-design/web-react/es/Select/style/css.js';
 import '@arco-design/web-react/es/Switch/style/css.js';
+import { useQuery } from '@tanstack/react-query';
 import { type ComponentProps, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -18,7 +21,7 @@ import { TimeZoneSelect } from '@/components/time-zone-select';
 import { ApiError } from '@/lib/api-client';
 import { useRole } from '@/lib/auth';
 import { formatNumber } from '@/lib/format';
-import { notifySuccess } from '@/lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import styles from './alarm.module.css';
 import { ALARM_LEVELS } from './api/alarms';
 import {
@@ -26,7 +29,10 @@ import {
   FREQUENCIES,
   type Frequency,
   MAX_DAILY_LIMIT,
+  DIGEST_CHOICES,
+  emailStateQuery,
   NOTIFY_METHODS,
+  useSendEmailLink,
   type NotifySettings,
   type NotifySettingsView,
   useNotifySettings,
@@ -37,6 +43,7 @@ import { settingsProblems, type SettingsValues } from './form-rules';
 interface FormValues extends SettingsValues {
   allowed?: boolean;
   timezone?: string;
+  digestMinutes?: number;
 }
 
 /** The server's settings as the form holds them: a limit that is not offered becomes "other". */
@@ -51,6 +58,7 @@ export function toFormValues(view: NotifySettingsView): FormValues {
     customLimit: listed ? undefined : view.dailyLimit,
     methods: [...view.methods].sort(),
     timezone: view.timezone || 'UTC',
+    digestMinutes: view.digestMinutes ?? 0,
   };
 }
 
@@ -63,6 +71,7 @@ export function fromFormValues(values: FormValues): NotifySettings {
     dailyLimit: values.dailyLimit === 'other' || values.dailyLimit === undefined ? Number(values.customLimit) : values.dailyLimit,
     methods: [...(values.methods ?? [])].sort(),
     timezone: values.timezone || 'UTC',
+    digestMinutes: values.digestMinutes ?? 0,
   };
 }
 
@@ -228,6 +237,25 @@ export function NotifySettingsForm() {
               ))}
             </CheckboxGroup>
           </Form.Item>
+          <Form.Item shouldUpdate noStyle>
+            {(values: FormValues) =>
+              values.methods?.includes(3) && (
+                <>
+                  <EmailState />
+                  <Form.Item field="digestMinutes" label={t('alarm.notify.digest')} extra={t('alarm.notify.digestHint')}>
+                    <Select
+                      aria-label={t('alarm.notify.digest')}
+                      className={styles.zoneSelect}
+                      options={DIGEST_CHOICES.map((m) => ({
+                        value: m,
+                        label: m === 0 ? t('alarm.notify.digestNone') : t('alarm.notify.digestEvery', { minutes: m }),
+                      }))}
+                    />
+                  </Form.Item>
+                </>
+              )
+            }
+          </Form.Item>
           <Form.Item field="timezone" label={t('alarm.notify.timezone')} extra={t('alarm.notify.timezoneHint')}>
             <TimeZoneSelect label={t('alarm.notify.timezone')} className={styles.zoneSelect} />
           </Form.Item>
@@ -247,5 +275,43 @@ export function NotifySettingsForm() {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * Where alarm e-mails go: the profile's address once verified by the link mailed to it; a
+ * button mails the link. Says so when the server has no SMTP relay.
+ */
+function EmailState() {
+  const { t } = useTranslation();
+  const state = useQuery(emailStateQuery);
+  const send = useSendEmailLink();
+  const s = state.data;
+  if (!s) return null;
+  if (!s.relay) {
+    return <p className={styles.muted} role="status">{t('alarm.notify.emailNoRelay')}</p>;
+  }
+  if (!s.email) {
+    return <p className={styles.muted} role="status">{t('alarm.notify.emailNone')}</p>;
+  }
+  if (s.verified) {
+    return <p className={styles.muted} role="status">{t('alarm.notify.emailVerified', { email: s.email })}</p>;
+  }
+  return (
+    <p className={styles.muted} role="status">
+      {t('alarm.notify.emailUnverified', { email: s.email })}{' '}
+      <Button
+        size="small"
+        loading={send.isPending}
+        onClick={() =>
+          send.mutateAsync().then(
+            () => notifySuccess(t('alarm.notify.emailSent', { email: s.email })),
+            (err: unknown) => notifyError(err instanceof Error ? err.message : String(err)),
+          )
+        }
+      >
+        {t('alarm.notify.emailSend')}
+      </Button>
+    </p>
   );
 }

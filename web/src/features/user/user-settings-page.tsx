@@ -1,5 +1,7 @@
+import Alert from '@arco-design/web-react/es/Alert';
 import Tabs from '@arco-design/web-react/es/Tabs';
 import Tag from '@arco-design/web-react/es/Tag';
+import '@arco-design/web-react/es/Alert/style/css.js';
 import '@arco-design/web-react/es/Tabs/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import type { ReactNode } from 'react';
@@ -41,6 +43,21 @@ function UserSettings({ user, configuration }: { user: UserInfo; configuration: 
           </p>
         </div>
       </header>
+      {(params.get('email') === 'verified' || params.get('email') === 'expired') && (
+        <Alert
+          className={styles.notice}
+          type={params.get('email') === 'verified' ? 'success' : 'warning'}
+          content={params.get('email') === 'verified' ? t('account.email.verified', { email: user.email }) : t('account.email.expired')}
+          closable
+          onClose={() =>
+            setParams((current) => {
+              const next = new URLSearchParams(current);
+              next.delete('email');
+              return next;
+            })
+          }
+        />
+      )}
       <Tabs
         activeTab={tab}
         onChange={(key) =>

@@ -4,8 +4,10 @@ import { queryClient } from '@/lib/query-client';
 
 export const FREQUENCIES = ['low', 'medium', 'high'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
-/** 1 in-site (message centre and live push), 2 app push. */
-export const NOTIFY_METHODS = [1, 2] as const;
+/** 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address). */
+export const NOTIFY_METHODS = [1, 2, 3] as const;
+/** The digest periods offered for alarm e-mails, in minutes (0: each alarm at once). */
+export const DIGEST_CHOICES = [0, 5, 15, 30, 60, 240, 1440] as const;
 /** The daily limits offered when the server does not name its own (SPEC.md section 9). */
 export const DEFAULT_DAILY_LIMITS = [2, 10, 20, 50] as const;
 export const MAX_DAILY_LIMIT = 10_000;
@@ -19,6 +21,8 @@ export interface NotifySettings {
   /** 1 allow, 0 disallow */
   allowed: 0 | 1;
   timezone: string;
+  /** alarm e-mails: 0 one per alarm, else one digest per that many minutes */
+  digestMinutes: number;
 }
 
 export type NotifySettingsView = Schemas['SettingsView'];
@@ -63,5 +67,19 @@ export function useSaveAlarmRules() {
   return useMutation({
     mutationFn: (rules: RuleInput[]) => typedApi.post('/v2/warn/rules', { body: { rules } }),
     onSuccess: (view) => queryClient.setQueryData(alarmRulesQuery.queryKey, view),
+  });
+}
+
+/** The signed-in user's address and whether e-mails can reach it (internal/notify/verify.go). */
+export const emailStateQuery = queryOptions({
+  queryKey: ['user', 'email'],
+  queryFn: ({ signal }) => typedApi.get('/v2/user/email', undefined, { signal }),
+});
+
+/** Mails a verification link to the profile's address. */
+export function useSendEmailLink() {
+  return useMutation({
+    mutationFn: () => typedApi.post('/v2/user/email/verify', {}),
+    onSuccess: (state) => queryClient.setQueryData(emailStateQuery.queryKey, state),
   });
 }

@@ -1,0 +1,244 @@
+package notify
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"strings"
+	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/store"
+)
+
+// Alarm e-mails: each delivery of the e-mail channel is one alarm notification decided for a
+// user (internal/alarm). A user without a digest gets one e-mail per alarm; one with a digest
+// of N minutes gets, N minutes after the first alarm waiting, one e-mail holding every alarm
+// waiting then (so at most one e-mail per N minutes). Mails go only to the address the user
+// proved (email_verified) while it is still the profile's.
+
+// mailUser is a recipient as the sender needs them.
+type mailUser struct {
+	id             int64
+	email, locale  string
+	digest         int // minutes
+	verified, okay bool
+}
+
+func (w *Worker) mailUser(ctx context.Context, id int64) (mailUser, error) {
+	u := mailUser{id: id}
+	var verified, settings string
+	var status int
+	var digest int64
+	err := w.DB.QueryRow(ctx, `SELECT u.email, u.email_verified, u.settings, u.status, COALESCE(n.digest_minutes, 0)
+		FROM users u LEFT JOIN alarm_notify_settings n ON n.user_id = u.id WHERE u.id = ?`, id).Scan(&u.email, &verified, &settings, &status, &digest)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, store.ErrNotFound
+	}
+	if err != nil {
+		return u, fmt.Errorf("notify: unable to read a user: %w", err)
+	}
+	u.verified = u.email != "" && strings.EqualFold(strings.TrimSpace(verified), strings.TrimSpace(u.email))
+	u.okay = status == 1
+	u.digest = int(digest)
+	var s struct {
+		Locale string `json:"locale"`
+	}
+	_ = json.Unmarshal([]byte(settings), &s)
+	u.locale = httpapi.Locales[0]
+	for _, l := range httpapi.Locales {
+		if l == s.Locale {
+			u.locale = l
+		}
+	}
+	return u, nil
+}
+
+// mailPass sends the e-mail channel's due deliveries, a user at a time; it returns how many
+// deliveries it settled.
+func (w *Worker) mailPass(ctx context.Context) (int, error) {
+	now := w.now().UnixMilli()
+	users, err := store.IDs(ctx, w.DB, `SELECT DISTINCT target_id FROM notify_outbox WHERE channel = 'email' AND state = 'pending' AND next_at <= ?
+		ORDER BY target_id LIMIT 200`, now)
+	if err != nil {
+		return 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
+	}
+	n := 0
+	for _, uid := range users {
+		k, err := w.mailTo(ctx, uid)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// mailTo sends what waits for one user.
+func (w *Worker) mailTo(ctx context.Context, uid int64) (int, error) {
+	rows, err := w.DB.Query(ctx, `SELECT id, org_id, event, subject_id, payload, created_at, attempts, next_at FROM notify_outbox
+		WHERE channel = 'email' AND target_id = ? AND state = 'pending' ORDER BY id LIMIT 500`, uid)
+	if err != nil {
+		return 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
+	}
+	var list []Delivery
+	var firstDue int64 = -1
+	now := w.now().UnixMilli()
+	for rows.Next() {
+		var d Delivery
+		var next int64
+		if err := rows.Scan(&d.ID, &d.OrgID, &d.Event, &d.SubjectID, &d.Payload, &d.CreatedAt, &d.Attempts, &next); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if firstDue < 0 || next < firstDue {
+			firstDue = next
+		}
+		list = append(list, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(list) == 0 {
+		return 0, err
+	}
+	u, err := w.mailUser(ctx, uid)
+	switch {
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return 0, err
+	case err != nil || !u.okay:
+		return len(list), w.settle(ctx, list, "the user is no longer active", 0, 0)
+	case !u.verified:
+		return len(list), w.settle(ctx, list, "the user has no verified e-mail address", 0, 0)
+	case !w.Mail.Enabled():
+		return len(list), w.settle(ctx, list, ErrNoRelay.Error(), 0, 0)
+	}
+	if u.digest > 0 && list[0].Attempts == 0 {
+		// a digest goes once the oldest alarm waiting has waited its period
+		due := list[0].CreatedAt + int64(u.digest)*time.Minute.Milliseconds()
+		if now < due {
+			_, err := w.DB.Exec(ctx, "UPDATE notify_outbox SET next_at = ? WHERE channel = 'email' AND target_id = ? AND state = 'pending'", due, uid)
+			return 0, err
+		}
+	}
+	if u.digest <= 0 {
+		list = list[:1] // one alarm, one e-mail; the rest in the next turns
+	}
+	m, err := renderMail(list, u, w.Base)
+	if err != nil {
+		return len(list), w.settle(ctx, list, err.Error(), 0, 0)
+	}
+	start := w.now()
+	sendErr := w.Mail.Send(ctx, m)
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	took := w.now().Sub(start)
+	if sendErr == nil {
+		return len(list), w.settle(ctx, list, "", 250, took)
+	}
+	return len(list), w.retry(ctx, list, sendErr, start, took)
+}
+
+// settle ends the deliveries: sent (reason "") or failed, logging an attempt when one was
+// made (status > 0).
+func (w *Worker) settle(ctx context.Context, list []Delivery, reason string, status int, took time.Duration) error {
+	state := "sent"
+	if reason != "" {
+		state = "failed"
+	}
+	now := w.now().UnixMilli()
+	return w.DB.InTx(ctx, func(tx *store.Tx) error {
+		for _, d := range list {
+			if status > 0 {
+				if _, err := tx.Exec(ctx, `INSERT INTO notify_attempts (outbox_id, attempt, at, status, duration_ms, error) VALUES (?, ?, ?, ?, ?, '')`,
+					d.ID, d.Attempts+1, now, status, took.Milliseconds()); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(ctx, `UPDATE notify_outbox SET state = ?, attempts = attempts + ?, done_at = ?, next_at = ?, last_error = ?
+				WHERE id = ? AND state = 'pending'`, state, min(status, 1), now, now, reason, d.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// retry logs a failed attempt of the deliveries and sets their next one (or gives them up
+// past RetryFor).
+func (w *Worker) retry(ctx context.Context, list []Delivery, cause error, start time.Time, took time.Duration) error {
+	text := cause.Error()
+	if len(text) > 500 {
+		text = text[:500]
+	}
+	return w.DB.InTx(ctx, func(tx *store.Tx) error {
+		for _, d := range list {
+			n := d.Attempts + 1
+			state, next := "pending", start.Add(Backoff(n)).UnixMilli()
+			if next > d.CreatedAt+RetryFor.Milliseconds() {
+				state = "failed"
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO notify_attempts (outbox_id, attempt, at, status, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?)`,
+				d.ID, n, start.UnixMilli(), Status(cause), took.Milliseconds(), text); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, "UPDATE notify_outbox SET state = ?, attempts = ?, next_at = ?, last_error = ? WHERE id = ?",
+				state, n, next, text, d.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+var mailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
+<html lang="{{.Lang}}"><head><meta charset="utf-8"><title>{{.Subject}}</title></head>
+<body style="font-family: -apple-system, 'Segoe UI', 'PingFang SC', 'Microsoft YaHei', sans-serif; color: #1d2129; line-height: 1.5">
+{{range .Items}}<h2 style="font-size: 16px; margin: 16px 0 8px">{{.Title}}</h2>
+<table style="border-collapse: collapse">{{range .Facts}}<tr><td style="padding: 2px 12px 2px 0; color: #86909c">{{index . 0}}</td><td style="padding: 2px 0">{{index . 1}}</td></tr>{{end}}</table>
+{{if .Link}}<p><a href="{{.Link}}">{{$.Open}}</a></p>{{end}}{{end}}
+<p style="color: #86909c; font-size: 12px; margin-top: 24px">{{.Footer}}</p>
+</body></html>
+`))
+
+type mailItem struct {
+	Title string
+	Facts [][2]string
+	Link  string
+}
+
+// renderMail is the e-mail of the deliveries (one: its alarm; several: a digest) in the
+// user's language.
+func renderMail(list []Delivery, u mailUser, base string) (Mail, error) {
+	t := func(key string, args ...any) string { return httpapi.T(u.locale, key, args...) }
+	items := make([]mailItem, 0, len(list))
+	var text strings.Builder
+	for _, d := range list {
+		m, err := describe(d, u.locale, base)
+		if err != nil {
+			return Mail{}, err
+		}
+		items = append(items, mailItem{Title: m.title, Facts: m.facts, Link: m.link})
+		text.WriteString(m.title + "\n")
+		for _, f := range m.facts {
+			text.WriteString("  " + f[0] + ": " + f[1] + "\n")
+		}
+		if m.link != "" {
+			text.WriteString("  " + m.link + "\n")
+		}
+		text.WriteString("\n")
+	}
+	subject := items[0].Title
+	if len(list) > 1 {
+		subject = t("mail_digest_subject", len(list))
+	}
+	footer := t("mail_footer")
+	text.WriteString("-- \n" + footer + "\n")
+	var html strings.Builder
+	if err := mailHTML.Execute(&html, map[string]any{"Lang": u.locale, "Subject": subject, "Items": items, "Open": t("webhook_open"), "Footer": footer}); err != nil {
+		return Mail{}, err
+	}
+	return Mail{To: u.email, Subject: subject, Text: text.String(), HTML: html.String(), ID: DeliveryID(list[0].ID)}, nil
+}
