@@ -7,11 +7,12 @@ import { concretePath, sampleParams, SIGNED_IN } from './route-samples';
 import { apiToken, baseUrl, launch, openPage, screenshot, waitForHash } from './support';
 
 // Every signed-in screen on a phone, 390 × 844 and 360 × 740, in English and Chinese, light and
-// dark: the page never scrolls sideways and no label or figure is cut; the menu button opens the menu as a drawer inside the
-// screen, a menu entry moves to its page and closes it, Escape closes it; the alarm deal dialog
-// and the work-order drawer open inside the screen with their first action in reach of a tap.
-// One browser, one signed-in page per language and theme; each screen is loaded once and
-// judged at both sizes (the window resized between).
+// dark: the page never scrolls sideways and no label or figure is cut; the navbar's controls
+// fit it; the menu button opens the menu as a drawer inside the screen, a menu entry moves to
+// its page and closes it, Escape closes it; the alarm deal dialog and the work-order drawer
+// open inside the screen with their first action in reach of a tap. One browser, one
+// signed-in page per language and theme; each screen is loaded once and judged at both sizes
+// (the window resized between).
 
 const COMBOS = [
   { locale: 'en-US', theme: 'light' },
@@ -123,6 +124,23 @@ async function misplaced(what: string, target: Locator, tap = false): Promise<st
   return found.map((problem) => `${what}: ${problem}`);
 }
 
+/** The navbar's controls that do not fit it (a fixed bar cut at the edge adds no scroll to see them by). */
+async function navbarOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const header = document.querySelector('header');
+    if (!header) {
+      return ['no navbar'];
+    }
+    const bar = header.getBoundingClientRect();
+    return Array.from(header.querySelectorAll('button, a'))
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && (box.left < bar.left - 1 || box.right > Math.min(bar.right, window.innerWidth) + 1);
+      })
+      .map((el) => `navbar: ${el.getAttribute('aria-label') ?? el.textContent?.trim()} past the edge`);
+  });
+}
+
 /** The menu button opens the menu drawer inside the window; Escape and a menu entry close it. */
 async function checkMenu(page: Page, locale: string): Promise<string[]> {
   const button = page.getByRole('button', { name: text(locale, 'locales/{locale}.json', 'menu.open'), exact: true });
@@ -203,6 +221,7 @@ describe.concurrent('every screen fits a phone', () => {
           window.location.hash = '#/monitor';
         });
         await waitForHash(page, '/monitor');
+        note(`navbar at ${viewport.width} px`, await navbarOverflow(page));
         note(`menu at ${viewport.width} px`, await checkMenu(page, locale));
         await page.evaluate(() => {
           window.location.hash = '#/alarm';
