@@ -13,6 +13,8 @@ DEMO_DATA ?= ./data/demo
 # Go packages: ./... would also walk into web/node_modules, where some npm packages ship Go.
 GOPKGS   := ./cmd/... ./internal/... ./bench/... ./web
 DEMO_ADDR ?= 127.0.0.1:8080
+DEMO_MAIL ?= 127.0.0.1:1025
+DEMO_MAIL_UI ?= 127.0.0.1:8025
 # The binary, the tests, go vet and staticcheck compile each package with the same flags, so a
 # package is compiled once for all of them (without it the tests compile the tree again).
 export GOFLAGS ?= -trimpath
@@ -70,8 +72,14 @@ web: deps
 build: web
 	$(GO) build -tags embedui -trimpath -ldflags "$(LDFLAGS)" -o bin/helio ./cmd/helio
 
-demo: build fonts
-	./bin/helio serve --demo --data $(DEMO_DATA) --addr $(DEMO_ADDR)
+## The demo runs Mailpit beside it: the e-mails it sends are read at http://$(DEMO_MAIL_UI).
+demo: build fonts bin/mailpit
+	@mkdir -p $(DEMO_DATA)
+	@echo "E-mails the demo sends: http://$(DEMO_MAIL_UI)"
+	@./bin/mailpit --quiet --smtp $(DEMO_MAIL) --listen $(DEMO_MAIL_UI) --database $(DEMO_DATA)/mailpit.db --disable-version-check & \
+	  trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
+	  ./bin/helio serve --demo --data $(DEMO_DATA) --addr $(DEMO_ADDR) --public-url http://$(DEMO_ADDR) \
+	    --smtp-addr $(DEMO_MAIL) --smtp-security none --smtp-from helio@demo.helio.example
 
 ## VET=0 and STATICCHECK=0 leave go vet and staticcheck out: make test's Go lane runs every
 ## vet check with the tests (-vet=all), then staticcheck, on the packages and test variants

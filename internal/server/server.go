@@ -294,6 +294,9 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	if err := s.startDemoCloud(ctx, acc.OrgID, created); err != nil {
 		return err
 	}
+	if err := s.startDemoNotify(ctx, acc.OrgID, acc.AdminID, created); err != nil {
+		return err
+	}
 	fleet := demo.Fleet()
 	if err := demo.SeedFleet(ctx, s.DB, acc, fleet); err != nil {
 		return err

@@ -271,7 +271,7 @@ export function NotifySettingsForm() {
       </DataState>
       {isAdmin && (
         <p className={styles.muted}>
-          {t('alarm.notify.webhooks')} <Link to="/permission/webhooks">{t('alarm.notify.webhooksLink')}</Link>
+          {t('alarm.notify.webhooks')} <Link to="/permission/webhooks" className={styles.link}>{t('alarm.notify.webhooksLink')}</Link>
         </p>
       )}
     </section>
