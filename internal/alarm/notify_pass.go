@@ -177,15 +177,16 @@ type passPlan struct {
 	// decisions, announced after.
 	notices []message.New
 	noticed []message.Record
-	// mails are the alarm e-mails decided (method 3), written to the outbox with the
-	// decisions
+	// mails are the alarm e-mails (method 3) and app pushes (method 2) decided, written to
+	// the outbox with the decisions
 	mails []mailOut
 }
 
-// mailOut is one alarm e-mail to a user.
+// mailOut is one alarm e-mail or app push to a user.
 type mailOut struct {
-	user  int64
-	alarm pendingAlarm
+	user    int64
+	alarm   pendingAlarm
+	channel string
 }
 
 // frameWait bounds how long a pass lets its frames go first before writing its rows.
@@ -244,7 +245,10 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 				order = append(order, a.id)
 			}
 			if w.r.settings.has(w.r.settings.Methods, MethodEmail) && e.opt.Outbox != nil {
-				p.mails = append(p.mails, mailOut{uid, a})
+				p.mails = append(p.mails, mailOut{uid, a, notify.ChannelEmail})
+			}
+			if w.r.settings.has(w.r.settings.Methods, MethodAppPush) && e.opt.Outbox != nil {
+				p.mails = append(p.mails, mailOut{uid, a, notify.ChannelPush})
 			}
 			byApp := w.r.settings.has(w.r.settings.Methods, MethodAppPush)
 			if w.r.settings.has(w.r.settings.Methods, MethodInSite) {
@@ -328,7 +332,7 @@ func (e *Engine) write(ctx context.Context, tx *store.Tx, p *passPlan) error {
 		p.noticed = recs
 	}
 	for _, m := range p.mails {
-		if _, err := e.opt.Outbox.Direct(ctx, tx, m.alarm.orgID, notify.ChannelEmail, m.user, notify.AlarmRaised, m.alarm.id, m.alarm.event()); err != nil {
+		if _, err := e.opt.Outbox.Direct(ctx, tx, m.alarm.orgID, m.channel, m.user, notify.AlarmRaised, m.alarm.id, m.alarm.event()); err != nil {
 			return err
 		}
 	}

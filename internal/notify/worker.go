@@ -40,6 +40,7 @@ func Backoff(n int) time.Duration {
 type Worker struct {
 	DB   *store.DB
 	Mail *SMTP        // the relay of e-mails (nil or no address: e-mails are given up, saying why)
+	Push *PushKeys    // the VAPID keys of app push (nil: no app push)
 	HTTP *http.Client // default: 10 s timeout
 	Now  func() time.Time
 	// Base is the console's address, for the links in deliveries ("" leaves them out).
@@ -112,7 +113,11 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		return n, err
 	}
 	m, err := w.mailPass(ctx)
-	return n + m, err
+	if err != nil {
+		return n + m, err
+	}
+	p, err := w.pushPass(ctx)
+	return n + m + p, err
 }
 
 // webhookPass makes one attempt of each due webhook delivery (at most batch).

@@ -14,6 +14,8 @@ func webhookBodies() map[string]string {
 		"POST /v2/webhook/edit/{id}": `{"name":"Matrix hook 2","url":"https://hooks.example/x","format":"slack","events":["alarm.raised","report.ready"],"language":"zh-CN","enabled":false,"rotateSecret":true}`,
 		"POST /v2/webhook/test/{id}": ``,
 		"POST /v2/user/email/verify": ``,
+		"POST /v2/push/subscribe":    `{"endpoint":"https://push.example/send/matrix","keys":{"p256dh":"BEYwj8Tqw4og2TPfWWdL7bbipqByR25pJD3WHoOACUoF8M4bsGlGmn3NJUi5WdHbINrsL2D0xl723b_yo9iiaY0","auth":"36rqpZs5KAed9pdgrsRSYA"}}`,
+		"POST /v2/push/unsubscribe":  `{"endpoint":"https://push.example/send/matrix"}`,
 	}
 }
 

@@ -156,10 +156,15 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	}}
 	// webhooks: events written to the outbox with each change, sent by one worker per cluster
 	relay := &notify.SMTP{Addr: cfg.SMTPAddr, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom, Security: cfg.SMTPSecurity}
-	s.Notify = &notify.Worker{DB: db, Base: cfg.PublicURL, Mail: relay}
+	pushKeys := &notify.PushKeys{DB: db}
+	if cfg.SMTPFrom != "" {
+		pushKeys.Subject = "mailto:" + cfg.SMTPFrom // the contact push services may write to
+	}
+	s.Notify = &notify.Worker{DB: db, Base: cfg.PublicURL, Mail: relay, Push: pushKeys}
 	outbox := &notify.Outbox{Wake: s.Notify.Wake}
 	(&notify.Service{Store: &notify.Store{DB: db}, Outbox: outbox, Worker: s.Notify}).Routes(s.API)
 	(&notify.EmailService{DB: db, Mail: relay, Public: cfg.PublicURL}).Routes(s.API)
+	(&notify.PushService{DB: db, Keys: pushKeys}).Routes(s.API)
 	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages, Outbox: outbox}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
 	// the fleet state keeps the occurring alarms by the engine's committed changes

@@ -1962,6 +1962,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/push/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's VAPID public key and how many browsers of the caller are subscribed */
+        get: operations["getV2PushState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/push/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Subscribe this browser to the caller's app push notifications (method 2) */
+        post: operations["postV2PushSubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/push/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop app push notifications to one of the caller's browsers */
+        post: operations["postV2PushUnsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/report/file/{token}": {
         parameters: {
             query?: never;
@@ -4164,6 +4215,9 @@ export interface components {
             verified: boolean;
         };
         Empty: Record<string, never>;
+        EndpointInput: {
+            endpoint: string;
+        };
         Entry: {
             /** @description what was done, e.g. user.edit or site.tag.add */
             action: string;
@@ -5284,6 +5338,12 @@ export interface components {
             updatedAt: string;
             year: number;
         };
+        PushState: {
+            /** @description the server's VAPID key: PushManager.subscribe's applicationServerKey */
+            publicKey: string;
+            /** @description the caller's subscribed browsers */
+            subscriptions: number;
+        };
         QueryBody: {
             /** @description earlier turns of this conversation (user and assistant), at most 10 */
             history?: components["schemas"]["ChatMessage"][];
@@ -5966,6 +6026,13 @@ export interface components {
         SubmitInput: {
             /** @description an administrator of the organisation other than the caller */
             approverId: number;
+        };
+        SubscriptionInput: {
+            endpoint: string;
+            keys: {
+                auth: string;
+                p256dh: string;
+            };
         };
         Summary: {
             byState: {
@@ -11825,6 +11892,134 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Proposal"];
+                    };
+                };
+            };
+        };
+    };
+    getV2PushState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PushState"];
+                    };
+                };
+            };
+        };
+    };
+    postV2PushSubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PushState"];
+                    };
+                };
+            };
+        };
+    };
+    postV2PushUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PushState"];
                     };
                 };
             };
