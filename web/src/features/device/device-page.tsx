@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
 import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
+import { ListCards } from '@/components/list/list-cards';
 import { parseListSort, sortChange, sortable } from '@/components/list/list-sort';
 import type { TableChange } from '@/components/list/list-table';
 import { PageHeader } from '@/components/panel';
@@ -18,6 +19,7 @@ import { StatusTag } from '@/components/status-tag';
 import { ZonedTime } from '@/components/zoned-time';
 import { formatQuantity } from '@/lib/format';
 import { useStationOptions, useStationZones } from '@/lib/stations';
+import { usePhone } from '@/lib/use-phone';
 import { useQueryParams } from '@/lib/use-query-params';
 import { DEVICE_SORTS, type DeviceFilters, type DeviceItem, exportDevices, useDeviceList } from './api/devices';
 import { DeviceFilterBar, type DeviceFilterValues } from './device-filters';
@@ -81,6 +83,7 @@ export function DevicePage() {
       dataIndex: 'name',
       fixed: 'left',
       width: 160,
+      phone: 'primary',
       render: (_, device) => (
         <button type="button" className={styles.link} onClick={() => navigate(`/device/detail/${device.id}`)}>
           {device.name}
@@ -89,17 +92,19 @@ export function DevicePage() {
     },
     { title: t('device.field.sn'), dataIndex: 'sn', width: 170, optional: 3 },
     { title: t('device.field.type'), dataIndex: 'type', width: 100, render: (type: string) => t(`device.type.${type}`) },
-    { title: t('device.field.station'), dataIndex: 'stationName', width: 200, ellipsis: true, tooltip: true },
+    { title: t('device.field.station'), dataIndex: 'stationName', phone: 'primary', width: 200, ellipsis: true, tooltip: true },
     {
       title: t('device.field.state'),
       dataIndex: 'state',
       width: 110,
+      phone: 'primary',
       render: (state: string) => <StatusTag category="deviceState" value={state} appearance="filled" />,
     },
     sortable(
       {
         title: t('device.live.power'),
         dataIndex: 'currentPowerKw',
+        phone: 'primary',
         // the header and its sort arrows on one line
         width: 160,
         align: 'right',
@@ -172,6 +177,7 @@ export function DevicePage() {
 
   const rows = list.data?.list ?? [];
   const fit = useFitColumns(columns);
+  const phone = usePhone();
   return (
     <>
       <PageHeader
@@ -201,19 +207,23 @@ export function DevicePage() {
         onRetry={() => void list.refetch()}
         minHeight={280}
       >
-        <Table
-          rowKey="id"
-          columns={fit.columns}
-          data={rows}
-          pagination={false}
-          scroll={fit.scroll}
-          expandedRowRender={fit.expandedRowRender}
-          expandProps={fit.expandProps}
-          border={false}
-          onChange={(...args: TableChange) => args[3].action === 'sort' && update(sortChange(args[1]))}
-          loading={list.isFetching && list.isPlaceholderData}
-          aria-label={t('device.list')}
-        />
+        {phone ? (
+          <ListCards label={t('device.list')} rows={rows} columns={columns} rowKey="id" />
+        ) : (
+          <Table
+            rowKey="id"
+            columns={fit.columns}
+            data={rows}
+            pagination={false}
+            scroll={fit.scroll}
+            expandedRowRender={fit.expandedRowRender}
+            expandProps={fit.expandProps}
+            border={false}
+            onChange={(...args: TableChange) => args[3].action === 'sort' && update(sortChange(args[1]))}
+            loading={list.isFetching && list.isPlaceholderData}
+            aria-label={t('device.list')}
+          />
+        )}
       </DataState>
       </div>
       {list.data && list.data.total > 0 && (
@@ -222,9 +232,10 @@ export function DevicePage() {
             total={list.data.total}
             current={filters.page}
             pageSize={filters.pageSize}
-            sizeCanChange
+            sizeCanChange={!phone}
+            simple={phone}
             sizeOptions={[10, 20, 50]}
-            showTotal
+            showTotal={!phone}
             onChange={(page, pageSize) => update({ page, pageSize })}
           />
         </div>
