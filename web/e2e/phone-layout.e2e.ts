@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { settle } from './axe';
 import { concretePath, sampleParams, SIGNED_IN } from './route-samples';
 import { apiToken, baseUrl, launch, openPage, screenshot, waitForHash } from './support';
+import { brokenWords } from './text-fit';
 
 // Every signed-in screen on a phone, 390 × 844 and 360 × 740, in English and Chinese, light and
 // dark: the page never scrolls sideways and no label or figure is cut; the navbar's controls
@@ -244,7 +245,11 @@ describe.concurrent('every screen fits a phone', () => {
             await page.setViewportSize(viewport);
           }
           await settle(page, 4_000);
-          const found = [await sideways(page), ...(await clipped(page))].filter((problem): problem is string => problem !== null);
+          const found = [
+            await sideways(page),
+            ...(await clipped(page)),
+            ...(await brokenWords(page)).map((word) => `broken word ${word}`),
+          ].filter((problem): problem is string => problem !== null);
           if (found.length > 0) {
             note(`${path} at ${viewport.width} px`, found);
             await screenshot(page, `phone-${locale}-${theme}-${viewport.width}-${name.replace(/\W+/g, '-')}`);

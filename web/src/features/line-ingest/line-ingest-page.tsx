@@ -5,6 +5,7 @@ import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Form/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import { useQuery } from '@tanstack/react-query';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
@@ -15,6 +16,16 @@ import styles from './line-ingest.module.css';
 import { RulesForm } from './rules-form';
 import { lineIngestTexts } from './texts';
 import { UnknownTable } from './unknown-table';
+
+/** An address that may wrap before a slash, a ? or a &, not inside a word (a phone's width). */
+function breakable(address: string) {
+  return address.split(/(?=[/?&])/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
 
 /**
  * InfluxDB line protocol (administrators): where collectors write, the organisation's rules from
@@ -43,9 +54,9 @@ export function LineIngestPage() {
         <p className={styles.intro}>{t('lineIngest.intro')}</p>
         <dl className={styles.endpoints}>
           <dt>InfluxDB 2</dt>
-          <dd>{`${origin}/api/v2/write?bucket=helio&precision=s`}</dd>
+          <dd>{breakable(`${origin}/api/v2/write?bucket=helio&precision=s`)}</dd>
           <dt>InfluxDB 1.x</dt>
-          <dd>{`${origin}/write?db=helio&precision=s`}</dd>
+          <dd>{breakable(`${origin}/write?db=helio&precision=s`)}</dd>
           <dt>{t('lineIngest.key')}</dt>
           <dd>
             <Link to="/permission/ingest-keys" className={styles.link}>
