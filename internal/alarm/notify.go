@@ -39,7 +39,7 @@ func Delay(frequency string) time.Duration {
 // Notification methods.
 const (
 	MethodInSite  = 1 // the message centre and the console's live connection
-	MethodAppPush = 2 // a mobile app push gateway (AppPusher)
+	MethodAppPush = 2 // Web Push to the browsers the user subscribed (internal/notify); an AppPusher, when set, gets them too
 	MethodEmail   = 3 // an e-mail to the user's verified address (internal/notify), alone or in a digest
 )
 

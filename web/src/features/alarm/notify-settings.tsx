@@ -13,7 +13,7 @@ import '@arco-design/web-react/es/Radio/style/css.js';
 import '@arco-design/web-react/es/Select/style/css.js';
 import '@arco-design/web-react/es/Switch/style/css.js';
 import { useQuery } from '@tanstack/react-query';
-import { type ComponentProps, useEffect, useMemo } from 'react';
+import { type ComponentProps, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
@@ -22,6 +22,7 @@ import { ApiError } from '@/lib/api-client';
 import { useRole } from '@/lib/auth';
 import { formatNumber } from '@/lib/format';
 import { notifyError, notifySuccess } from '@/lib/notify';
+import { pushSupported } from '@/lib/service-worker';
 import styles from './alarm.module.css';
 import { ALARM_LEVELS } from './api/alarms';
 import {
@@ -32,7 +33,11 @@ import {
   DIGEST_CHOICES,
   emailStateQuery,
   NOTIFY_METHODS,
+  PushRefused,
+  pushStateQuery,
   useSendEmailLink,
+  useSubscribePush,
+  useUnsubscribePush,
   type NotifySettings,
   type NotifySettingsView,
   useNotifySettings,
@@ -238,6 +243,9 @@ export function NotifySettingsForm() {
             </CheckboxGroup>
           </Form.Item>
           <Form.Item shouldUpdate noStyle>
+            {(values: FormValues) => values.methods?.includes(2) && <AppPushState />}
+          </Form.Item>
+          <Form.Item shouldUpdate noStyle>
             {(values: FormValues) =>
               values.methods?.includes(3) && (
                 <>
@@ -312,6 +320,60 @@ function EmailState() {
       >
         {t('alarm.notify.emailSend')}
       </Button>
+    </p>
+  );
+}
+
+/**
+ * App push on this browser: whether it gets the notifications, and the button that asks for
+ * permission and subscribes it (or stops it). Other browsers of the user are counted.
+ */
+function AppPushState() {
+  const { t } = useTranslation();
+  const state = useQuery(pushStateQuery);
+  const subscribe = useSubscribePush();
+  const unsubscribe = useUnsubscribePush();
+  const [here, setHere] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!pushSupported()) return;
+    void navigator.serviceWorker
+      .getRegistration('/')
+      .then((reg) => reg?.pushManager.getSubscription())
+      .then((sub) => setHere(!!sub))
+      .catch(() => setHere(false));
+  }, [state.data?.subscriptions]);
+  if (!pushSupported()) {
+    return <p className={styles.muted} role="status">{t('alarm.notify.pushUnsupported')}</p>;
+  }
+  const s = state.data;
+  if (!s) return null;
+  const denied = Notification.permission === 'denied';
+  const failed = (err: unknown) =>
+    notifyError(err instanceof PushRefused ? t('alarm.notify.pushDenied') : err instanceof Error ? err.message : String(err));
+  return (
+    <p className={styles.muted} role="status">
+      {denied ? t('alarm.notify.pushDenied') : here ? t('alarm.notify.pushHere') : t('alarm.notify.pushNotHere')}{' '}
+      {t('alarm.notify.pushCount', { count: s.subscriptions })}{' '}
+      {!denied &&
+        (here ? (
+          <Button size="small" loading={unsubscribe.isPending} onClick={() => unsubscribe.mutateAsync().then(() => setHere(false), failed)}>
+            {t('alarm.notify.pushStop')}
+          </Button>
+        ) : (
+          <Button
+            size="small"
+            type="primary"
+            loading={subscribe.isPending}
+            onClick={() =>
+              subscribe.mutateAsync(s.publicKey).then(() => {
+                setHere(true);
+                notifySuccess(t('alarm.notify.pushOn'));
+              }, failed)
+            }
+          >
+            {t('alarm.notify.pushAllow')}
+          </Button>
+        ))}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { type Schemas, typedApi } from '@/lib/api-typed';
 import { queryClient } from '@/lib/query-client';
+import { serverKey, serviceWorker } from '@/lib/service-worker';
 
 export const FREQUENCIES = ['low', 'medium', 'high'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -82,4 +83,52 @@ export function useSendEmailLink() {
     mutationFn: () => typedApi.post('/v2/user/email/verify', {}),
     onSuccess: (state) => queryClient.setQueryData(emailStateQuery.queryKey, state),
   });
+}
+
+/** The server's VAPID key and the caller's subscribed browsers (internal/notify/pushapi.go). */
+export const pushStateQuery = queryOptions({
+  queryKey: ['user', 'push'],
+  queryFn: ({ signal }) => typedApi.get('/v2/push/state', undefined, { signal }),
+});
+
+/** Subscribes this browser (asks for permission first) and tells the server. */
+export function useSubscribePush() {
+  return useMutation({
+    mutationFn: async (publicKey: string) => {
+      if ((await Notification.requestPermission()) !== 'granted') {
+        throw new PushRefused();
+      }
+      const reg = await serviceWorker();
+      if (!reg) throw new PushRefused();
+      const sub =
+        (await reg.pushManager.getSubscription()) ??
+        (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey(publicKey) }));
+      const json = sub.toJSON();
+      return typedApi.post('/v2/push/subscribe', {
+        body: { endpoint: json.endpoint ?? '', keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' } },
+      });
+    },
+    onSuccess: (state) => queryClient.setQueryData(pushStateQuery.queryKey, state),
+  });
+}
+
+/** Unsubscribes this browser, here and on the server. */
+export function useUnsubscribePush() {
+  return useMutation({
+    mutationFn: async () => {
+      const reg = await serviceWorker();
+      const sub = await reg?.pushManager.getSubscription();
+      if (!sub) return typedApi.get('/v2/push/state', undefined);
+      await sub.unsubscribe();
+      return typedApi.post('/v2/push/unsubscribe', { body: { endpoint: sub.endpoint } });
+    },
+    onSuccess: (state) => queryClient.setQueryData(pushStateQuery.queryKey, state),
+  });
+}
+
+/** The user (or the browser) refused notifications. */
+export class PushRefused extends Error {
+  constructor() {
+    super('notifications refused');
+  }
 }
