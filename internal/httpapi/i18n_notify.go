@@ -50,4 +50,5 @@ var notifyMessages = map[string]map[string]string{
 	"mail_no_relay":         m5("The server has no SMTP relay configured (--smtp-addr): no e-mail can leave it", "服务器未配置 SMTP 中继（--smtp-addr）：无法发送邮件", "伺服器未設定 SMTP 中繼（--smtp-addr）：無法傳送郵件", "서버에 SMTP 릴레이(--smtp-addr)가 설정되지 않아 메일을 보낼 수 없습니다", "サーバーに SMTP リレー（--smtp-addr）が設定されていないため、メールを送れません"),
 	"mail_relay_refused":    m5("The SMTP relay refused the e-mail: %v", "SMTP 中继拒绝了邮件：%v", "SMTP 中繼拒絕了郵件：%v", "SMTP 릴레이가 메일을 거부했습니다: %v", "SMTP リレーがメールを拒否しました: %v"),
 	"push_endpoint_invalid": m5("A push service's https:// address is needed", "需要推送服务的 https:// 地址", "需要推播服務的 https:// 位址", "푸시 서비스의 https:// 주소가 필요합니다", "プッシュサービスの https:// アドレスが必要です"),
+	"mail_digest_more":      m5("… and %v more alarms: the alarm list shows them all.", "……另有 %v 条告警：告警列表中可查看全部。", "……另有 %v 則告警：告警列表中可查看全部。", "… 그 외 경보 %v건: 경보 목록에서 모두 볼 수 있습니다.", "… ほかにアラーム %v 件: アラーム一覧ですべて確認できます。"),
 }

@@ -20,6 +20,13 @@ import (
 // waiting then (so at most one e-mail per N minutes). Mails go only to the address the user
 // proved (email_verified) while it is still the profile's.
 
+// A digest holds at most maxDigest alarms (the rest go in the next), the first digestDetail
+// of them in full and a line counting the others.
+const (
+	maxDigest    = 5000
+	digestDetail = 50
+)
+
 // mailUser is a recipient as the sender needs them.
 type mailUser struct {
 	id             int64
@@ -80,7 +87,7 @@ func (w *Worker) mailPass(ctx context.Context) (int, error) {
 // mailTo sends what waits for one user.
 func (w *Worker) mailTo(ctx context.Context, uid int64) (int, error) {
 	rows, err := w.DB.Query(ctx, `SELECT id, org_id, event, subject_id, payload, created_at, attempts, next_at FROM notify_outbox
-		WHERE channel = 'email' AND target_id = ? AND state = 'pending' ORDER BY id LIMIT 500`, uid)
+		WHERE channel = 'email' AND target_id = ? AND state = 'pending' ORDER BY id LIMIT ?`, uid, maxDigest)
 	if err != nil {
 		return 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
 	}
@@ -213,9 +220,15 @@ type mailItem struct {
 // user's language.
 func renderMail(list []Delivery, u mailUser, base string) (Mail, error) {
 	t := func(key string, args ...any) string { return httpapi.T(u.locale, key, args...) }
-	items := make([]mailItem, 0, len(list))
+	items := make([]mailItem, 0, min(len(list), digestDetail))
 	var text strings.Builder
-	for _, d := range list {
+	for i, d := range list {
+		if i == digestDetail {
+			more := t("mail_digest_more", len(list)-digestDetail)
+			items = append(items, mailItem{Title: more})
+			text.WriteString(more + "\n\n")
+			break
+		}
 		m, err := describe(d, u.locale, base)
 		if err != nil {
 			return Mail{}, err

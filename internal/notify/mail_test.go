@@ -149,3 +149,36 @@ func TestRelayDown(t *testing.T) {
 		t.Fatalf("%d e-mails after the relay came back", len(got))
 	}
 }
+
+// TestDigestOfAStorm: sixty alarms in one period make one e-mail, the first fifty in full and
+// a line counting the rest; every delivery is settled by it.
+func TestDigestOfAStorm(t *testing.T) {
+	r := newRig(t)
+	mp := r.relay(t)
+	ctx := context.Background()
+	li := r.user(t, "li", "li@helio.example", true, "en-US", 5)
+	for i := range 60 {
+		a := trip
+		a.ID = int64(200 + i)
+		r.mail(t, li, a)
+	}
+	if _, err := r.worker.mailPass(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(5 * time.Minute)
+	for range 3 {
+		if _, err := r.worker.mailPass(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := mp.Wait(t, 1, 5*time.Second)
+	m := mp.Message(t, got[0].ID)
+	var sent int
+	if err := r.db.QueryRow(ctx, "SELECT COUNT(*) FROM notify_outbox WHERE state = 'sent'").Scan(&sent); err != nil {
+		t.Fatal(err)
+	}
+	if len(mp.Messages(t)) != 1 || m.Subject != "Helio: 60 alarms" || strings.Count(m.Text, "Alarm raised: ") != 50 ||
+		!strings.Contains(m.Text, "and 10 more alarms") || sent != 60 {
+		t.Fatalf("%d e-mails, %q, %d sent\n%.400s", len(mp.Messages(t)), m.Subject, sent, m.Text)
+	}
+}
