@@ -106,6 +106,25 @@ describe('ListTable on a phone', () => {
     expect(within(first!).queryByText('INV-01')).not.toBeInTheDocument();
   });
 
+  it('offers the sortable columns in a select, as there are no headers to click', async () => {
+    const onSort = vi.fn();
+    const sorted: FitColumn<Row>[] = columns.map((column) =>
+      column.title === 'Level' ? { ...column, key: 'level', sorter: true, sortOrder: 'descend' } : column,
+    );
+    renderWithProviders(
+      <ListTable<Row> label="Alarms" query={result(rows)} columns={sorted} page={1} pageSize={20} onPage={() => {}} onSort={onSort} emptyText="None" />,
+    );
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const select = screen.getByRole('combobox', { name: 'Sort by' });
+    expect(select).toHaveTextContent('Level, descending');
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Level, ascending' }));
+    expect(onSort).toHaveBeenCalledWith({ field: 'level', direction: 'ascend' });
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Usual order' }));
+    expect(onSort).toHaveBeenLastCalledWith({ field: '', direction: undefined });
+  });
+
   it('has no details toggle when every column is on the card', () => {
     draw(rows, columns.slice(0, 3));
     expect(screen.queryByRole('button', { name: 'Show details' })).not.toBeInTheDocument();

@@ -1,6 +1,8 @@
+import type { SorterInfo } from '@arco-design/web-react/es/Table/interface';
 import { IconDown, IconUp } from '@arco-design/web-react/icon';
-import { type ReactNode, useId, useState } from 'react';
+import { isValidElement, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LabelledSelect, Option } from '@/components/select';
 import { cellOf, type FitColumn } from './fit-columns';
 import styles from './list-cards.module.css';
 
@@ -91,6 +93,56 @@ function Card<T>({ row, index, columns, expandedRowRender }: CardProps<T>) {
   );
 }
 
+/** A column title as plain text (a title may be an element around its text). */
+function titleText(title: unknown, fallback: string): string {
+  if (typeof title === 'string') {
+    return title;
+  }
+  if (isValidElement<{ children?: unknown }>(title) && typeof title.props.children === 'string') {
+    return title.props.children;
+  }
+  return fallback;
+}
+
+/**
+ * A card list's order, for a phone where there are no column headers to click: one select of
+ * the sortable columns, each largest or smallest first, and the list's usual order.
+ */
+export function CardSort<T>({ columns, onSort }: { columns: FitColumn<T>[]; onSort: (sorter: SorterInfo) => void }) {
+  const { t } = useTranslation();
+  const sortable = columns.filter((column) => column.sorter && column.key !== undefined);
+  if (sortable.length === 0) {
+    return null;
+  }
+  const active = sortable.find((column) => column.sortOrder);
+  return (
+    <div className={styles.sort}>
+      <LabelledSelect
+        label={t('list.sortBy')}
+        prefix={t('list.sortBy')}
+        value={active ? `${String(active.key)}:${active.sortOrder}` : ''}
+        onChange={(value: string) => {
+          const [field = '', direction] = value.split(':');
+          onSort({ field, direction: direction === 'ascend' || direction === 'descend' ? direction : undefined } as SorterInfo);
+        }}
+      >
+        <Option value="">{t('list.sortDefault')}</Option>
+        {sortable.flatMap((column) => {
+          const name = titleText(column.title, String(column.key));
+          return [
+            <Option key={`${String(column.key)}:descend`} value={`${String(column.key)}:descend`}>
+              {t('list.sortDescending', { name })}
+            </Option>,
+            <Option key={`${String(column.key)}:ascend`} value={`${String(column.key)}:ascend`}>
+              {t('list.sortAscending', { name })}
+            </Option>,
+          ];
+        })}
+      </LabelledSelect>
+    </div>
+  );
+}
+
 interface ListCardsProps<T> {
   /** The list's accessible name. */
   label: string;
@@ -98,25 +150,30 @@ interface ListCardsProps<T> {
   columns: FitColumn<T>[];
   rowKey: string;
   expandedRowRender?: (row: T) => ReactNode;
+  /** Called when the order is chosen (with a column's key as the field), as a table's sorter is. */
+  onSort?: (sorter: SorterInfo) => void;
 }
 
 /**
  * A list's rows as cards, for a phone: the columns an operator needs first on each card, the
  * others behind a details toggle, the row's actions at its foot. Nothing scrolls sideways.
  */
-export function ListCards<T>({ label, rows, columns, rowKey, expandedRowRender }: ListCardsProps<T>) {
+export function ListCards<T>({ label, rows, columns, rowKey, expandedRowRender, onSort }: ListCardsProps<T>) {
   const parts = cardColumns(columns);
   return (
-    <ul className={styles.cards} aria-label={label}>
-      {rows.map((row, index) => (
-        <Card
-          key={String((row as Record<string, unknown>)[rowKey] ?? index)}
-          row={row}
-          index={index}
-          columns={parts}
-          expandedRowRender={expandedRowRender}
-        />
-      ))}
-    </ul>
+    <>
+      {onSort && <CardSort columns={columns} onSort={onSort} />}
+      <ul className={styles.cards} aria-label={label}>
+        {rows.map((row, index) => (
+          <Card
+            key={String((row as Record<string, unknown>)[rowKey] ?? index)}
+            row={row}
+            index={index}
+            columns={parts}
+            expandedRowRender={expandedRowRender}
+          />
+        ))}
+      </ul>
+    </>
   );
 }

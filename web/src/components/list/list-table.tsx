@@ -84,7 +84,14 @@ export function ListTable<T>({
         minHeight={280}
       >
         {phone ? (
-          <ListCards label={label} rows={rows} columns={columns} rowKey={rowKey} expandedRowRender={expandedRowRender} />
+          <ListCards
+            label={label}
+            rows={rows}
+            columns={columns}
+            rowKey={rowKey}
+            expandedRowRender={expandedRowRender}
+            onSort={onSort}
+          />
         ) : (
           <Table
             rowKey={rowKey}

@@ -208,7 +208,13 @@ export function DevicePage() {
         minHeight={280}
       >
         {phone ? (
-          <ListCards label={t('device.list')} rows={rows} columns={columns} rowKey="id" />
+          <ListCards
+            label={t('device.list')}
+            rows={rows}
+            columns={columns}
+            rowKey="id"
+            onSort={(sorter) => update(sortChange(sorter))}
+          />
         ) : (
           <Table
             rowKey="id"
