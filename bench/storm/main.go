@@ -28,6 +28,7 @@ import (
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/metrics"
+	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/push"
 	"github.com/helio-energy/helio/internal/store"
@@ -60,6 +61,10 @@ type result struct {
 	settled          time.Duration // after the workload was committed, until every pass was written
 	rawRows, wantRaw int
 	load0, load1     string
+	// with -channels
+	hooks, pushes, mails int
+	drained              time.Duration // after settled, until every webhook and push was sent
+	box                  map[string]int
 }
 
 func main() {
@@ -105,6 +110,17 @@ func main() {
 	b, w := mean(base), mean(with)
 	fmt.Printf("\ningest with the storm: %.0f samples/s against %.0f without (%+.1f %%); expected per storm run: %d alarms, %d decisions and messages\n",
 		w, b, 100*(w-b)/b, *nStorm, *nStorm**nUsers)
+	if *channels {
+		fmt.Printf("\nevery channel on: each alarm to %d users by app push and e-mail (15-minute digest), and to two webhooks\n\n", *nUsers)
+		fmt.Println("| storm run | webhook calls | pushes | e-mails | all sent after settling | outbox |")
+		fmt.Println("|---|---:|---:|---:|---:|---|")
+		for i, x := range res {
+			if x.storm {
+				fmt.Printf("| %d | %d (want %d) | %d (want %d) | %d (want ≤ %d) | %s | %v |\n", i/2+1, x.hooks, 2*x.alarms, x.pushes, x.alarms**nUsers,
+					x.mails, *nUsers, x.drained.Round(time.Millisecond), x.box)
+			}
+		}
+	}
 }
 
 func mean(xs []float64) float64 {
@@ -161,7 +177,25 @@ func run(storm bool) (result, error) {
 	}
 	defer hub.Close()
 	msgs.Pub = hub
-	eng := alarm.NewEngine(db, alarm.Options{Messages: msgs, AsyncNotify: true})
+	opts := alarm.Options{Messages: msgs, AsyncNotify: true}
+	var sk *sinks
+	var worker *notify.Worker
+	if *channels {
+		if sk, err = startSinks(dir); err != nil {
+			return res, err
+		}
+		defer sk.close()
+		if err := sk.wire(ctx, db, f.org); err != nil {
+			return res, err
+		}
+		worker = &notify.Worker{DB: db, Mail: &notify.SMTP{Addr: sk.smtp, From: "helio@storm.example", Security: "none"},
+			Push: &notify.PushKeys{DB: db}}
+		opts.Outbox = &notify.Outbox{Wake: worker.Wake}
+		wctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go worker.Run(wctx)
+	}
+	eng := alarm.NewEngine(db, opts)
 	w.AfterCommit(func(ctx context.Context, acc []telemetry.Sample) {
 		if err := eng.Observe(ctx, acc); err != nil {
 			slog.Error("alarm evaluation failed", "err", err)
@@ -246,6 +280,30 @@ func run(storm bool) (result, error) {
 	eng.Settle()
 	res.settled = time.Since(committed)
 	res.load1 = loadAvg()
+	if sk != nil && storm {
+		// every webhook call and push sent; then the digests, their period run out on a
+		// clock moved 16 minutes on
+		settledAt := time.Now()
+		for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+			b := outbox(ctx, db)
+			if b["webhook pending"] == 0 && b["push pending"] == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				return res, fmt.Errorf("deliveries still pending after 10 minutes: %v", b)
+			}
+		}
+		res.drained = time.Since(settledAt)
+		later := &notify.Worker{DB: db, Mail: worker.Mail, Push: worker.Push, Now: func() time.Time { return time.Now().Add(16 * time.Minute) }}
+		for i := 0; i < 20; i++ {
+			if n, err := later.RunOnce(ctx); err != nil || n == 0 {
+				break
+			}
+		}
+		for deadline := time.Now().Add(30 * time.Second); sk.mails() < *nUsers && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		}
+		res.hooks, res.pushes, res.mails, res.box = sk.hooks.count(), sk.pushes.count(), sk.mails(), outbox(ctx, db)
+	}
 
 	count := func(q string, args ...any) int {
 		var n int

@@ -2,6 +2,7 @@ package alarm
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -331,8 +332,22 @@ func (e *Engine) write(ctx context.Context, tx *store.Tx, p *passPlan) error {
 		}
 		p.noticed = recs
 	}
-	for _, m := range p.mails {
-		if _, err := e.opt.Outbox.Direct(ctx, tx, m.alarm.orgID, m.channel, m.user, notify.AlarmRaised, m.alarm.id, m.alarm.event()); err != nil {
+	if len(p.mails) > 0 {
+		rows := make([]notify.Row, len(p.mails))
+		events := map[int64]json.RawMessage{} // an alarm's event once, for all its users
+		for i, m := range p.mails {
+			ev, ok := events[m.alarm.id]
+			if !ok {
+				b, err := json.Marshal(m.alarm.event())
+				if err != nil {
+					return err
+				}
+				ev = b
+				events[m.alarm.id] = ev
+			}
+			rows[i] = notify.Row{OrgID: m.alarm.orgID, Channel: m.channel, Target: m.user, Event: notify.AlarmRaised, SubjectID: m.alarm.id, Data: ev}
+		}
+		if err := e.opt.Outbox.DirectMany(ctx, tx, rows); err != nil {
 			return err
 		}
 	}

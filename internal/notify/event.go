@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/store"
@@ -149,6 +150,39 @@ func (o *Outbox) Direct(ctx context.Context, tx *store.Tx, orgID int64, channel 
 		return 0, fmt.Errorf("notify: unable to write a delivery: %w", err)
 	}
 	return id, nil
+}
+
+// Row is one delivery of DirectMany.
+type Row struct {
+	OrgID, Target, SubjectID int64
+	Channel, Event           string
+	Data                     any
+}
+
+// DirectMany writes many deliveries in tx, a few hundred rows per statement (a notification
+// pass of a storm decides hundreds of thousands).
+func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error {
+	now := o.now().UnixMilli()
+	for start := 0; start < len(rows); start += 200 {
+		chunk := rows[start:min(start+200, len(rows))]
+		args := make([]any, 0, 8*len(chunk))
+		for _, r := range chunk {
+			payload, ok := r.Data.(json.RawMessage)
+			if !ok {
+				var err error
+				if payload, err = json.Marshal(r.Data); err != nil {
+					return err
+				}
+			}
+			args = append(args, r.OrgID, r.Channel, r.Target, r.Event, r.SubjectID, string(payload), now, now)
+		}
+		q := "INSERT INTO notify_outbox (org_id, channel, target_id, event, subject_id, payload, state, next_at, created_at) VALUES " +
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, 'pending', ?, ?), ", len(chunk)), ", ")
+		if _, err := tx.Exec(ctx, q, args...); err != nil {
+			return fmt.Errorf("notify: unable to write deliveries: %w", err)
+		}
+	}
+	return nil
 }
 
 // Wrote tells the worker that deliveries were committed (call after the transaction).

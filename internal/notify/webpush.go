@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -34,6 +35,14 @@ type VAPID struct {
 	Private *ecdsa.PrivateKey
 	Public  string // base64url of the uncompressed point: the console's applicationServerKey
 	Subject string // a mailto: or https: contact the push services may use
+
+	mu     sync.Mutex
+	tokens map[string]token // push service origin → a token still good for an hour or more
+}
+
+type token struct {
+	header string
+	exp    time.Time
 }
 
 // NewVAPID makes a key pair.
@@ -71,18 +80,38 @@ func ParseVAPID(private string) (*VAPID, error) {
 	return vapidOf(&ecdsa.PrivateKey{PublicKey: ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}, D: new(big.Int).SetBytes(raw)}), nil
 }
 
-// authorization is the VAPID Authorization header for endpoint at now.
+// authorization is the VAPID Authorization header for endpoint at now: a token per push
+// service, signed again when less than an hour of its twelve is left (a storm pushes to
+// thousands of browsers of the same service).
 func (v *VAPID) authorization(endpoint string, now time.Time) (string, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return "", err
 	}
+	origin := u.Scheme + "://" + u.Host
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if t, ok := v.tokens[origin]; ok && now.Add(time.Hour).Before(t.exp) {
+		return t.header, nil
+	}
+	h, err := v.sign(origin, now)
+	if err != nil {
+		return "", err
+	}
+	if v.tokens == nil {
+		v.tokens = map[string]token{}
+	}
+	v.tokens[origin] = token{h, now.Add(12 * time.Hour)}
+	return h, nil
+}
+
+func (v *VAPID) sign(origin string, now time.Time) (string, error) {
 	sub := v.Subject
 	if sub == "" {
 		sub = "mailto:helio@localhost"
 	}
 	head := b64.EncodeToString([]byte(`{"typ":"JWT","alg":"ES256"}`))
-	claims, _ := json.Marshal(map[string]any{"aud": u.Scheme + "://" + u.Host, "exp": now.Add(12 * time.Hour).Unix(), "sub": sub})
+	claims, _ := json.Marshal(map[string]any{"aud": origin, "exp": now.Add(12 * time.Hour).Unix(), "sub": sub})
 	signing := head + "." + b64.EncodeToString(claims)
 	sum := sha256.Sum256([]byte(signing))
 	r, s, err := ecdsa.Sign(rand.Reader, v.Private, sum[:])
