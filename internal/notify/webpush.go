@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -55,14 +54,14 @@ func NewVAPID() (*VAPID, error) {
 }
 
 func vapidOf(k *ecdsa.PrivateKey) *VAPID {
-	pub, _ := k.PublicKey.ECDH()
-	return &VAPID{Private: k, Public: b64.EncodeToString(pub.Bytes())}
+	pub, _ := k.PublicKey.Bytes()
+	return &VAPID{Private: k, Public: b64.EncodeToString(pub)}
 }
 
 // EncodePrivate is the private key as stored (base64url of the scalar).
 func (v *VAPID) EncodePrivate() string {
-	d, _ := v.Private.ECDH()
-	return b64.EncodeToString(d.Bytes())
+	d, _ := v.Private.Bytes()
+	return b64.EncodeToString(d)
 }
 
 // ParseVAPID reads a stored private key.
@@ -71,13 +70,11 @@ func ParseVAPID(private string) (*VAPID, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := ecdh.P256().NewPrivateKey(raw)
+	k, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), raw)
 	if err != nil {
 		return nil, err
 	}
-	pub := k.PublicKey().Bytes()
-	x, y := new(big.Int).SetBytes(pub[1:33]), new(big.Int).SetBytes(pub[33:])
-	return vapidOf(&ecdsa.PrivateKey{PublicKey: ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}, D: new(big.Int).SetBytes(raw)}), nil
+	return vapidOf(k), nil
 }
 
 // authorization is the VAPID Authorization header for endpoint at now: a token per push

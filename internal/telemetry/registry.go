@@ -152,8 +152,6 @@ type stationRow struct {
 	capacity float64
 }
 
-func (r *registry) load(ctx context.Context, miss bool) error { return r.loadAt(ctx, miss, -1) }
-
 // loadAt loads every device and station; version is the registry version read before
 // (-1: not read, so the next sync reloads).
 func (r *registry) loadAt(ctx context.Context, miss bool, version int64) error {

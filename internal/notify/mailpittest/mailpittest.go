@@ -5,7 +5,6 @@ package mailpittest
 
 import (
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -147,7 +146,7 @@ func (s *Server) Wait(t testing.TB, n int, within time.Duration) []Summary {
 			return got
 		}
 		if time.Now().After(deadline) {
-			t.Fatal(fmt.Sprintf("%d e-mails arrived in %s, want %d", len(got), within, n))
+			t.Fatalf("%d e-mails arrived in %s, want %d", len(got), within, n)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

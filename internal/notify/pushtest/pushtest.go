@@ -161,7 +161,10 @@ func (s *Service) checkVAPID(header string) error {
 	if err != nil || len(raw) != 65 {
 		return fmt.Errorf("bad VAPID key")
 	}
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(raw[1:33]), Y: new(big.Int).SetBytes(raw[33:])}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), raw)
+	if err != nil {
+		return fmt.Errorf("bad VAPID key: %w", err)
+	}
 	sig, err := b64.DecodeString(parts[2])
 	if err != nil || len(sig) != 64 {
 		return fmt.Errorf("bad VAPID signature")
