@@ -33,6 +33,8 @@ type mailUser struct {
 	email, locale  string
 	digest         int // minutes
 	verified, okay bool
+	zone           string // the daily limit's
+	held           int    // alarms held back by the daily limit today (the zone's day)
 }
 
 func (w *Worker) mailUser(ctx context.Context, id int64) (mailUser, error) {
@@ -40,8 +42,8 @@ func (w *Worker) mailUser(ctx context.Context, id int64) (mailUser, error) {
 	var verified, settings string
 	var status int
 	var digest int64
-	err := w.DB.QueryRow(ctx, `SELECT u.email, u.email_verified, u.settings, u.status, COALESCE(n.digest_minutes, 0)
-		FROM users u LEFT JOIN alarm_notify_settings n ON n.user_id = u.id WHERE u.id = ?`, id).Scan(&u.email, &verified, &settings, &status, &digest)
+	err := w.DB.QueryRow(ctx, `SELECT u.email, u.email_verified, u.settings, u.status, COALESCE(n.digest_minutes, 0), COALESCE(n.timezone, 'UTC')
+		FROM users u LEFT JOIN alarm_notify_settings n ON n.user_id = u.id WHERE u.id = ?`, id).Scan(&u.email, &verified, &settings, &status, &digest, &u.zone)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, store.ErrNotFound
 	}
@@ -60,6 +62,16 @@ func (w *Worker) mailUser(ctx context.Context, id int64) (mailUser, error) {
 		if l == s.Locale {
 			u.locale = l
 		}
+	}
+	loc, err := time.LoadLocation(u.zone)
+	if err != nil {
+		loc, u.zone = time.UTC, "UTC"
+	}
+	local := w.now().In(loc)
+	day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
+	if err := w.DB.QueryRow(ctx, "SELECT COUNT(*) FROM alarm_notifications WHERE user_id = ? AND outcome = 'limited' AND created_at >= ?",
+		id, day.UnixMilli()).Scan(&u.held); err != nil {
+		return u, fmt.Errorf("notify: unable to count held alarms: %w", err)
 	}
 	return u, nil
 }
@@ -248,6 +260,10 @@ func renderMail(list []Delivery, u mailUser, base string) (Mail, error) {
 		subject = t("mail_digest_subject", len(list))
 	}
 	footer := t("mail_footer")
+	if u.held > 0 {
+		// the daily limit speaks: what it held back today, in every e-mail of the day
+		footer = t("mail_held", u.held, u.zone) + " " + footer
+	}
 	text.WriteString("-- \n" + footer + "\n")
 	var html strings.Builder
 	if err := mailHTML.Execute(&html, map[string]any{"Lang": u.locale, "Subject": subject, "Items": items, "Open": t("webhook_open"), "Footer": footer}); err != nil {

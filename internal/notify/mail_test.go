@@ -182,3 +182,36 @@ func TestDigestOfAStorm(t *testing.T) {
 		t.Fatalf("%d e-mails, %q, %d sent\n%.400s", len(mp.Messages(t)), m.Subject, sent, m.Text)
 	}
 }
+
+// TestLimitSpeaks: once the daily limit held alarms back, every e-mail of the day says how
+// many (in the limit's time zone's day).
+func TestLimitSpeaks(t *testing.T) {
+	r := newRig(t)
+	mp := r.relay(t)
+	ctx := context.Background()
+	li := r.user(t, "li", "li@helio.example", true, "en-US", 0)
+	st, err := r.db.Insert(ctx, "INSERT INTO stations (org_id, name, timezone, capacity_kwp, created_at, updated_at) VALUES (?, 'S', 'UTC', 1, 0, 0)", r.org)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		id, err := r.db.Insert(ctx, `INSERT INTO alarms (org_id, station_id, device_sn, device_name, device_type, rule_key, alarm_type, level, status,
+			deal_status, description, msg_key, msg_args, start_at, occurred_at, last_alarm_at, updated_at, notify_pending)
+			VALUES (?, ?, 'X', 'X', 'inverter', 'inverter_fault', 1, 2, 1, 0, 'd', 'k', '[]', 0, 0, 0, 0, 0)`, r.org, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.db.Exec(ctx, "INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at) VALUES (?, ?, 'limited', ?)",
+			id, li, r.clock.Now().Add(-time.Duration(i)*time.Hour).UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.mail(t, li, trip)
+	if _, err := r.worker.mailPass(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := mp.Wait(t, 1, 5*time.Second)
+	if m := mp.Message(t, got[0].ID); !strings.Contains(m.Text, "Your daily limit held back 3 alarms today (time zone UTC)") {
+		t.Fatalf("mail without the held count:\n%s", m.Text)
+	}
+}
