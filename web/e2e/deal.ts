@@ -12,7 +12,7 @@ export const SECONDS: Record<string, number> = {
   'organisation.e2e.ts': 66,
   'layout.e2e.ts': 53,
   'a11y.e2e.ts': 52,
-  'phone-layout.e2e.ts': 51,
+  'phone-layout.e2e.ts': 53,
   'shell.e2e.ts': 43,
   'analysis.e2e.ts': 28,
   'alarm.e2e.ts': 25,

@@ -115,6 +115,8 @@ export function ListTable<T>({
             pageSize={pageSize}
             sizeCanChange={!phone}
             simple={phone}
+            // the simple pager's page box has no name: the page shows as text between the arrows
+            showJumper={false}
             sizeOptions={sizeOptions}
             showTotal={capped ? () => t('list.totalCapped', { count: query.data.total }) : !phone}
             onChange={onPage}

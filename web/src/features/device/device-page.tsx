@@ -240,6 +240,8 @@ export function DevicePage() {
             pageSize={filters.pageSize}
             sizeCanChange={!phone}
             simple={phone}
+            // the simple pager's page box has no name: the page shows as text between the arrows
+            showJumper={false}
             sizeOptions={[10, 20, 50]}
             showTotal={!phone}
             onChange={(page, pageSize) => update({ page, pageSize })}
