@@ -23,3 +23,17 @@ export function showFieldErrors<V>(form: FormInstance<V>, error: unknown, known:
   }
   return rest;
 }
+
+/**
+ * Puts every bad field the server names (ApiError.fields) on the form — under rename(field)
+ * when the form's box has another name — and says whether there was one (else the caller
+ * shows the error as a whole).
+ */
+export function fieldErrorsShown<V>(form: FormInstance<V>, error: unknown, rename: (field: string) => string = (f) => f): boolean {
+  if (!(error instanceof ApiError) || Object.keys(error.fields).length === 0) {
+    return false;
+  }
+  const fields = Object.fromEntries(Object.entries(error.fields).map(([f, message]) => [rename(f), { error: { message } }]));
+  form.setFields(fields as Parameters<FormInstance<V>['setFields']>[0]);
+  return true;
+}

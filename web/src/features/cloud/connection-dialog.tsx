@@ -10,7 +10,7 @@ import '@arco-design/web-react/es/Modal/style/css.js';
 import '@arco-design/web-react/es/Select/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { fieldErrorsShown } from '@/lib/form-errors';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { type Connection, credentialsOf, useAddConnection, useEditConnection, vendorsQuery } from './api';
 
@@ -55,11 +55,9 @@ export function ConnectionDialog({ editing, onClose }: { editing: Connection | '
       notifySuccess(t('cloud.saved'));
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
-        // "credentials.appKey" is that field's box; "credentials" alone the first one
-        const box = (f: string) =>
-          f === 'credentials' ? `cred.${fields[0]?.key ?? ''}` : f.startsWith('credentials.') ? `cred.${f.slice(12)}` : f;
-        form.setFields(Object.fromEntries(Object.entries(err.fields).map(([f, msg]) => [box(f), { error: { message: msg } }])));
+      // "credentials.appKey" is that field's box; "credentials" alone the first one
+      const box = (f: string) => (f === 'credentials' ? `cred.${fields[0]?.key ?? ''}` : f.startsWith('credentials.') ? `cred.${f.slice(12)}` : f);
+      if (fieldErrorsShown(form, err, box)) {
         return;
       }
       notifyError(t('cloud.failed', { reason: err instanceof Error ? err.message : String(err) }));

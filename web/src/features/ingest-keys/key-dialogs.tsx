@@ -14,7 +14,7 @@ import '@arco-design/web-react/es/Radio/style/css.js';
 import '@arco-design/web-react/es/Select/style/css.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { fieldErrorsShown } from '@/lib/form-errors';
 import { notifyError } from '@/lib/notify';
 import { type IssuedKey, KEY_KINDS, type KeyKind, type KeyRequest, useDeviceSearch, useIssueKey } from './api';
 import styles from './ingest-keys.module.css';
@@ -45,8 +45,7 @@ export function IssueDialog({ visible, onClose, onIssued }: { visible: boolean; 
       form.resetFields();
       onIssued(issued);
     } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
-        form.setFields(Object.fromEntries(Object.entries(err.fields).map(([f, msg]) => [f, { error: { message: msg } }])));
+      if (fieldErrorsShown(form, err)) {
         return;
       }
       notifyError(t('ingestKeys.failed', { reason: err instanceof Error ? err.message : String(err) }));

@@ -13,7 +13,7 @@ import '@arco-design/web-react/es/Select/style/css.js';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { fieldErrorsShown } from '@/lib/form-errors';
 import { notifyError } from '@/lib/notify';
 import { type MapRule, type MapRuleInput, SAMPLE_FIELDS, useSaveRule } from './api';
 import styles from './ingest-mqtt.module.css';
@@ -41,8 +41,7 @@ export function RuleDialog({ rule, visible, onClose }: { rule: MapRule | null; v
       await save.mutateAsync({ id: rule?.id ?? 0, rule: { ...values, fields: values.fields ?? [] } });
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
-        form.setFields(Object.fromEntries(Object.entries(err.fields).map(([f, msg]) => [f, { error: { message: msg } }])));
+      if (fieldErrorsShown(form, err)) {
         return;
       }
       notifyError(t('ingestMqtt.failed', { reason: err instanceof Error ? err.message : String(err) }));

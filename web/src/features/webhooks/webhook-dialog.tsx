@@ -11,7 +11,7 @@ import '@arco-design/web-react/es/Modal/style/css.js';
 import '@arco-design/web-react/es/Select/style/css.js';
 import '@arco-design/web-react/es/Switch/style/css.js';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { fieldErrorsShown } from '@/lib/form-errors';
 import { currentLocale, LOCALES } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { EVENTS, FORMATS, formatLabel, useAddWebhook, useEditWebhook, type Webhook, type WebhookInput } from './api';
@@ -66,8 +66,7 @@ export function WebhookDialog({
         onSecret(saved.name ?? v.name, saved.secret);
       }
     } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
-        form.setFields(Object.fromEntries(Object.entries(err.fields).map(([f, msg]) => [f, { error: { message: msg } }])));
+      if (fieldErrorsShown(form, err)) {
         return;
       }
       notifyError(t('webhook.failed', { reason: err instanceof Error ? err.message : String(err) }));

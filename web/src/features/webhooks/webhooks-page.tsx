@@ -2,20 +2,19 @@ import Button from '@arco-design/web-react/es/Button';
 import Modal from '@arco-design/web-react/es/Modal';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Modal/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
-import { IconPlus } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
-import { PageHeader, Panel } from '@/components/panel';
+import { AdminList } from '@/components/list/admin-list';
+import { PageHeader } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale, LOCALES } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -116,26 +115,15 @@ export function WebhooksPage() {
   return (
     <>
       <PageHeader title={t('menu.permission.webhooks')} />
-      <Panel
+      <AdminList
         title={t('webhook.title')}
-        extra={
-          <Button type="primary" icon={<IconPlus />} onClick={() => setEditing('new')}>
-            {t('webhook.add')}
-          </Button>
-        }
-      >
-        <p className={styles.intro}>{t('webhook.intro')}</p>
-        <DataState
-          loading={list.isPending}
-          error={list.isError}
-          onRetry={() => void list.refetch()}
-          empty={list.data?.length === 0}
-          emptyText={t('webhook.empty')}
-          minHeight={240}
-        >
-          <Table rowKey="id" columns={columns} data={list.data ?? []} pagination={false} border={false} />
-        </DataState>
-      </Panel>
+        intro={t('webhook.intro')}
+        addLabel={t('webhook.add')}
+        onAdd={() => setEditing('new')}
+        query={list}
+        columns={columns}
+        emptyText={t('webhook.empty')}
+      />
       <WebhookDialog editing={editing} onClose={() => setEditing(null)} onSecret={(name, s) => setSecret({ name, secret: s })} />
       <LogDrawer webhook={logOf} onClose={() => setLogOf(null)} />
       <Modal
