@@ -62,7 +62,7 @@ describe('webhooks', () => {
     await page.getByRole('heading', { name: 'Webhooks', exact: true }).first().waitFor();
     await page.getByRole('button', { name: 'Add a webhook' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Name', { exact: true }).fill('Control room');
+    await dialog.getByLabel('Name', { exact: true }).fill('E2E receiver');
     // a wrong address is refused by the server, naming the field
     await dialog.getByLabel('Address', { exact: true }).fill('ftp://127.0.0.1/hook');
     await dialog.getByRole('button', { name: 'OK' }).click();
@@ -78,7 +78,7 @@ describe('webhooks', () => {
     await screenshot(page, 'webhook-secret-en-US-light-1440');
     await page.getByRole('button', { name: 'I have copied it' }).click();
 
-    const row = page.getByRole('row').filter({ hasText: 'Control room' });
+    const row = page.getByRole('row').filter({ hasText: 'E2E receiver' });
     await row.getByText('No delivery yet').waitFor();
     await row.getByRole('button', { name: 'Send test' }).click();
     await row.getByText('Delivered').waitFor({ timeout: 30_000 });
@@ -94,7 +94,7 @@ describe('webhooks', () => {
 
     // the console's list says what the API says
     const list = await api<{ name: string; lastState: string }[]>('/v2/webhook/list', await apiToken());
-    expect(list.find((w) => w.name === 'Control room')?.lastState).toBe('sent');
+    expect(list.find((w) => w.name === 'E2E receiver')?.lastState).toBe('sent');
   }, 120_000);
 
   it('shows the webhooks in zh-CN, dark, on a phone width too', async (context) => {
@@ -103,7 +103,7 @@ describe('webhooks', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${baseUrl()}/#/permission/webhooks`);
       await page.getByRole('heading', { name: 'Webhook 推送', exact: true }).first().waitFor();
-      await page.getByRole('row').filter({ hasText: 'Control room' }).first().waitFor();
+      await page.getByRole('row').filter({ hasText: 'E2E receiver' }).first().waitFor();
       await screenshot(page, `webhooks-zh-CN-dark-${width}`);
     }
   }, 120_000);
