@@ -52,4 +52,5 @@ var notifyMessages = map[string]map[string]string{
 	"push_endpoint_invalid": m5("A push service's https:// address is needed", "需要推送服务的 https:// 地址", "需要推播服務的 https:// 位址", "푸시 서비스의 https:// 주소가 필요합니다", "プッシュサービスの https:// アドレスが必要です"),
 	"mail_digest_more":      m5("… and %v more alarms: the alarm list shows them all.", "……另有 %v 条告警：告警列表中可查看全部。", "……另有 %v 則告警：告警列表中可查看全部。", "… 그 외 경보 %v건: 경보 목록에서 모두 볼 수 있습니다.", "… ほかにアラーム %v 件: アラーム一覧ですべて確認できます。"),
 	"mail_held":             m5("Your daily limit held back %v alarms today (time zone %v): the alarm list shows them all.", "今天（时区 %[2]v）每日上限已拦下 %[1]v 条告警：告警列表中可查看全部。", "今天（時區 %[2]v）每日上限已攔下 %[1]v 則告警：告警列表中可查看全部。", "오늘(시간대 %[2]v) 일일 한도로 경보 %[1]v건이 보류되었습니다: 경보 목록에서 모두 볼 수 있습니다.", "本日（タイムゾーン %[2]v）は 1 日の上限により %[1]v 件のアラームが保留されました: アラーム一覧ですべて確認できます。"),
+	"webhook_too_many":      m5("An organisation has at most %v webhooks: delete one first", "一个组织最多 %v 个 Webhook：请先删除一个", "一個組織最多 %v 個 Webhook：請先刪除一個", "조직당 웹훅은 최대 %v개입니다: 먼저 하나를 삭제하세요", "1 つの組織の Webhook は最大 %v 件です: 先に 1 件削除してください"),
 }

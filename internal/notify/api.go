@@ -43,6 +43,8 @@ func fail(err error) error {
 		return httpapi.NotFound()
 	case errors.Is(err, ErrNameTaken):
 		return httpapi.InvalidField("name", "webhook_name_taken")
+	case errors.Is(err, ErrTooMany):
+		return httpapi.Conflict("webhook_too_many", MaxWebhooks)
 	}
 	return httpapi.Internal(err)
 }

@@ -51,6 +51,9 @@ func (k *PushKeys) Get(ctx context.Context) (*VAPID, error) {
 	return v, nil
 }
 
+// MaxSubscriptions bounds a user's subscribed browsers (the oldest go).
+const MaxSubscriptions = 20
+
 // PushService is the calls of a user's browser subscriptions.
 type PushService struct {
 	DB   *store.DB
@@ -143,6 +146,12 @@ func (s *PushService) subscribe(r *http.Request) (any, error) {
 	if _, err := s.DB.Exec(r.Context(), `INSERT INTO webpush_subscriptions (user_id, endpoint, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at`,
 		uid, in.Endpoint, strings.TrimRight(in.Keys.P256dh, "="), strings.TrimRight(in.Keys.Auth, "="), time.Now().UnixMilli()); err != nil {
+		return nil, httpapi.Internal(err)
+	}
+	// a user keeps their newest MaxSubscriptions browsers: a client subscribing in a loop
+	// cannot make every alarm a thousand pushes
+	if _, err := s.DB.Exec(r.Context(), `DELETE FROM webpush_subscriptions WHERE user_id = ? AND id NOT IN
+		(SELECT id FROM webpush_subscriptions WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)`, uid, uid, MaxSubscriptions); err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	return s.current(r)

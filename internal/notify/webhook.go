@@ -48,6 +48,12 @@ type WebhookInput struct {
 // ErrNameTaken: another webhook of the organisation has the name.
 var ErrNameTaken = errors.New("notify: a webhook of this name exists")
 
+// MaxWebhooks bounds an organisation's webhooks (each event is a delivery to each).
+const MaxWebhooks = 50
+
+// ErrTooMany: the organisation has MaxWebhooks webhooks.
+var ErrTooMany = errors.New("notify: too many webhooks")
+
 func validateInput(in *WebhookInput) error {
 	var v httpapi.Validator
 	in.Name, in.URL = strings.TrimSpace(in.Name), strings.TrimSpace(in.URL)
@@ -172,6 +178,13 @@ func boolInt(b bool) int {
 
 // Create adds a webhook with a new secret (in the answer).
 func (s *Store) Create(ctx context.Context, orgID int64, in WebhookInput) (*Webhook, error) {
+	var n int
+	if err := s.DB.QueryRow(ctx, "SELECT COUNT(*) FROM webhooks WHERE org_id = ?", orgID).Scan(&n); err != nil {
+		return nil, fmt.Errorf("notify: unable to count webhooks: %w", err)
+	}
+	if n >= MaxWebhooks {
+		return nil, ErrTooMany
+	}
 	now := s.now().UnixMilli()
 	secret := newSecret()
 	id, err := s.DB.Insert(ctx, `INSERT INTO webhooks (org_id, name, url, format, events, language, secret, enabled, created_at, updated_at)
