@@ -27,8 +27,8 @@ const (
 	digestDetail = 50
 )
 
-// mailUser is a recipient as the sender needs them.
-type mailUser struct {
+// recipient is a user as the e-mail and push senders need them.
+type recipient struct {
 	id             int64
 	email, locale  string
 	digest         int // minutes
@@ -37,8 +37,8 @@ type mailUser struct {
 	held           int    // alarms held back by the daily limit today (the zone's day)
 }
 
-func (w *Worker) mailUser(ctx context.Context, id int64) (mailUser, error) {
-	u := mailUser{id: id}
+func (w *Worker) recipient(ctx context.Context, id int64) (recipient, error) {
+	u := recipient{id: id}
 	var verified, settings string
 	var status int
 	var digest int64
@@ -122,7 +122,7 @@ func (w *Worker) mailTo(ctx context.Context, uid int64) (int, error) {
 	if err := rows.Err(); err != nil || len(list) == 0 {
 		return 0, err
 	}
-	u, err := w.mailUser(ctx, uid)
+	u, err := w.recipient(ctx, uid)
 	switch {
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return 0, err
@@ -157,59 +157,7 @@ func (w *Worker) mailTo(ctx context.Context, uid int64) (int, error) {
 	if sendErr == nil {
 		return len(list), w.settle(ctx, list, "", 250, took)
 	}
-	return len(list), w.retry(ctx, list, sendErr, start, took)
-}
-
-// settle ends the deliveries: sent (reason "") or failed, logging an attempt when one was
-// made (status > 0).
-func (w *Worker) settle(ctx context.Context, list []Delivery, reason string, status int, took time.Duration) error {
-	state := "sent"
-	if reason != "" {
-		state = "failed"
-	}
-	now := w.now().UnixMilli()
-	return w.DB.InTx(ctx, func(tx *store.Tx) error {
-		for _, d := range list {
-			if status > 0 {
-				if _, err := tx.Exec(ctx, `INSERT INTO notify_attempts (outbox_id, attempt, at, status, duration_ms, error) VALUES (?, ?, ?, ?, ?, '')`,
-					d.ID, d.Attempts+1, now, status, took.Milliseconds()); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.Exec(ctx, `UPDATE notify_outbox SET state = ?, attempts = attempts + ?, done_at = ?, next_at = ?, last_error = ?
-				WHERE id = ? AND state = 'pending'`, state, min(status, 1), now, now, reason, d.ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// retry logs a failed attempt of the deliveries and sets their next one (or gives them up
-// past RetryFor).
-func (w *Worker) retry(ctx context.Context, list []Delivery, cause error, start time.Time, took time.Duration) error {
-	text := cause.Error()
-	if len(text) > 500 {
-		text = text[:500]
-	}
-	return w.DB.InTx(ctx, func(tx *store.Tx) error {
-		for _, d := range list {
-			n := d.Attempts + 1
-			state, next := "pending", start.Add(Backoff(n)).UnixMilli()
-			if next > d.CreatedAt+RetryFor.Milliseconds() {
-				state = "failed"
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO notify_attempts (outbox_id, attempt, at, status, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?)`,
-				d.ID, n, start.UnixMilli(), Status(cause), took.Milliseconds(), text); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, "UPDATE notify_outbox SET state = ?, attempts = ?, next_at = ?, last_error = ? WHERE id = ?",
-				state, n, next, text, d.ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return len(list), w.retry(ctx, list, sendErr, Status(sendErr), start, took)
 }
 
 var mailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
@@ -230,7 +178,7 @@ type mailItem struct {
 
 // renderMail is the e-mail of the deliveries (one: its alarm; several: a digest) in the
 // user's language.
-func renderMail(list []Delivery, u mailUser, base string) (Mail, error) {
+func renderMail(list []Delivery, u recipient, base string) (Mail, error) {
 	t := func(key string, args ...any) string { return httpapi.T(u.locale, key, args...) }
 	items := make([]mailItem, 0, min(len(list), digestDetail))
 	var text strings.Builder

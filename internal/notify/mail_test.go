@@ -10,7 +10,7 @@ import (
 	"github.com/helio-energy/helio/internal/store"
 )
 
-// mailUser adds a user of the rig's organisation with an address (verified when verified),
+// recipient adds a user of the rig's organisation with an address (verified when verified),
 // a console language and a digest period.
 func (r *rig) user(t *testing.T, name, email string, verified bool, locale string, digest int) int64 {
 	t.Helper()

@@ -88,7 +88,7 @@ func (w *Worker) pushPass(ctx context.Context) (int, error) {
 // pushOne sends one delivery to every browser of the user: sent when one took it; a browser
 // whose subscription is gone (404, 410) is forgotten.
 func (w *Worker) pushOne(ctx context.Context, v *VAPID, d Delivery, uid int64) error {
-	u, err := w.mailUser(ctx, uid)
+	u, err := w.recipient(ctx, uid)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && !u.okay:
 		return w.settle(ctx, []Delivery{d}, "the user is no longer active", 0, 0)
@@ -153,5 +153,5 @@ func (w *Worker) pushOne(ctx context.Context, v *VAPID, d Delivery, uid int64) e
 	case gone == len(subs):
 		return w.settle(ctx, []Delivery{d}, "every subscribed browser has gone", 0, 0)
 	}
-	return w.retry(ctx, []Delivery{d}, last, start, took)
+	return w.retry(ctx, []Delivery{d}, last, status, start, took)
 }

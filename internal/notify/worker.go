@@ -188,9 +188,7 @@ func (w *Worker) attempt(ctx context.Context, d due) error {
 		if d.found {
 			reason = "webhook disabled"
 		}
-		_, err := w.DB.Exec(ctx, "UPDATE notify_outbox SET state = 'failed', done_at = ?, last_error = ? WHERE id = ? AND state = 'pending'",
-			w.now().UnixMilli(), reason, d.ID)
-		return err
+		return w.settle(ctx, []Delivery{d.Delivery}, reason, 0, 0)
 	}
 	start := w.now()
 	status, sendErr := w.send(ctx, d)
@@ -198,37 +196,10 @@ func (w *Worker) attempt(ctx context.Context, d due) error {
 		return ctx.Err() // stopped mid-send: tried again at the next start
 	}
 	took := w.now().Sub(start)
-	n := d.Attempts + 1
-	state, next, errText := "sent", int64(0), ""
 	if sendErr != nil {
-		errText = sendErr.Error()
-		if len(errText) > 500 {
-			errText = errText[:500]
-		}
-		at := w.now().Add(Backoff(n))
-		if at.UnixMilli() > d.CreatedAt+RetryFor.Milliseconds() {
-			state = "failed"
-		} else {
-			state, next = "pending", at.UnixMilli()
-		}
+		return w.retry(ctx, []Delivery{d.Delivery}, sendErr, status, start, took)
 	}
-	now := w.now().UnixMilli()
-	return w.DB.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO notify_attempts (outbox_id, attempt, at, status, duration_ms, error) VALUES (?, ?, ?, ?, ?, ?)`,
-			d.ID, n, start.UnixMilli(), status, took.Milliseconds(), errText); err != nil {
-			return fmt.Errorf("notify: unable to log an attempt: %w", err)
-		}
-		done := int64(0)
-		if state != "pending" {
-			done = now
-			next = now
-		}
-		if _, err := tx.Exec(ctx, `UPDATE notify_outbox SET state = ?, attempts = ?, next_at = ?, done_at = ?, last_error = ? WHERE id = ?`,
-			state, n, next, done, errText, d.ID); err != nil {
-			return fmt.Errorf("notify: unable to update a delivery: %w", err)
-		}
-		return nil
-	})
+	return w.settle(ctx, []Delivery{d.Delivery}, "", status, took)
 }
 
 // send posts the delivery and returns the receiver's status (0 when none came).
