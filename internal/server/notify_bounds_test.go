@@ -39,7 +39,7 @@ func TestNotifyBounds(t *testing.T) {
 	}
 	e.Do(t, apitest.Scenario{Method: "POST", URL: "/v2/webhook/add", As: "admin", Status: 409, Contains: []string{"at most 50 webhooks"},
 		Headers: map[string]string{"Accept-Language": "en-US"},
-		Body: `{"name":"one more","url":"https://hooks.example/y","format":"helio","events":["alarm.raised"],"language":"en-US","enabled":true}`})
+		Body:    `{"name":"one more","url":"https://hooks.example/y","format":"helio","events":["alarm.raised"],"language":"en-US","enabled":true}`})
 	if n := e.Count(t, "SELECT COUNT(*) FROM webhooks WHERE org_id = ?", e.Accounts.OrgID); n != notify.MaxWebhooks {
 		t.Fatalf("%d webhooks", n)
 	}
