@@ -55,6 +55,8 @@ type settingsInput struct {
 	Levels     *[]int  `json:"levels"`
 	Frequency  *string `json:"frequency"`
 	DailyLimit *int    `json:"dailyLimit"`
+	PushLimit  *int    `json:"pushLimit"`
+	EmailLimit *int    `json:"emailLimit"`
 	Methods    *[]int  `json:"methods"`
 	Allowed    *int    `json:"allowed"`
 	Timezone   *string `json:"timezone"`
@@ -90,6 +92,15 @@ func (s *Service) saveSettings(r *http.Request) (any, error) {
 	} else {
 		v.Range("dailyLimit", float64(*in.DailyLimit), 1, MaxDailyLimit)
 		out.DailyLimit = *in.DailyLimit
+		out.PushLimit, out.EmailLimit = out.DailyLimit, out.DailyLimit
+	}
+	if in.PushLimit != nil {
+		v.Range("pushLimit", float64(*in.PushLimit), 1, MaxDailyLimit)
+		out.PushLimit = *in.PushLimit
+	}
+	if in.EmailLimit != nil {
+		v.Range("emailLimit", float64(*in.EmailLimit), 1, MaxDailyLimit)
+		out.EmailLimit = *in.EmailLimit
 	}
 	switch {
 	case in.Methods == nil || len(*in.Methods) == 0:

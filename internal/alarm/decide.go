@@ -9,10 +9,10 @@ import (
 	"github.com/helio-energy/helio/internal/store"
 )
 
-// sentToday counts the notifications sent to each user during their current local day:
-// one grouped query per time zone and few hundred users.
-func sentToday(ctx context.Context, tx *store.Tx, work []due, now time.Time) (map[int64]int, error) {
-	out := map[int64]int{}
+// sentToday counts the notifications sent to each user by each method during their
+// current local day: one grouped query per time zone and few hundred users.
+func sentToday(ctx context.Context, tx *store.Tx, work []due, now time.Time) (map[int64]methodCounts, error) {
+	out := map[int64]methodCounts{}
 	byZone := map[*time.Location][]int64{}
 	var zones []*time.Location
 	for _, w := range work {
@@ -32,15 +32,17 @@ func sentToday(ctx context.Context, tx *store.Tx, work []due, now time.Time) (ma
 			for _, u := range chunk {
 				args = append(args, u)
 			}
-			rows, err := tx.Query(ctx, `SELECT user_id, COUNT(*) FROM alarm_notifications WHERE outcome = 'sent'
+			rows, err := tx.Query(ctx, `SELECT user_id, SUM(CASE WHEN methods & 2 <> 0 THEN 1 ELSE 0 END),
+				SUM(CASE WHEN methods & 4 <> 0 THEN 1 ELSE 0 END), SUM(CASE WHEN methods & 8 <> 0 THEN 1 ELSE 0 END)
+				FROM alarm_notifications WHERE outcome = 'sent'
 				AND created_at >= ? AND created_at < ? AND user_id IN (`+placeholders(len(chunk))+`) GROUP BY user_id`, args...)
 			if err != nil {
 				return nil, fmt.Errorf("alarm: unable to count notifications: %w", err)
 			}
 			for rows.Next() {
 				var u int64
-				var n int
-				if err := rows.Scan(&u, &n); err != nil {
+				var n methodCounts
+				if err := rows.Scan(&u, &n[MethodInSite], &n[MethodAppPush], &n[MethodEmail]); err != nil {
 					rows.Close()
 					return nil, err
 				}

@@ -161,7 +161,7 @@ func (e *Engine) notify(ctx context.Context, ids []int64, now time.Time) (map[in
 
 // passOut is what a notification pass did.
 type passOut struct {
-	sent      map[int64]int // notifications sent per user
+	sent      map[int64]methodCounts // notifications sent per user and method
 	receivers map[int64]bool
 	app       []message.Record
 }
@@ -205,7 +205,7 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 		return err
 	}
 	out := &p.out
-	out.sent, out.receivers = map[int64]int{}, map[int64]bool{}
+	out.sent, out.receivers = map[int64]methodCounts{}, map[int64]bool{}
 	// Decide in order; the in-site messages of one alarm make one batch.
 	inSite := map[int64][]int64{} // alarm → users
 	p.orgOf = map[int64]int64{}
@@ -214,45 +214,71 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 	for _, w := range work {
 		uid := w.r.p.UserID
 		n := counts[uid]
-		held := false
+		st := &w.r.settings
+		heldBefore := -1 // the methods held back earlier today, read at the first held here
 		for _, a := range w.alarms {
 			if done[[2]int64{a.id, uid}] {
 				continue
 			}
+			// Each method counts its own day against its own limit.
+			var sentBits, heldBits int
+			for _, m := range []int{MethodInSite, MethodAppPush, MethodEmail} {
+				if !st.has(st.Methods, m) {
+					continue
+				}
+				if n[m] >= st.Limit(m) {
+					heldBits |= bit(m)
+					continue
+				}
+				n[m]++
+				sentBits |= bit(m)
+			}
 			outcome := "sent"
-			if n >= w.r.settings.DailyLimit {
+			if sentBits == 0 {
 				outcome = "limited"
 			}
-			p.decs = append(p.decs, decision{uid, a.id, outcome})
+			p.decs = append(p.decs, decision{user: uid, alarm: a.id, outcome: outcome, methods: sentBits, held: heldBits})
 			notifiedTotal.Inc(outcome)
-			if outcome != "sent" {
-				if !held {
-					held = true
-					before, err := heldToday(ctx, tx, uid, w.r.loc, now)
+			if heldBits != 0 {
+				if heldBefore < 0 {
+					b, err := heldToday(ctx, tx, uid, w.r.loc, now)
 					if err != nil {
 						return err
 					}
-					if !before {
-						p.notices = append(p.notices, limitNotice(a.orgID, uid, w.r.settings, w.r.loc))
+					heldBefore = b
+				}
+				// The first alarm a method holds back today tells the user, once.
+				for _, m := range []int{MethodInSite, MethodAppPush, MethodEmail} {
+					if heldBits&bit(m) != 0 && heldBefore&bit(m) == 0 {
+						p.notices = append(p.notices, limitNotice(a.orgID, uid, *st, w.r.loc, m))
 					}
 				}
+				heldBefore |= heldBits
+			}
+			if sentBits == 0 {
 				continue
 			}
-			n++
-			out.sent[uid]++
+			c := out.sent[uid]
+			for m := range c {
+				if sentBits&bit(m) != 0 {
+					c[m]++
+				}
+			}
+			out.sent[uid] = c
 			if _, ok := templates[a.id]; !ok {
 				templates[a.id] = e.alarmMessage(a)
 				p.orgOf[a.id] = a.orgID
 				order = append(order, a.id)
 			}
-			if w.r.settings.has(w.r.settings.Methods, MethodEmail) && e.opt.Outbox != nil {
+			if sentBits&bit(MethodEmail) != 0 && e.opt.Outbox != nil {
 				p.mails = append(p.mails, mailOut{uid, a, notify.ChannelEmail})
 			}
-			if w.r.settings.has(w.r.settings.Methods, MethodAppPush) && e.opt.Outbox != nil {
+			byApp := sentBits&bit(MethodAppPush) != 0
+			if byApp && e.opt.Outbox != nil {
 				p.mails = append(p.mails, mailOut{uid, a, notify.ChannelPush})
 			}
-			byApp := w.r.settings.has(w.r.settings.Methods, MethodAppPush)
-			if w.r.settings.has(w.r.settings.Methods, MethodInSite) {
+			inSiteToo := sentBits&bit(MethodInSite) != 0
+			if inSiteToo {
 				inSite[a.id] = append(inSite[a.id], uid)
 				out.receivers[uid] = true
 			} else if byApp {
@@ -260,7 +286,7 @@ func (e *Engine) decide(ctx context.Context, tx *store.Tx, alarms []pendingAlarm
 				out.app = append(out.app, message.Record{UserID: uid, Kind: t.Kind, Type: message.TypeNotice, Title: t.Title,
 					SubTitle: t.SubTitle, Content: t.Content, Priority: t.Priority, AlarmID: t.AlarmID, Created: now.UTC(), Updated: now.UTC()})
 			}
-			if byApp && w.r.settings.has(w.r.settings.Methods, MethodInSite) {
+			if byApp && inSiteToo {
 				out.app = append(out.app, message.Record{UserID: uid, AlarmID: a.id}) // filled from its batch below
 			}
 		}

@@ -53,22 +53,25 @@ func (e *Engine) dueAlarms(ctx context.Context, ids []int64, nowMs int64) ([]pen
 	return alarms, rows.Err()
 }
 
-// decision is one (alarm, user) pair decided.
+// decision is one (alarm, user) pair decided: sent by the methods of one bit mask, held
+// back from those of the other (outcome limited: held back from every method chosen).
 type decision struct {
-	user, alarm int64
-	outcome     string
+	user, alarm   int64
+	outcome       string
+	methods, held int
 }
 
 // recordDecisions writes the decisions, a statement per alarm, outcome and thousand users.
 func recordDecisions(ctx context.Context, tx *store.Tx, decs []decision, nowMs int64) error {
 	type group struct {
-		alarm   int64
-		outcome string
+		alarm         int64
+		outcome       string
+		methods, held int
 	}
 	users := map[group][]int64{}
 	var order []group
 	for _, d := range decs {
-		g := group{d.alarm, d.outcome}
+		g := group{d.alarm, d.outcome, d.methods, d.held}
 		if _, ok := users[g]; !ok {
 			order = append(order, g)
 		}
@@ -78,13 +81,14 @@ func recordDecisions(ctx context.Context, tx *store.Tx, decs []decision, nowMs i
 		list := users[g]
 		for start := 0; start < len(list); start += 1000 {
 			chunk := list[start:min(start+1000, len(list))]
-			args := make([]any, 0, 3+len(chunk))
-			args = append(args, g.alarm, g.outcome, nowMs)
+			args := make([]any, 0, 5+len(chunk))
+			args = append(args, g.alarm, g.outcome, nowMs, g.methods, g.held)
 			for _, u := range chunk {
 				args = append(args, u)
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at)
-				SELECT CAST(? AS BIGINT), v.column1, CAST(? AS TEXT), CAST(? AS BIGINT) FROM (VALUES (CAST(? AS BIGINT))`+
+			if _, err := tx.Exec(ctx, `INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at, methods, held)
+				SELECT CAST(? AS BIGINT), v.column1, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS INTEGER)
+				FROM (VALUES (CAST(? AS BIGINT))`+
 				strings.Repeat(", (?)", len(chunk)-1)+`) AS v WHERE true ON CONFLICT DO NOTHING`, args...); err != nil {
 				return fmt.Errorf("alarm: unable to record notifications: %w", err)
 			}

@@ -132,7 +132,7 @@ func orgStations(ctx context.Context, db *store.DB, orgID int64) (map[int64]bool
 // recipients lists an organisation's active users with their settings.
 func (e *Engine) recipients(ctx context.Context, orgID int64) ([]*recipient, error) {
 	rows, err := e.db.Query(ctx, `SELECT u.id, u.org_id, COALESCE(u.dept_id, 0), u.username, u.role, u.station_authority,
-		n.levels, n.frequency, n.daily_limit, n.methods, n.allowed, n.timezone
+		n.levels, n.frequency, n.daily_limit, n.push_limit, n.email_limit, n.methods, n.allowed, n.timezone
 		FROM users u LEFT JOIN alarm_notify_settings n ON n.user_id = u.id
 		WHERE u.org_id = ? AND u.status = 1 ORDER BY u.id`, orgID)
 	if err != nil {
@@ -143,15 +143,15 @@ func (e *Engine) recipients(ctx context.Context, orgID int64) ([]*recipient, err
 	for rows.Next() {
 		r := &recipient{}
 		var levels, freq, methods, tz sql.NullString
-		var limit, allowed sql.NullInt64
+		var limit, pushLimit, emailLimit, allowed sql.NullInt64
 		if err := rows.Scan(&r.p.UserID, &r.p.OrgID, &r.p.DeptID, &r.p.Username, &r.p.Role, &r.p.StationAuthority,
-			&levels, &freq, &limit, &methods, &allowed, &tz); err != nil {
+			&levels, &freq, &limit, &pushLimit, &emailLimit, &methods, &allowed, &tz); err != nil {
 			return nil, err
 		}
 		r.settings = DefaultSettings()
 		if levels.Valid {
 			r.settings = Settings{Levels: splitInts(levels.String), Frequency: freq.String, DailyLimit: int(limit.Int64),
-				Methods: splitInts(methods.String), Allowed: int(allowed.Int64), Timezone: tz.String}
+				PushLimit: int(pushLimit.Int64), EmailLimit: int(emailLimit.Int64), Methods: splitInts(methods.String), Allowed: int(allowed.Int64), Timezone: tz.String}
 		}
 		r.loc = loadLocation(r.settings.Timezone)
 		out = append(out, r)
@@ -159,21 +159,27 @@ func (e *Engine) recipients(ctx context.Context, orgID int64) ([]*recipient, err
 	return out, rows.Err()
 }
 
+// methodCounts are a user's notifications of a day by method (index: the method).
+type methodCounts [4]int
+
+// bit is a method's bit in alarm_notifications.methods and .held.
+func bit(method int) int { return 1 << method }
+
 // dayCount is a user's notifications sent during the local day that began at start.
 type dayCount struct {
 	start int64
-	n     int
+	n     methodCounts
 }
 
 // dailyCounts returns how many notifications each user of the work was sent today (their
 // local day). On SQLite (one replica) the counts are kept in memory once read and moved
 // by each pass (countSent); on PostgreSQL other replicas decide too, so they are read
 // under the organisations' locks every pass.
-func (e *Engine) dailyCounts(ctx context.Context, tx *store.Tx, work []due, now time.Time) (map[int64]int, error) {
+func (e *Engine) dailyCounts(ctx context.Context, tx *store.Tx, work []due, now time.Time) (map[int64]methodCounts, error) {
 	if tx.Dialect == store.Postgres {
 		return sentToday(ctx, tx, work, now)
 	}
-	out := make(map[int64]int, len(work))
+	out := make(map[int64]methodCounts, len(work))
 	var missing []due
 	for _, w := range work {
 		c, ok := e.daily[w.r.p.UserID]
@@ -202,10 +208,12 @@ func (e *Engine) dailyCounts(ctx context.Context, tx *store.Tx, work []due, now 
 }
 
 // countSent moves the kept counts by the notifications a committed pass sent.
-func (e *Engine) countSent(sent map[int64]int) {
+func (e *Engine) countSent(sent map[int64]methodCounts) {
 	for u, n := range sent {
 		if c, ok := e.daily[u]; ok {
-			c.n += n
+			for m := range n {
+				c.n[m] += n[m]
+			}
 			e.daily[u] = c
 		}
 	}

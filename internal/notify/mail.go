@@ -69,7 +69,7 @@ func (w *Worker) recipient(ctx context.Context, id int64) (recipient, error) {
 	}
 	local := w.now().In(loc)
 	day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
-	if err := w.DB.QueryRow(ctx, "SELECT COUNT(*) FROM alarm_notifications WHERE user_id = ? AND outcome = 'limited' AND created_at >= ?",
+	if err := w.DB.QueryRow(ctx, "SELECT COUNT(*) FROM alarm_notifications WHERE user_id = ? AND outcome IN ('sent', 'limited') AND created_at >= ? AND held & 8 <> 0",
 		id, day.UnixMilli()).Scan(&u.held); err != nil {
 		return u, fmt.Errorf("notify: unable to count held alarms: %w", err)
 	}

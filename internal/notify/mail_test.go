@@ -201,7 +201,7 @@ func TestLimitSpeaks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.db.Exec(ctx, "INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at) VALUES (?, ?, 'limited', ?)",
+		if _, err := r.db.Exec(ctx, "INSERT INTO alarm_notifications (alarm_id, user_id, outcome, created_at, held) VALUES (?, ?, 'limited', ?, 8)",
 			id, li, r.clock.Now().Add(-time.Duration(i)*time.Hour).UnixMilli()); err != nil {
 			t.Fatal(err)
 		}

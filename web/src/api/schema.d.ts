@@ -3609,32 +3609,40 @@ export interface components {
         AlarmSettings: {
             /** @description 1 allow notifications, 0 disallow */
             allowed: number;
-            /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
+            /** @description most in-site (method 1) alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
             dailyLimit: number;
             /** @description alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes */
             digestMinutes: number;
+            /** @description most alarms notified by e-mail (method 3) per local day, 1-10000; a digest counts each alarm in it (absent when saved: dailyLimit) */
+            emailLimit: number;
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
             frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
             levels: number[];
             /** @description 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one */
             methods: number[];
+            /** @description most app pushes (method 2) of alarms per local day, 1-10000 (absent when saved: dailyLimit) */
+            pushLimit: number;
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone: string;
         };
         AlarmSettingsInput: {
             /** @description 1 allow notifications, 0 disallow */
             allowed: number;
-            /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
+            /** @description most in-site (method 1) alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
             dailyLimit: number;
             /** @description alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes */
             digestMinutes?: number;
+            /** @description most alarms notified by e-mail (method 3) per local day, 1-10000; a digest counts each alarm in it (absent when saved: dailyLimit) */
+            emailLimit?: number;
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
             frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
             levels: number[];
             /** @description 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one */
             methods: number[];
+            /** @description most app pushes (method 2) of alarms per local day, 1-10000 (absent when saved: dailyLimit) */
+            pushLimit?: number;
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone?: string;
         };
@@ -4909,6 +4917,17 @@ export interface components {
             /** Format: date-time */
             updateTime: string;
         };
+        MethodToday: {
+            /** @description alarms this method's daily limit held back today */
+            held: number;
+            limit: number;
+            /** @description 1 in-site, 2 app push, 3 e-mail */
+            method: number;
+            /** @description further alarms today are not notified by this method */
+            reached: boolean;
+            /** @description alarms notified by this method today */
+            sent: number;
+        };
         Model: {
             /** @description CO₂ ÷ kWh of the period: the station's country factor, for several stations theirs weighted by energy */
             emissionFactorKgPerKwh: number;
@@ -4956,12 +4975,14 @@ export interface components {
         NotifyToday: {
             /** @description the local day counted, yyyy-MM-dd in the settings' timezone */
             date: string;
-            /** @description alarms not notified today because the daily limit was reached */
+            /** @description alarms not notified today by any method: every chosen method's daily limit was reached */
             held: number;
+            /** @description the in-site daily limit */
             limit: number;
-            /** @description the daily limit is reached: further alarms today are not notified */
+            methods: components["schemas"]["MethodToday"][];
+            /** @description the in-site daily limit is reached */
             reached: boolean;
-            /** @description alarms notified today */
+            /** @description alarms notified today by at least one method */
             sent: number;
             timezone: string;
         };
@@ -5654,17 +5675,21 @@ export interface components {
         SettingsView: {
             /** @description 1 allow notifications, 0 disallow */
             allowed: number;
-            /** @description most alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
+            /** @description most in-site (method 1) alarm notifications per local day (2, 10, 20, 50 or another number, 1-10000) */
             dailyLimit: number;
             dailyLimitChoices: number[];
             /** @description alarm e-mails (method 3): 0 one per alarm, else one digest per 5-1440 minutes */
             digestMinutes: number;
+            /** @description most alarms notified by e-mail (method 3) per local day, 1-10000; a digest counts each alarm in it (absent when saved: dailyLimit) */
+            emailLimit: number;
             /** @description low (after 60 min of continuous alarm), medium (after 15 min) or high (at once) */
             frequency: string;
             /** @description alarm levels to notify (0 signal change, 1 alarm, 2 fault); at least one */
             levels: number[];
             /** @description 1 in-site (message centre and live push), 2 app push, 3 e-mail (to the verified address); at least one */
             methods: number[];
+            /** @description most app pushes (method 2) of alarms per local day, 1-10000 (absent when saved: dailyLimit) */
+            pushLimit: number;
             /** @description IANA zone whose days the daily limit counts (default UTC) */
             timezone: string;
             /** @description the notifications of the user's local day: sent, held back by the daily limit */

@@ -49,9 +49,20 @@ describe('notification settings rules', () => {
 
   it('knows the three frequencies', () => {
     for (const frequency of ['low', 'medium', 'high']) {
-      expect(settingsProblems({ ...valid, levels: [0], methods: [2], frequency })).toEqual({});
+      expect(settingsProblems({ ...valid, levels: [0], methods: [2], pushLimit: 5, frequency })).toEqual({});
     }
-    expect(settingsProblems({ ...valid, levels: [0], methods: [2], frequency: 'hourly' }).frequency).toBeDefined();
+    expect(settingsProblems({ ...valid, levels: [0], methods: [2], pushLimit: 5, frequency: 'hourly' }).frequency).toBeDefined();
+  });
+
+  it("checks a chosen method's own daily limit, and only a chosen one's", () => {
+    const range = { key: 'alarm.notify.dailyLimitRange', values: { max: 10_000 } };
+    expect(settingsProblems({ ...valid, levels: [1, 2], methods: [1, 2, 3], pushLimit: 1, emailLimit: 10_000 })).toEqual({});
+    expect(settingsProblems({ ...valid, levels: [1, 2], methods: [1, 2, 3], pushLimit: 0, emailLimit: 10_001 })).toEqual({
+      pushLimit: range,
+      emailLimit: range,
+    });
+    expect(settingsProblems({ ...valid, levels: [1, 2], methods: [1, 3], pushLimit: 0, emailLimit: 2.5 })).toEqual({ emailLimit: range });
+    expect(settingsProblems({ ...valid, levels: [1, 2], methods: [1], pushLimit: 0, emailLimit: undefined })).toEqual({});
   });
 
   it('takes another daily limit from 1 to 10000, whole numbers only', () => {

@@ -38,14 +38,20 @@ export interface SettingsValues {
   /** A listed limit, or "other" with customLimit. */
   dailyLimit?: number | 'other';
   customLimit?: number;
+  pushLimit?: number;
+  emailLimit?: number;
   methods?: number[];
 }
 
+type SettingsField = 'levels' | 'frequency' | 'customLimit' | 'pushLimit' | 'emailLimit' | 'methods';
+
+function badLimit(limit: number | undefined): boolean {
+  return limit === undefined || limit === null || !Number.isInteger(limit) || limit < 1 || limit > MAX_DAILY_LIMIT;
+}
+
 /** Checks the notification settings: at least one level and one method, a known frequency, a limit of 1-10000. */
-export function settingsProblems(
-  values: SettingsValues,
-): FieldProblems<'levels' | 'frequency' | 'customLimit' | 'methods'> {
-  const problems: FieldProblems<'levels' | 'frequency' | 'customLimit' | 'methods'> = {};
+export function settingsProblems(values: SettingsValues): FieldProblems<SettingsField> {
+  const problems: FieldProblems<SettingsField> = {};
   if (!values.levels || values.levels.length === 0) {
     problems.levels = { key: 'alarm.notify.levelsRequired' };
   }
@@ -53,12 +59,18 @@ export function settingsProblems(
     problems.frequency = { key: 'alarm.notify.frequencyRequired' };
   }
   if (values.dailyLimit === 'other' || values.dailyLimit === undefined) {
-    const limit = values.customLimit;
-    if (limit === undefined || !Number.isInteger(limit) || limit < 1 || limit > MAX_DAILY_LIMIT) {
+    if (badLimit(values.customLimit)) {
       problems.customLimit = { key: 'alarm.notify.dailyLimitRange', values: { max: MAX_DAILY_LIMIT } };
     }
   }
   const methods = values.methods ?? [];
+  // a method's own limit is checked when the method is chosen (it is kept, not sent, otherwise)
+  if (methods.includes(2) && badLimit(values.pushLimit)) {
+    problems.pushLimit = { key: 'alarm.notify.dailyLimitRange', values: { max: MAX_DAILY_LIMIT } };
+  }
+  if (methods.includes(3) && badLimit(values.emailLimit)) {
+    problems.emailLimit = { key: 'alarm.notify.dailyLimitRange', values: { max: MAX_DAILY_LIMIT } };
+  }
   if (methods.length === 0 || methods.some((method) => !NOTIFY_METHODS.includes(method as 1 | 2 | 3))) {
     problems.methods = { key: 'alarm.notify.methodsRequired' };
   }

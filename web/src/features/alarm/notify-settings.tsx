@@ -61,6 +61,8 @@ export function toFormValues(view: NotifySettingsView): FormValues {
     frequency: view.frequency,
     dailyLimit: listed ? view.dailyLimit : 'other',
     customLimit: listed ? undefined : view.dailyLimit,
+    pushLimit: view.pushLimit || view.dailyLimit,
+    emailLimit: view.emailLimit || view.dailyLimit,
     methods: [...view.methods].sort(),
     timezone: view.timezone || 'UTC',
     digestMinutes: view.digestMinutes ?? 0,
@@ -69,11 +71,15 @@ export function toFormValues(view: NotifySettingsView): FormValues {
 
 /** The form's values as POST /v2/warn/notify/settings takes them. */
 export function fromFormValues(values: FormValues): NotifySettings {
+  const dailyLimit =
+    values.dailyLimit === 'other' || values.dailyLimit === undefined ? Number(values.customLimit) : values.dailyLimit;
   return {
     allowed: values.allowed ? 1 : 0,
     levels: [...(values.levels ?? [])].sort(),
     frequency: (values.frequency ?? 'high') as Frequency,
-    dailyLimit: values.dailyLimit === 'other' || values.dailyLimit === undefined ? Number(values.customLimit) : values.dailyLimit,
+    dailyLimit,
+    pushLimit: values.pushLimit ?? dailyLimit,
+    emailLimit: values.emailLimit ?? dailyLimit,
     methods: [...(values.methods ?? [])].sort(),
     timezone: values.timezone || 'UTC',
     digestMinutes: values.digestMinutes ?? 0,
@@ -119,7 +125,8 @@ export function NotifySettingsForm() {
   }, [form, initial]);
 
   const check =
-    (field: 'levels' | 'frequency' | 'customLimit' | 'methods') => (value: unknown, callback: (error?: string) => void) => {
+    (field: 'levels' | 'frequency' | 'customLimit' | 'pushLimit' | 'emailLimit' | 'methods') =>
+    (value: unknown, callback: (error?: string) => void) => {
       const problem = settingsProblems({ ...form.getFieldsValue(), [field]: value })[field];
       callback(problem ? t(problem.key, problem.values) : undefined);
     };
@@ -152,17 +159,7 @@ export function NotifySettingsForm() {
         {t('alarm.notify.title')}
       </h2>
       <p className={styles.muted}>{t('alarm.notify.intro')}</p>
-      {view?.today && (
-        <p className={styles.muted} role="status">
-          {t('alarm.notify.today', {
-            date: view.today.date,
-            zone: view.today.timezone,
-            sent: formatNumber(view.today.sent, 0),
-            limit: formatNumber(view.today.limit, 0),
-            held: formatNumber(view.today.held, 0),
-          })}
-        </p>
-      )}
+      {view?.today && <TodayCounts today={view.today} />}
       <DataState loading={settings.isPending} error={settings.isError} onRetry={() => void settings.refetch()} minHeight={240}>
         <Form
           form={form}
@@ -197,7 +194,7 @@ export function NotifySettingsForm() {
               ))}
             </RadioGroup>
           </Form.Item>
-          <Form.Item field="dailyLimit" label={t('alarm.notify.dailyLimit')} required>
+          <Form.Item field="dailyLimit" label={t('alarm.notify.dailyLimit')} required extra={t('alarm.notify.limitHint')}>
             <RadioGroup label={t('alarm.notify.dailyLimit')} type="button">
               {choices.map((choice) => (
                 <Radio key={choice} value={choice}>
@@ -243,13 +240,21 @@ export function NotifySettingsForm() {
             </CheckboxGroup>
           </Form.Item>
           <Form.Item shouldUpdate noStyle>
-            {(values: FormValues) => values.methods?.includes(2) && <AppPushState />}
+            {(values: FormValues) =>
+              values.methods?.includes(2) && (
+                <>
+                  <AppPushState />
+                  <MethodLimit field="pushLimit" label={t('alarm.notify.pushLimit')} validator={check('pushLimit')} />
+                </>
+              )
+            }
           </Form.Item>
           <Form.Item shouldUpdate noStyle>
             {(values: FormValues) =>
               values.methods?.includes(3) && (
                 <>
                   <EmailState />
+                  <MethodLimit field="emailLimit" label={t('alarm.notify.emailLimit')} validator={check('emailLimit')} />
                   <Form.Item field="digestMinutes" label={t('alarm.notify.digest')} extra={t('alarm.notify.digestHint')}>
                     <Select
                       aria-label={t('alarm.notify.digest')}
@@ -283,6 +288,44 @@ export function NotifySettingsForm() {
         </p>
       )}
     </section>
+  );
+}
+
+/** A method's own daily limit (app push, e-mail). */
+function MethodLimit({
+  field,
+  label,
+  validator,
+}: {
+  field: 'pushLimit' | 'emailLimit';
+  label: string;
+  validator: (value: unknown, callback: (error?: string) => void) => void;
+}) {
+  return (
+    <Form.Item field={field} label={label} required rules={[{ validator }]}>
+      <InputNumber min={1} max={MAX_DAILY_LIMIT} precision={0} className={styles.limitInput} aria-label={label} />
+    </Form.Item>
+  );
+}
+
+/** Today's notifications, each method against its own limit, in the settings' zone. */
+function TodayCounts({ today }: { today: NotifySettingsView['today'] }) {
+  const { t } = useTranslation();
+  return (
+    <p className={styles.muted} role="status" data-testid="notify-today">
+      {t('alarm.notify.todayHead', { date: today.date, zone: today.timezone })}{' '}
+      {(today.methods ?? []).map((m, i) => (
+        <span key={m.method}>
+          {i > 0 && '; '}
+          {t('alarm.notify.todayMethod', {
+            method: t(`alarm.notify.method.${m.method}`),
+            sent: formatNumber(m.sent, 0),
+            limit: formatNumber(m.limit, 0),
+          })}
+          {m.held > 0 && <>{' · '}{t('alarm.notify.todayHeld', { count: m.held, formattedCount: formatNumber(m.held, 0) })}</>}
+        </span>
+      ))}
+    </p>
   );
 }
 

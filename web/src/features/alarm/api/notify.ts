@@ -17,7 +17,11 @@ export const MAX_DAILY_LIMIT = 10_000;
 export interface NotifySettings {
   levels: number[];
   frequency: Frequency;
+  /** the in-site (method 1) daily limit */
   dailyLimit: number;
+  /** the daily limits of app push (method 2) and e-mail (method 3): each method counts its own day */
+  pushLimit: number;
+  emailLimit: number;
   methods: number[];
   /** 1 allow, 0 disallow */
   allowed: 0 | 1;
