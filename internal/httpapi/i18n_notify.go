@@ -38,7 +38,6 @@ var notifyMessages = map[string]map[string]string{
 	"webhook_escalation_step":        m5("%v, step %v (%v minutes unprocessed)", "%v，第 %v 步（%v 分钟未处理）", "%v，第 %v 步（%v 分鐘未處理）", "%v, %v단계 (%v분 동안 미처리)", "%v、ステップ %v（%v 分間未対応）"),
 	"webhook_fact_notified":          m5("Notified", "已通知", "已通知", "알림 받은 사람", "通知先"),
 	"escalation_title":               m5("Escalated to you: %v, step %v", "升级给您：%v，第 %v 步", "升級給您：%v，第 %v 步", "에스컬레이션: %v, %v단계", "エスカレーション: %v、ステップ %v"),
-	"escalation_nobody":              m5("nobody (no one on call could see the station)", "无人（值班人员均无权查看该电站）", "無人（值班人員均無權查看該電站）", "없음 (당직자 중 발전소를 볼 수 있는 사람이 없음)", "なし（発電所を見られる当番がいません）"),
 	"escalation_name_taken":          m5("An escalation rule of this name exists", "已有同名升级规则", "已有同名升級規則", "같은 이름의 에스컬레이션 규칙이 있습니다", "同じ名前のエスカレーションルールがあります"),
 	"escalation_too_many":            m5("An organisation has at most %v escalation rules: delete one first", "一个组织最多 %v 条升级规则：请先删除一条", "一個組織最多 %v 條升級規則：請先刪除一條", "조직당 에스컬레이션 규칙은 최대 %v개입니다: 먼저 하나를 삭제하세요", "1 つの組織のエスカレーションルールは最大 %v 件です: 先に 1 件削除してください"),
 	"escalation_steps_order":         m5("Each step must come later than the one before", "每一步的时间必须晚于上一步", "每一步的時間必須晚於上一步", "각 단계는 이전 단계보다 늦어야 합니다", "各ステップは前のステップより後にしてください"),

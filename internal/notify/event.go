@@ -20,6 +20,7 @@ const (
 	AlarmRaised           = "alarm.raised"
 	AlarmRecovered        = "alarm.recovered"
 	AlarmDealt            = "alarm.dealt"
+	AlarmEscalated        = "alarm.escalated"
 	WorkOrderCreated      = "workorder.created"
 	WorkOrderTransitioned = "workorder.transitioned"
 	ReportReady           = "report.ready"
@@ -28,7 +29,7 @@ const (
 )
 
 // Events are the events a webhook may subscribe to, in the order the console lists them.
-var Events = []string{AlarmRaised, AlarmRecovered, AlarmDealt, WorkOrderCreated, WorkOrderTransitioned, ReportReady}
+var Events = []string{AlarmRaised, AlarmRecovered, AlarmDealt, AlarmEscalated, WorkOrderCreated, WorkOrderTransitioned, ReportReady}
 
 // The outbox's channels: an organisation's webhook (target: the webhook), a user's e-mail
 // (target: the user).
@@ -54,6 +55,16 @@ type Alarm struct {
 	RecoveredAt int64  `json:"recoveredAt"`
 	DealReason  string `json:"dealReason"`
 	DealtBy     string `json:"dealtBy"`
+	// Escalation is the step an alarm.escalated event tells of.
+	Escalation *Escalation `json:"escalation,omitempty"`
+}
+
+// Escalation is one escalation step taken (internal/escalate).
+type Escalation struct {
+	Rule         string   `json:"rule"`
+	Step         int      `json:"step"`
+	AfterMinutes int      `json:"afterMinutes"`
+	Notified     []string `json:"notified"`
 }
 
 // WorkOrder is what a work-order event carries.

@@ -149,6 +149,12 @@ func describe(d Delivery, lang, base string) (message, error) {
 		if d.Event == AlarmDealt {
 			m.facts = append(m.facts, [2]string{t("webhook_fact_dealt_by"), a.DealtBy}, [2]string{t("webhook_fact_reason"), a.DealReason})
 		}
+		var esc any
+		if e := a.Escalation; e != nil {
+			m.facts = append(m.facts, [2]string{t("webhook_fact_escalation"), t("webhook_escalation_step", e.Rule, e.Step, e.AfterMinutes)},
+				[2]string{t("webhook_fact_notified"), strings.Join(e.Notified, ", ")})
+			esc = map[string]any{"rule": e.Rule, "step": e.Step, "afterMinutes": e.AfterMinutes, "notified": e.Notified}
+		}
 		m.body = map[string]any{"alarm": map[string]any{
 			"id": a.ID, "level": a.Level, "levelName": level, "rule": a.Rule, "ruleName": rule, "description": desc,
 			"station": map[string]any{"id": a.StationID, "name": a.StationName, "timeZone": a.TimeZone},
@@ -156,6 +162,9 @@ func describe(d Delivery, lang, base string) (message, error) {
 			"startAt": rfc3339(a.StartAt, a.TimeZone), "recoveredAt": rfc3339(a.RecoveredAt, a.TimeZone),
 			"dealtBy": a.DealtBy, "dealReason": a.DealReason, "url": m.link,
 		}}
+		if esc != nil {
+			m.body["escalation"] = esc
+		}
 		return m, nil
 	case strings.HasPrefix(d.Event, "workorder."):
 		var w WorkOrder

@@ -37,6 +37,7 @@ type fixture struct {
 	mqttRule                        int64
 	cloudConn                       int64
 	webhook                         int64
+	escalation                      int64
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -90,6 +91,7 @@ func newFixture(t *testing.T) *fixture {
 	f.mqttRule = mqttRuleFixture(t, e)
 	f.cloudConn = cloudConnFixture(t, e)
 	f.webhook = webhookFixture(t, e)
+	f.escalation = escalationFixture(t, e)
 	// the alarms the fault opened are notified in the background: let that work finish, so
 	// that the matrices' snapshots see only what their calls change
 	e.Server.Alarms.Settle()
@@ -171,6 +173,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.cloudConn)
 	case strings.HasPrefix(path, "/v2/webhook/"):
 		return fmt.Sprint(f.webhook)
+	case strings.HasPrefix(path, "/v2/escalation/"):
+		return fmt.Sprint(f.escalation)
 	case param == "token":
 		return strings.Repeat("ab", 24)
 	}
@@ -243,6 +247,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		bodies[k] = v
 	}
 	for k, v := range webhookBodies() {
+		bodies[k] = v
+	}
+	for k, v := range escalationBodies(f) {
 		bodies[k] = v
 	}
 	for k, v := range orgBodies(f.grantedStation, f.dept) {

@@ -105,6 +105,7 @@ func (s *Server) Run(ctx context.Context) error {
 		s.Scada.Start(bgCtx, 30*time.Second) // on one replica: the lock's holder polls
 		go s.DB.RunExclusive(bgCtx, "cloud-sync", s.Cloud.Run)
 		go s.DB.RunExclusive(bgCtx, "notify-sender", s.Notify.Run)
+		go s.DB.RunExclusive(bgCtx, "escalation", s.Escalate.Run)
 		go s.DB.RunExclusive(bgCtx, "syslog-retention", func(ctx context.Context) { s.SysLog.RunPruner(ctx, time.Hour) })
 		// import jobs: each replica runs one runner, and each job's lease lets one run it
 		go s.Import.Run(bgCtx)

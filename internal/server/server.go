@@ -20,6 +20,7 @@ import (
 	"github.com/helio-energy/helio/internal/config"
 	"github.com/helio-energy/helio/internal/demo"
 	"github.com/helio-energy/helio/internal/device"
+	"github.com/helio-energy/helio/internal/escalate"
 	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/importer"
@@ -78,6 +79,8 @@ type Server struct {
 	SysLog   *syslog.Log
 	// Notify sends the webhooks' deliveries on one replica (Run).
 	Notify *notify.Worker
+	// Escalate takes the escalation steps that fell due, on one replica (Run).
+	Escalate *escalate.Escalator
 	// Cloud syncs vendor-cloud connections (SolarEdge) on one replica (Run).
 	Cloud *cloud.Worker
 	// Engine runs the demo simulator (nil without --demo).
@@ -165,6 +168,9 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	(&notify.Service{Store: &notify.Store{DB: db}, Outbox: outbox, Worker: s.Notify}).Routes(s.API)
 	(&notify.EmailService{DB: db, Mail: relay, Public: cfg.PublicURL}).Routes(s.API)
 	(&notify.PushService{DB: db, Keys: pushKeys}).Routes(s.API)
+	// escalation: alarms nobody deals with reach the on-call rota, a user or a department
+	(&escalate.Service{Store: &escalate.Store{DB: db}}).Routes(s.API)
+	s.Escalate = &escalate.Escalator{DB: db, Messages: s.Messages, Outbox: outbox}
 	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages, Outbox: outbox}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
 	// the fleet state keeps the occurring alarms by the engine's committed changes
@@ -301,6 +307,11 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	}
 	if err := s.startDemoNotify(ctx, acc.OrgID, acc.AdminID, created); err != nil {
 		return err
+	}
+	if created {
+		if err := s.seedDemoEscalation(ctx, acc); err != nil {
+			return err
+		}
 	}
 	fleet := demo.Fleet()
 	if err := demo.SeedFleet(ctx, s.DB, acc, fleet); err != nil {

@@ -853,6 +853,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/escalation/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest escalation steps taken (100), newest first */
+        get: operations["getV2EscalationLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/escalation/rota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The on-call rota (weekly slots in the organisation's zone) and who is on call now */
+        get: operations["getV2EscalationRota"];
+        put?: never;
+        /** Replace the on-call rota's slots */
+        post: operations["postV2EscalationRota"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/escalation/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's escalation rules */
+        get: operations["getV2EscalationRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/escalation/rules/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an escalation rule */
+        post: operations["postV2EscalationRulesAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/escalation/rules/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an escalation rule */
+        post: operations["postV2EscalationRulesDeleteId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/escalation/rules/edit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change an escalation rule (steps taken stay taken) */
+        post: operations["postV2EscalationRulesEditId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/import/dryrun": {
         parameters: {
             query?: never;
@@ -4257,6 +4360,65 @@ export interface components {
             /** @description Message in the caller's language (Accept-Language) */
             msg: string;
         };
+        EscalationRule: {
+            createdAt: number;
+            enabled: boolean;
+            id: number;
+            /** @description alarm levels it escalates (0 signal change, 1 alarm, 2 fault) */
+            levels: number[];
+            name: string;
+            /** @description the stations whose alarms it escalates (empty: every station) */
+            stationIds: number[];
+            steps: components["schemas"]["EscalationStep"][];
+            /** @description no further step once the alarm recovered */
+            stopOnRecovery: boolean;
+            updatedAt: number;
+        };
+        EscalationRuleInput: {
+            enabled?: boolean;
+            levels: number[];
+            name: string;
+            stationIds?: number[];
+            steps: components["schemas"]["EscalationStepInput"][];
+            stopOnRecovery?: boolean;
+        };
+        EscalationStep: {
+            /** @description minutes after the alarm began, 1-1440, increasing from step to step */
+            afterMinutes: number;
+            /** @description oncall (whoever is on call then), user or department */
+            target: string;
+            /** @description the user or department (0 for oncall) */
+            targetId: number;
+            /** @description the user's or department's name (answers only) */
+            targetName?: string;
+        };
+        EscalationStepInput: {
+            /** @description minutes after the alarm began, 1-1440, increasing from step to step */
+            afterMinutes?: number;
+            /** @description oncall (whoever is on call then), user or department */
+            target?: string;
+            /** @description the user or department (0 for oncall) */
+            targetId?: number;
+            /** @description the user's or department's name (answers only) */
+            targetName?: string;
+        };
+        EscalationTaken: {
+            alarmId: number;
+            /** @description the alarm's rule key (its name is alarm_rule_<key>) */
+            alarmRule: string;
+            at: number;
+            level: number;
+            ruleId: number;
+            ruleName: string;
+            stationName: string;
+            /** @description from 1 */
+            step: number;
+            target: string;
+            /** @description the station's zone */
+            timeZone: string;
+            /** @description who was notified (none: nobody was on call or could see the station) */
+            users: components["schemas"]["NamedRef"][];
+        };
         Event: {
             message?: string;
             /** @description with done: the model that answered, or builtin */
@@ -4972,6 +5134,10 @@ export interface components {
             month?: number;
             planKwh?: number;
         };
+        NamedRef: {
+            id: number;
+            name: string;
+        };
         NotifyToday: {
             /** @description the local day counted, yyyy-MM-dd in the settings' timezone */
             date: string;
@@ -4985,6 +5151,42 @@ export interface components {
             /** @description alarms notified today by at least one method */
             sent: number;
             timezone: string;
+        };
+        OnCallRota: {
+            /** @description the organisation's departments */
+            departments: components["schemas"]["NamedRef"][];
+            /** @description who is on call now */
+            onCall: components["schemas"]["NamedRef"][];
+            slots: components["schemas"]["OnCallSlot"][];
+            /** @description the organisation's zone, whose weeks the slots follow */
+            timeZone: string;
+            /** @description the organisation's active users */
+            users: components["schemas"]["NamedRef"][];
+        };
+        OnCallRotaInput: {
+            slots?: components["schemas"]["OnCallSlotInput"][];
+        };
+        OnCallSlot: {
+            /** @description HH:MM after start, up to 24:00 */
+            end: string;
+            /** @description HH:MM, 00:00-23:59 */
+            start: string;
+            userId: number;
+            /** @description answers only */
+            userName?: string;
+            /** @description 1 Monday … 7 Sunday */
+            weekday: number;
+        };
+        OnCallSlotInput: {
+            /** @description HH:MM after start, up to 24:00 */
+            end?: string;
+            /** @description HH:MM, 00:00-23:59 */
+            start?: string;
+            userId?: number;
+            /** @description answers only */
+            userName?: string;
+            /** @description 1 Monday … 7 Sunday */
+            weekday?: number;
         };
         Order: {
             id: number;
@@ -8934,6 +9136,302 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getV2EscalationLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EscalationTaken"][];
+                    };
+                };
+            };
+        };
+    };
+    getV2EscalationRota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OnCallRota"];
+                    };
+                };
+            };
+        };
+    };
+    postV2EscalationRota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnCallRotaInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OnCallRota"];
+                    };
+                };
+            };
+        };
+    };
+    getV2EscalationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EscalationRule"][];
+                    };
+                };
+            };
+        };
+    };
+    postV2EscalationRulesAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscalationRuleInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EscalationRule"];
+                    };
+                };
+            };
+        };
+    };
+    postV2EscalationRulesDeleteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    postV2EscalationRulesEditId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscalationRuleInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EscalationRule"];
+                    };
+                };
             };
         };
     };

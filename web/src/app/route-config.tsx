@@ -271,6 +271,17 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/webhooks/webhooks-page'), (m) => m.WebhooksPage),
   },
   {
+    // Escalation: rules that bring an alarm nobody deals with to the next person, the on-call rota.
+    name: 'escalation',
+    path: '/permission/escalation',
+    locale: 'menu.permission.escalation',
+    requiresAuth: true,
+    roles: ['admin'],
+    hideInMenu: true,
+    parent: 'permission',
+    page: page(() => import('@/features/escalation/escalation-page'), (m) => m.EscalationPage),
+  },
+  {
     // History import: vendor portals' CSV/XLSX exports, previewed, mapped, dry run, imported as jobs.
     name: 'historyImport',
     path: '/permission/import',

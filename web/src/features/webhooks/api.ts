@@ -9,7 +9,15 @@ export type WebhookInput = components['schemas']['WebhookInput'];
 export type Attempt = components['schemas']['Attempt'];
 
 /** The events a webhook may subscribe to, in the server's order (internal/notify). */
-export const EVENTS = ['alarm.raised', 'alarm.recovered', 'alarm.dealt', 'workorder.created', 'workorder.transitioned', 'report.ready'] as const;
+export const EVENTS = [
+  'alarm.raised',
+  'alarm.recovered',
+  'alarm.dealt',
+  'alarm.escalated',
+  'workorder.created',
+  'workorder.transitioned',
+  'report.ready',
+] as const;
 /** The shapes of a delivery's body. */
 export const FORMATS = ['helio', 'teams', 'slack'] as const;
 
