@@ -3,6 +3,8 @@ package sys
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -14,11 +16,20 @@ import (
 type asset struct {
 	body, gz    []byte
 	contentType string
+	etag        string
 	immutable   bool
 }
 
+// fixedTypes are the types of the console's files that must not depend on the host's
+// mime.types (Go's own table has no .webmanifest).
+var fixedTypes = map[string]string{
+	".webmanifest": "application/manifest+json",
+}
+
 // Console serves the built web app from fsys, gzip-compressed where the browser
-// accepts it. Hashed assets under assets/ are cached for a year; index.html never.
+// accepts it. Hashed assets under assets/ are cached for a year; everything else
+// (index.html, the service worker sw.js, the manifest) is revalidated on every use,
+// so a new version is seen at once.
 func Console(fsys fs.FS) (http.Handler, error) {
 	files := map[string]*asset{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -29,12 +40,18 @@ func Console(fsys fs.FS) (http.Handler, error) {
 		if err != nil {
 			return err
 		}
-		a := &asset{body: b, contentType: mime.TypeByExtension(path.Ext(p)), immutable: strings.HasPrefix(p, "assets/")}
+		sum := sha256.Sum256(b)
+		// weak: the gzip and plain bodies are the same file
+		etag := `W/"` + hex.EncodeToString(sum[:8]) + `"`
+		a := &asset{body: b, contentType: fixedTypes[path.Ext(p)], etag: etag, immutable: strings.HasPrefix(p, "assets/")}
+		if a.contentType == "" {
+			a.contentType = mime.TypeByExtension(path.Ext(p))
+		}
 		if a.contentType == "" {
 			a.contentType = http.DetectContentType(b)
 		}
 		switch path.Ext(p) {
-		case ".js", ".css", ".html", ".svg", ".json", ".txt", ".map":
+		case ".js", ".css", ".html", ".svg", ".json", ".txt", ".map", ".webmanifest":
 			var buf bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 			_, _ = zw.Write(b)
@@ -67,6 +84,7 @@ func Console(fsys fs.FS) (http.Handler, error) {
 		h := w.Header()
 		h.Set("Content-Type", a.contentType)
 		h.Set("Vary", "Accept-Encoding")
+		h.Set("ETag", a.etag) // a revalidation (index.html, sw.js) is answered 304 when nothing changed
 		if a.immutable {
 			h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		} else {

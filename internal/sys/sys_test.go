@@ -115,9 +115,11 @@ func refRe(body string) []string {
 
 func TestConsoleAssets(t *testing.T) {
 	fsys := fstest.MapFS{
-		"index.html":        {Data: []byte("<!doctype html><title>Helio</title>" + strings.Repeat(" ", 2000))},
-		"assets/app-abc.js": {Data: []byte("console.log('helio');" + strings.Repeat("x", 4000))},
-		"favicon.svg":       {Data: []byte("<svg xmlns='http://www.w3.org/2000/svg'></svg>")},
+		"index.html":           {Data: []byte("<!doctype html><title>Helio</title>" + strings.Repeat(" ", 2000))},
+		"assets/app-abc.js":    {Data: []byte("console.log('helio');" + strings.Repeat("x", 4000))},
+		"favicon.svg":          {Data: []byte("<svg xmlns='http://www.w3.org/2000/svg'></svg>")},
+		"manifest.webmanifest": {Data: []byte(`{"name":"Helio","display":"standalone"}`)},
+		"sw.js":                {Data: []byte("self.addEventListener('fetch', () => {});")},
 	}
 	h, err := sys.Console(fsys)
 	if err != nil {
@@ -139,6 +141,23 @@ func TestConsoleAssets(t *testing.T) {
 	js := get("/assets/app-abc.js", "")
 	if js.Code != 200 || !strings.Contains(js.Body.String(), "helio") || !strings.Contains(js.Header().Get("Cache-Control"), "immutable") {
 		t.Fatalf("asset: %d %v", js.Code, js.Header())
+	}
+	// the installed console: the manifest with its own type whatever the host's mime.types
+	// says, the service worker revalidated on every load so a new version is seen at once
+	manifest := get("/manifest.webmanifest", "")
+	if manifest.Code != 200 || manifest.Header().Get("Content-Type") != "application/manifest+json" || manifest.Header().Get("Cache-Control") != "no-cache" {
+		t.Fatalf("manifest: %d %v", manifest.Code, manifest.Header())
+	}
+	sw := get("/sw.js", "")
+	if sw.Code != 200 || !strings.HasPrefix(sw.Header().Get("Content-Type"), "text/javascript") || sw.Header().Get("Cache-Control") != "no-cache" {
+		t.Fatalf("sw.js: %d %v", sw.Code, sw.Header())
+	}
+	again := httptest.NewRequest("GET", "/sw.js", nil)
+	again.Header.Set("If-None-Match", sw.Header().Get("ETag"))
+	rec304 := httptest.NewRecorder()
+	h.ServeHTTP(rec304, again)
+	if sw.Header().Get("ETag") == "" || rec304.Code != http.StatusNotModified {
+		t.Fatalf("sw.js revalidated: %d, etag %q", rec304.Code, sw.Header().Get("ETag"))
 	}
 	if get("/missing.js", "").Code != http.StatusNotFound {
 		t.Fatal("missing asset must be 404")

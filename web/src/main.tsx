@@ -5,6 +5,7 @@ import { startEarly } from '@/app/early-start';
 import { installAriaRepairs } from '@/lib/arco-aria';
 import { installDialogFocusReturn } from '@/lib/dialog-focus';
 import { initI18n } from '@/lib/i18n';
+import { registerShellWorker } from '@/lib/service-worker';
 import './theme/tokens.css';
 import './theme/components.css';
 import './theme/text.css';
@@ -18,6 +19,7 @@ if (!root) {
 startEarly();
 installAriaRepairs();
 installDialogFocusReturn();
+registerShellWorker();
 
 // The stored language's texts arrive before the first paint, so nothing flashes in English.
 void initI18n()

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { createHashRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { ConnectionNotice } from '@/components/connection-notice';
 import { ProgressBar, ProgressFallback } from '@/components/progress-bar';
 import { useServerSettings } from '@/features/settings/server-settings';
 import { useApplySettings } from '@/features/settings/use-apply-settings';
@@ -21,6 +22,7 @@ function RootLayout() {
   return (
     <>
       <ProgressBar />
+      <ConnectionNotice />
       <Suspense fallback={<ProgressFallback />}>
         <Outlet />
       </Suspense>

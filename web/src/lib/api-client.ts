@@ -1,4 +1,5 @@
 import { confirmLogout } from './confirm-logout';
+import { noteServerReach } from './connection';
 import { API_BASE } from './env';
 import { currentLocale, i18n } from './i18n';
 import { notifyError } from './notify';
@@ -197,6 +198,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
     });
+    noteServerReach(true);
     status = response.status;
     ok = response.ok;
     payload = await readBody(response);
@@ -205,8 +207,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       // The caller gave up (a query was cancelled): nothing to tell the user.
       throw cause;
     }
+    noteServerReach(false);
     const error = new ApiError(0, i18n.t('request.timeout'));
-    if (handleErrors) {
+    // Offline, the console's own notice says so once (components/connection-notice.tsx).
+    if (handleErrors && navigator.onLine !== false) {
       notifyError(error.msg);
     }
     throw error;

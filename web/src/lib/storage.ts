@@ -8,6 +8,7 @@ export const STORAGE_KEYS = {
   locale: 'helio-locale',
   location: 'helio-location',
   settings: 'helio-settings',
+  profile: 'helio-profile',
 } as const;
 
 function read(key: string): string | null {
@@ -43,5 +44,6 @@ export function clearSessionStorage(): void {
   window.localStorage.removeItem(STORAGE_KEYS.token);
   window.localStorage.removeItem(STORAGE_KEYS.cid);
   window.localStorage.removeItem(STORAGE_KEYS.alarmList);
+  window.localStorage.removeItem(STORAGE_KEYS.profile);
   useTokenStore.setState({ token: null });
 }

@@ -1,12 +1,18 @@
 import { DEFAULT_SETTINGS } from './settings-store';
 
 /** Arco's dark theme is switched by an attribute on <body>. */
+// The browser's bar above an installed console, in the navbar's colour (vite.config.ts THEME_COLOR).
+const BAR_COLOR = { light: '#ffffff', dark: '#232324' };
+
 export function applyTheme(theme: 'light' | 'dark'): void {
   if (theme === 'dark') {
     document.body.setAttribute('arco-theme', 'dark');
   } else {
     document.body.removeAttribute('arco-theme');
   }
+  // The console's theme is the user's choice, not the system's: both of index.html's
+  // theme-color tags (one per system scheme) follow it.
+  document.querySelectorAll('meta[name="theme-color"]').forEach((meta) => meta.setAttribute('content', BAR_COLOR[theme]));
 }
 
 /** The ten-step primary palette for a theme colour, as the "r,g,b" strings Arco's variables hold. */
