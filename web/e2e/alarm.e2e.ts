@@ -345,4 +345,30 @@ describe('notification settings', () => {
     await page.getByText(text.levelsRequired).waitFor();
     await shot(page, 'alarm-settings-light-en-US');
   });
+
+  it('gives e-mail a daily limit of its own, counted apart from in-site (zh-CN, dark)', async (context) => {
+    const page = await signInAsOperator(context, 'zh-CN', 'dark');
+    await page.getByRole('tab', { name: TEXT['zh-CN'].settingsTab }).click();
+    await waitForHash(page, '/alarm?tab=settings');
+    const methods = page.getByRole('group', { name: '通知方式' });
+    const email = methods.getByRole('checkbox', { name: '邮件' });
+    await email.waitFor({ state: 'attached' });
+    if (!(await email.isChecked())) {
+      await clickLabel(email);
+    }
+    // the e-mail limit appears with its method, and the day is counted per method
+    const limit = page.getByLabel('邮件每日上限');
+    await limit.fill('3');
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    await page.getByText('通知设置已保存').first().waitFor();
+    const saved = await api<{ emailLimit: number; methods: number[]; today: { methods: { method: number; limit: number }[] } }>(
+      '/v2/warn/notify/settings',
+      await apiToken('operator'),
+    );
+    expect(saved.emailLimit).toBe(3);
+    expect(saved.methods).toContain(3);
+    expect(saved.today.methods.find((m) => m.method === 3)?.limit).toBe(3);
+    await page.getByTestId('notify-today').getByText(/邮件：已发送 \d+\/3/).waitFor();
+    await shot(page, 'alarm-settings-dark-zh-CN');
+  });
 });
