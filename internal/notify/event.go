@@ -171,9 +171,15 @@ type Row struct {
 }
 
 // DirectMany writes many deliveries in tx, a few hundred rows per statement (a notification
-// pass of a storm decides hundreds of thousands).
+// pass of a storm decides hundreds of thousands). The e-mails of a user with a digest are
+// due when the period of their own alarm ends: the sender does not look at them, nor put
+// them off one by one, before (mailTo sends everything waiting once the oldest is due).
 func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error {
 	now := o.now().UnixMilli()
+	digest, err := digests(ctx, tx, rows)
+	if err != nil {
+		return err
+	}
 	for start := 0; start < len(rows); start += 200 {
 		chunk := rows[start:min(start+200, len(rows))]
 		args := make([]any, 0, 8*len(chunk))
@@ -185,7 +191,11 @@ func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error
 					return err
 				}
 			}
-			args = append(args, r.OrgID, r.Channel, r.Target, r.Event, r.SubjectID, string(payload), now, now)
+			next := now
+			if r.Channel == ChannelEmail {
+				next += digest[r.Target] * time.Minute.Milliseconds()
+			}
+			args = append(args, r.OrgID, r.Channel, r.Target, r.Event, r.SubjectID, string(payload), next, now)
 		}
 		q := "INSERT INTO notify_outbox (org_id, channel, target_id, event, subject_id, payload, state, next_at, created_at) VALUES " +
 			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, 'pending', ?, ?), ", len(chunk)), ", ")
@@ -194,6 +204,40 @@ func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error
 		}
 	}
 	return nil
+}
+
+// digests are the digest periods (minutes) of the users the rows e-mail, those with one.
+func digests(ctx context.Context, tx *store.Tx, rows []Row) (map[int64]int64, error) {
+	seen := map[int64]bool{}
+	var users []any
+	for _, r := range rows {
+		if r.Channel == ChannelEmail && !seen[r.Target] {
+			seen[r.Target] = true
+			users = append(users, r.Target)
+		}
+	}
+	out := map[int64]int64{}
+	for start := 0; start < len(users); start += 500 {
+		chunk := users[start:min(start+500, len(users))]
+		list, err := tx.Query(ctx, "SELECT user_id, digest_minutes FROM alarm_notify_settings WHERE digest_minutes > 0 AND user_id IN ("+
+			strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")+")", chunk...)
+		if err != nil {
+			return nil, fmt.Errorf("notify: unable to read digest periods: %w", err)
+		}
+		for list.Next() {
+			var id, m int64
+			if err := list.Scan(&id, &m); err != nil {
+				list.Close()
+				return nil, err
+			}
+			out[id] = m
+		}
+		list.Close()
+		if err := list.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Wrote tells the worker that deliveries were committed (call after the transaction).

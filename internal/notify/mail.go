@@ -86,78 +86,88 @@ func (w *Worker) mailPass(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
 	}
 	n := 0
+	var later []putOff
 	for _, uid := range users {
-		k, err := w.mailTo(ctx, uid)
+		k, due, err := w.mailTo(ctx, uid)
 		n += k
 		if err != nil {
 			return n, err
 		}
+		if due > 0 {
+			later = append(later, putOff{uid, due})
+		}
 	}
-	return n, nil
+	return n, w.putOff(ctx, ChannelEmail, later)
 }
 
-// mailTo sends what waits for one user.
-func (w *Worker) mailTo(ctx context.Context, uid int64) (int, error) {
-	rows, err := w.DB.Query(ctx, `SELECT id, org_id, event, subject_id, payload, created_at, attempts, next_at FROM notify_outbox
+// mailTo sends what waits for one user. A digest not yet due is not read: mailTo returns when
+// it is due, and mailPass puts the user's deliveries off until then.
+func (w *Worker) mailTo(ctx context.Context, uid int64) (int, int64, error) {
+	var firstAt int64
+	var firstAttempts int
+	err := w.DB.QueryRow(ctx, `SELECT created_at, attempts FROM notify_outbox WHERE channel = 'email' AND target_id = ? AND state = 'pending'
+		ORDER BY id LIMIT 1`, uid).Scan(&firstAt, &firstAttempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
+	}
+	now := w.now().UnixMilli()
+	u, uerr := w.recipient(ctx, uid)
+	if uerr != nil && !errors.Is(uerr, store.ErrNotFound) {
+		return 0, 0, uerr
+	}
+	if uerr == nil && u.okay && u.verified && w.Mail.Enabled() && u.digest > 0 && firstAttempts == 0 {
+		// a digest goes once the oldest alarm waiting has waited its period
+		due := firstAt + int64(u.digest)*time.Minute.Milliseconds()
+		if now < due {
+			return 0, due, nil
+		}
+	}
+	rows, err := w.DB.Query(ctx, `SELECT id, org_id, event, subject_id, payload, created_at, attempts FROM notify_outbox
 		WHERE channel = 'email' AND target_id = ? AND state = 'pending' ORDER BY id LIMIT ?`, uid, maxDigest)
 	if err != nil {
-		return 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
+		return 0, 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
 	}
 	var list []Delivery
-	var firstDue int64 = -1
-	now := w.now().UnixMilli()
 	for rows.Next() {
 		var d Delivery
-		var next int64
-		if err := rows.Scan(&d.ID, &d.OrgID, &d.Event, &d.SubjectID, &d.Payload, &d.CreatedAt, &d.Attempts, &next); err != nil {
+		if err := rows.Scan(&d.ID, &d.OrgID, &d.Event, &d.SubjectID, &d.Payload, &d.CreatedAt, &d.Attempts); err != nil {
 			rows.Close()
-			return 0, err
-		}
-		if firstDue < 0 || next < firstDue {
-			firstDue = next
+			return 0, 0, err
 		}
 		list = append(list, d)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(list) == 0 {
-		return 0, err
+		return 0, 0, err
 	}
-	u, err := w.recipient(ctx, uid)
 	switch {
-	case err != nil && !errors.Is(err, store.ErrNotFound):
-		return 0, err
-	case err != nil || !u.okay:
-		return len(list), w.settle(ctx, list, "the user is no longer active", 0, 0)
+	case uerr != nil || !u.okay:
+		return len(list), 0, w.settle(ctx, list, "the user is no longer active", 0, 0)
 	case !u.verified:
-		return len(list), w.settle(ctx, list, "the user has no verified e-mail address", 0, 0)
+		return len(list), 0, w.settle(ctx, list, "the user has no verified e-mail address", 0, 0)
 	case !w.Mail.Enabled():
-		return len(list), w.settle(ctx, list, ErrNoRelay.Error(), 0, 0)
-	}
-	if u.digest > 0 && list[0].Attempts == 0 {
-		// a digest goes once the oldest alarm waiting has waited its period
-		due := list[0].CreatedAt + int64(u.digest)*time.Minute.Milliseconds()
-		if now < due {
-			_, err := w.DB.Exec(ctx, "UPDATE notify_outbox SET next_at = ? WHERE channel = 'email' AND target_id = ? AND state = 'pending'", due, uid)
-			return 0, err
-		}
+		return len(list), 0, w.settle(ctx, list, ErrNoRelay.Error(), 0, 0)
 	}
 	if u.digest <= 0 {
 		list = list[:1] // one alarm, one e-mail; the rest in the next turns
 	}
 	m, err := renderMail(list, u, w.Base)
 	if err != nil {
-		return len(list), w.settle(ctx, list, err.Error(), 0, 0)
+		return len(list), 0, w.settle(ctx, list, err.Error(), 0, 0)
 	}
 	start := w.now()
 	sendErr := w.Mail.Send(ctx, m)
 	if ctx.Err() != nil {
-		return 0, ctx.Err()
+		return 0, 0, ctx.Err()
 	}
 	took := w.now().Sub(start)
 	if sendErr == nil {
-		return len(list), w.settle(ctx, list, "", 250, took)
+		return len(list), 0, w.settle(ctx, list, "", 250, took)
 	}
-	return len(list), w.retry(ctx, list, sendErr, Status(sendErr), start, took)
+	return len(list), 0, w.retry(ctx, list, sendErr, Status(sendErr), start, took)
 }
 
 var mailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
