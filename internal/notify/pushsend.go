@@ -23,7 +23,9 @@ type PushMessage struct {
 	URL   string `json:"url"`
 	Tag   string `json:"tag"`
 	Level int    `json:"level"`
-	ID    string `json:"id"` // the delivery id
+	ID    string `json:"id"` // the delivery id (of a summary: its oldest delivery's)
+	// Count is how many alarms a summary stands for (0: one alarm, the message itself).
+	Count int `json:"count,omitempty"`
 }
 
 // pushMessage is d as a notification in lang.
@@ -46,63 +48,123 @@ func pushMessage(d Delivery, lang string) (PushMessage, error) {
 	return out, nil
 }
 
-// pushPass sends the push channel's due deliveries; it returns how many it settled or tried.
+// The push sender's pace: pushes go in rounds, one user's deliveries in one push (a summary
+// when there are several), and a round starts at most PushGap after the last one that
+// pushed. So the first alarm after a quiet PushGap goes at once, and what comes within it
+// waits for the next round and goes as one summary ("12 new alarms", opening the alarm
+// list): a user gets at most one push per PushGap, and a storm costs the sender a few
+// pushes per user, not one per alarm. Waiting writes nothing: the deliveries stay due; the
+// sender does not look at them until the round. One pass reads at most pushRows
+// deliveries and pushes to at most pushUsers users (an encryption and a request per
+// subscribed browser each); a round larger than that goes on in the next passes.
+const (
+	PushGap   = 30 * time.Second
+	pushRows  = 5000
+	pushUsers = 25
+)
+
+// pushRound is the push sender's state between passes (in memory: after a restart the
+// first round starts at once).
+type pushRound struct {
+	last time.Time // when a round last pushed
+	upTo int64     // a round going on: the deliveries it takes (ids up to this; 0: none going on)
+}
+
+// pushPass makes (or goes on with) a round when one is due; it returns how many deliveries
+// it settled or tried.
 func (w *Worker) pushPass(ctx context.Context) (int, error) {
 	if w.Push == nil {
 		return 0, nil
 	}
+	now := w.now()
+	w.pushMu.Lock()
+	round := w.round
+	w.pushMu.Unlock()
+	if round.upTo == 0 {
+		if now.Before(round.last.Add(PushGap)) {
+			return 0, nil // within the gap: what is due waits for the next round
+		}
+		// the round takes what is written by now; what comes during it waits for the next
+		if err := w.DB.QueryRow(ctx, "SELECT COALESCE(MAX(id), 0) FROM notify_outbox").Scan(&round.upTo); err != nil {
+			return 0, err
+		}
+	}
 	rows, err := w.DB.Query(ctx, `SELECT id, org_id, target_id, event, subject_id, payload, created_at, attempts FROM notify_outbox
-		WHERE channel = 'push' AND state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`, w.now().UnixMilli(), batch)
+		WHERE channel = 'push' AND state = 'pending' AND next_at <= ? AND id <= ? ORDER BY next_at, id LIMIT ?`, now.UnixMilli(), round.upTo, pushRows)
 	if err != nil {
 		return 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
 	}
-	type item struct {
-		Delivery
-		user int64
-	}
-	var list []item
+	byUser := map[int64][]Delivery{}
+	var users []int64
+	read := 0
 	for rows.Next() {
-		var it item
-		if err := rows.Scan(&it.ID, &it.OrgID, &it.user, &it.Event, &it.SubjectID, &it.Payload, &it.CreatedAt, &it.Attempts); err != nil {
+		var d Delivery
+		var uid int64
+		if err := rows.Scan(&d.ID, &d.OrgID, &uid, &d.Event, &d.SubjectID, &d.Payload, &d.CreatedAt, &d.Attempts); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		list = append(list, it)
+		read++
+		if _, ok := byUser[uid]; !ok {
+			users = append(users, uid)
+		}
+		byUser[uid] = append(byUser[uid], d)
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil || len(list) == 0 {
+	if err := rows.Err(); err != nil {
 		return 0, err
+	}
+	// the round ends with this pass unless it leaves deliveries for the next
+	more := read == pushRows || len(users) > pushUsers
+	users = users[:min(len(users), pushUsers)]
+	defer func() {
+		w.pushMu.Lock()
+		defer w.pushMu.Unlock()
+		if !more {
+			round.upTo = 0
+		}
+		w.round = round
+	}()
+	if len(users) == 0 {
+		return 0, nil
 	}
 	v, err := w.Push.Get(ctx)
 	if err != nil {
 		return 0, err
 	}
-	for _, it := range list {
-		if err := w.pushOne(ctx, v, it.Delivery, it.user); err != nil {
-			return 0, err
+	n := 0
+	for _, uid := range users {
+		list := byUser[uid]
+		took, err := w.pushTo(ctx, v, uid, list)
+		if err != nil {
+			return n, err
 		}
+		if took {
+			round.last = now
+		}
+		n += len(list)
 	}
-	return len(list), nil
+	return n, nil
 }
 
-// pushOne sends one delivery to every browser of the user: sent when one took it; a browser
-// whose subscription is gone (404, 410) is forgotten.
-func (w *Worker) pushOne(ctx context.Context, v *VAPID, d Delivery, uid int64) error {
+// pushTo sends the user's deliveries as one push to every browser of theirs: sent when one
+// browser took it; a browser whose subscription is gone (404, 410) is forgotten.
+func (w *Worker) pushTo(ctx context.Context, v *VAPID, uid int64, list []Delivery) (bool, error) {
 	u, err := w.recipient(ctx, uid)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && !u.okay:
-		return w.settle(ctx, []Delivery{d}, "the user is no longer active", 0, 0)
+		return false, w.settle(ctx, list, "the user is no longer active", 0, 0)
 	case err != nil:
-		return err
+		return false, err
 	}
-	msg, err := pushMessage(d, u.locale)
-	if err != nil {
-		return w.settle(ctx, []Delivery{d}, err.Error(), 0, 0)
+	msg, list, err := w.pushOf(ctx, list, u.locale)
+	if err != nil || len(list) == 0 {
+		return false, err
 	}
 	payload, _ := json.Marshal(msg)
 	rows, err := w.DB.Query(ctx, "SELECT id, endpoint, p256dh, auth FROM webpush_subscriptions WHERE user_id = ? ORDER BY id", uid)
 	if err != nil {
-		return err
+		return false, err
 	}
 	type sub struct {
 		id int64
@@ -113,25 +175,29 @@ func (w *Worker) pushOne(ctx context.Context, v *VAPID, d Delivery, uid int64) e
 		var s sub
 		if err := rows.Scan(&s.id, &s.Endpoint, &s.P256dh, &s.Auth); err != nil {
 			rows.Close()
-			return err
+			return false, err
 		}
 		subs = append(subs, s)
 	}
 	rows.Close()
 	if len(subs) == 0 {
-		return w.settle(ctx, []Delivery{d}, "the user has no browser subscribed to app push", 0, 0)
+		return false, w.settle(ctx, list, "the user has no browser subscribed to app push", 0, 0)
 	}
 	urgency := "normal"
 	if msg.Level >= 2 {
 		urgency = "high"
 	}
+	topic := ""
+	if msg.Count > 1 {
+		topic = summaryTopic // the push service keeps only the newest summary it could not hand over yet
+	}
 	start := w.now()
 	took, delivered, gone, status := time.Duration(0), 0, 0, 0
 	var last error
 	for _, s := range subs {
-		st, err := w.push(ctx, v, s.Subscription, payload, urgency, 24*time.Hour)
+		st, err := w.push(ctx, v, s.Subscription, payload, urgency, topic, 24*time.Hour)
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 		status = st
 		switch {
@@ -140,7 +206,7 @@ func (w *Worker) pushOne(ctx context.Context, v *VAPID, d Delivery, uid int64) e
 		case errors.Is(err, ErrGone):
 			gone++
 			if _, err := w.DB.Exec(ctx, "DELETE FROM webpush_subscriptions WHERE id = ?", s.id); err != nil {
-				return err
+				return false, err
 			}
 		default:
 			last = err
@@ -149,9 +215,39 @@ func (w *Worker) pushOne(ctx context.Context, v *VAPID, d Delivery, uid int64) e
 	took = w.now().Sub(start)
 	switch {
 	case delivered > 0:
-		return w.settle(ctx, []Delivery{d}, "", max(status, 201), took)
+		return true, w.settle(ctx, list, "", max(status, 201), took)
 	case gone == len(subs):
-		return w.settle(ctx, []Delivery{d}, "every subscribed browser has gone", 0, 0)
+		return false, w.settle(ctx, list, "every subscribed browser has gone", 0, 0)
 	}
-	return w.retry(ctx, []Delivery{d}, last, status, start, took)
+	return false, w.retry(ctx, list, last, status, start, took)
+}
+
+// pushOf is the push of the user's deliveries in lang: one alarm as itself, several as a
+// summary. A delivery that cannot be put into words is given up (saying why) and left out;
+// the deliveries the push stands for are returned.
+func (w *Worker) pushOf(ctx context.Context, list []Delivery, lang string) (PushMessage, []Delivery, error) {
+	if len(list) == 1 {
+		msg, err := pushMessage(list[0], lang)
+		if err != nil {
+			return msg, nil, w.settle(ctx, list, err.Error(), 0, 0)
+		}
+		return msg, list, nil
+	}
+	var ok []Delivery
+	var msgs []PushMessage
+	for _, d := range list {
+		m, err := pushMessage(d, lang)
+		if err != nil {
+			if err := w.settle(ctx, []Delivery{d}, err.Error(), 0, 0); err != nil {
+				return PushMessage{}, nil, err
+			}
+			continue
+		}
+		ok = append(ok, d)
+		msgs = append(msgs, m)
+	}
+	if len(ok) == 1 {
+		return msgs[0], ok, nil
+	}
+	return summary(ok, msgs, lang), ok, nil
 }

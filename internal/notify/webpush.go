@@ -201,8 +201,9 @@ func Encrypt(sub Subscription, plaintext []byte) ([]byte, error) {
 var ErrGone = errors.New("notify: the push subscription is gone")
 
 // push posts an encrypted message to the subscription's push service and returns its
-// status.
-func (w *Worker) push(ctx context.Context, v *VAPID, sub Subscription, payload []byte, urgency string, ttl time.Duration) (int, error) {
+// status. A topic ("": none) makes the service replace a message of the same topic it still
+// holds for the browser (RFC 8030 section 5.4).
+func (w *Worker) push(ctx context.Context, v *VAPID, sub Subscription, payload []byte, urgency, topic string, ttl time.Duration) (int, error) {
 	body, err := Encrypt(sub, payload)
 	if err != nil {
 		return 0, err
@@ -220,6 +221,9 @@ func (w *Worker) push(ctx context.Context, v *VAPID, sub Subscription, payload [
 	req.Header.Set("Content-Type", "application/octet-stream")
 	req.Header.Set("TTL", strconv.Itoa(int(ttl.Seconds())))
 	req.Header.Set("Urgency", urgency)
+	if topic != "" {
+		req.Header.Set("Topic", topic)
+	}
 	client := w.HTTP
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}

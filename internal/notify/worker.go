@@ -47,9 +47,17 @@ type Worker struct {
 	Base string
 	// Poll is how often the outbox is looked at without a wake-up (default 5 s).
 	Poll time.Duration
+	// Pace is the least time between the starts of two passes (default 1 s): in a storm the
+	// notification passes wake the worker many times a second, and one pass then takes what
+	// several wrote (fewer pushes, fewer writes beside ingest). A quiet outbox is looked at
+	// at once.
+	Pace time.Duration
 
 	once sync.Once
 	wake chan struct{}
+	// round is the push sender's (pushsend.go)
+	pushMu sync.Mutex
+	round  pushRound
 }
 
 func (w *Worker) init() { w.once.Do(func() { w.wake = make(chan struct{}, 1) }) }
@@ -73,12 +81,24 @@ func (w *Worker) Wake() {
 // Run sends due deliveries until ctx ends.
 func (w *Worker) Run(ctx context.Context) {
 	w.init()
-	poll := w.Poll
+	poll, pace := w.Poll, w.Pace
 	if poll <= 0 {
 		poll = 5 * time.Second
 	}
+	if pace <= 0 {
+		pace = time.Second
+	}
+	var last time.Time
 	for {
 		for {
+			if wait := pace - time.Since(last); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+			}
+			last = time.Now()
 			n, err := w.RunOnce(ctx)
 			if err != nil && ctx.Err() == nil {
 				slog.Warn("notify: sending deliveries failed", "err", err)

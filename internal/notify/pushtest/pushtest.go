@@ -33,9 +33,9 @@ var b64 = base64.RawURLEncoding
 
 // Message is one push as the browser reads it.
 type Message struct {
-	Subscription string // the subscription's id
-	TTL, Urgency string
-	Payload      []byte
+	Subscription        string // the subscription's id
+	TTL, Urgency, Topic string
+	Payload             []byte
 }
 
 // Service is the stand-in.
@@ -51,6 +51,7 @@ type sub struct {
 	key  *ecdh.PrivateKey
 	auth []byte
 	gone bool
+	down int // a status the service answers instead (0: it takes messages)
 }
 
 // Start runs a stand-in until the test ends.
@@ -90,6 +91,16 @@ func (s *Service) Expire(endpoint string) {
 	}
 }
 
+// Down makes the service answer status (a 5xx: it is in trouble) to the subscription's
+// messages from now on, taking none; 0 makes it take them again.
+func (s *Service) Down(endpoint string, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sb := s.subs[endpoint[strings.LastIndex(endpoint, "/")+1:]]; sb != nil {
+		sb.down = status
+	}
+}
+
 // Messages are the pushes taken so far.
 func (s *Service) Messages() []Message {
 	s.mu.Lock()
@@ -122,6 +133,10 @@ func (s *Service) handle(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusGone)
 		return
 	}
+	if sb.down != 0 {
+		w.WriteHeader(sb.down)
+		return
+	}
 	if err := s.checkVAPID(r.Header.Get("Authorization")); err != nil {
 		s.refuse(w, http.StatusUnauthorized, err.Error())
 		return
@@ -136,7 +151,8 @@ func (s *Service) handle(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusBadRequest, "does not decrypt: "+err.Error())
 		return
 	}
-	s.got = append(s.got, Message{Subscription: id, TTL: r.Header.Get("TTL"), Urgency: r.Header.Get("Urgency"), Payload: plain})
+	s.got = append(s.got, Message{Subscription: id, TTL: r.Header.Get("TTL"), Urgency: r.Header.Get("Urgency"),
+		Topic: r.Header.Get("Topic"), Payload: plain})
 	w.Header().Set("Location", s.srv.URL+"/message/"+fmt.Sprint(len(s.got)))
 	w.WriteHeader(http.StatusCreated)
 }
