@@ -174,10 +174,16 @@ type Row struct {
 // pass of a storm decides hundreds of thousands). The e-mails of a user with a digest are
 // due when the period of their own alarm ends: the sender does not look at them, nor put
 // them off one by one, before (mailTo sends everything waiting once the oldest is due).
+//
+// The pushes of one event to several users are one row (a fan-out row, target 0, the users
+// in its payload): the push sender gives each user their part (pushsend.go).
 func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error {
 	now := o.now().UnixMilli()
 	digest, err := digests(ctx, tx, rows)
 	if err != nil {
+		return err
+	}
+	if rows, err = fanPushes(rows); err != nil {
 		return err
 	}
 	for start := 0; start < len(rows); start += 200 {
@@ -204,6 +210,50 @@ func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error
 		}
 	}
 	return nil
+}
+
+// fanPushes puts the push rows of one event (organisation, event, subject and data) to
+// several users into one fan-out row.
+func fanPushes(rows []Row) ([]Row, error) {
+	type key struct {
+		org, subject int64
+		event, data  string
+	}
+	out := make([]Row, 0, len(rows))
+	users := map[key][]int64{}
+	var keys []key
+	for _, r := range rows {
+		if r.Channel != ChannelPush {
+			out = append(out, r)
+			continue
+		}
+		payload, ok := r.Data.(json.RawMessage)
+		if !ok {
+			var err error
+			if payload, err = json.Marshal(r.Data); err != nil {
+				return nil, err
+			}
+		}
+		k := key{r.OrgID, r.SubjectID, r.Event, string(payload)}
+		if _, ok := users[k]; !ok {
+			keys = append(keys, k)
+		}
+		users[k] = append(users[k], r.Target)
+	}
+	for _, k := range keys {
+		r := Row{OrgID: k.org, Channel: ChannelPush, SubjectID: k.subject, Event: k.event, Data: json.RawMessage(k.data)}
+		if us := users[k]; len(us) == 1 {
+			r.Target = us[0]
+		} else {
+			b, err := json.Marshal(fanOut{Users: us, Data: json.RawMessage(k.data)})
+			if err != nil {
+				return nil, err
+			}
+			r.Data = json.RawMessage(b)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // digests are the digest periods (minutes) of the users the rows e-mail, those with one.

@@ -27,24 +27,18 @@ var summaryText = map[string][2]string{
 	"ja-JP": {"新しいアラーム %d 件", "最新: %s。すべてアラーム一覧で確認できます。"},
 }
 
-// summary is the push of several deliveries (msgs: each as its own push) in lang: counted,
-// the newest alarm's title, the highest level (a fault makes it urgent), the oldest
-// delivery's id (the same on every attempt: the oldest stays in the set until it is sent).
-func summary(list []Delivery, msgs []PushMessage, lang string) PushMessage {
+// summary is the push of several deliveries in lang: counted, the newest alarm's title, the
+// highest level (a fault makes it urgent), the oldest delivery's id (the same on every
+// attempt: the oldest stays in the set until it is sent).
+func summary(list []pushItem, level int, newest, lang string) PushMessage {
 	text, ok := summaryText[lang]
 	if !ok {
 		text = summaryText[httpapi.Locales[0]]
 	}
-	oldest, newest, level := 0, 0, 0
-	for i, d := range list {
-		if d.ID < list[oldest].ID {
-			oldest = i
-		}
-		if d.ID > list[newest].ID {
-			newest = i
-		}
-		level = max(level, msgs[i].Level)
+	oldest := list[0].key()
+	for _, it := range list {
+		oldest = min(oldest, it.key())
 	}
-	return PushMessage{Title: fmt.Sprintf(text[0], len(list)), Body: fmt.Sprintf(text[1], msgs[newest].Title), URL: "/alarm",
-		Tag: summaryTag, Level: level, ID: DeliveryID(list[oldest].ID), Count: len(list)}
+	return PushMessage{Title: fmt.Sprintf(text[0], len(list)), Body: fmt.Sprintf(text[1], newest), URL: "/alarm",
+		Tag: summaryTag, Level: level, ID: DeliveryID(oldest), Count: len(list)}
 }

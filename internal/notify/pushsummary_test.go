@@ -252,17 +252,85 @@ func TestDigestBornWaiting(t *testing.T) {
 // TestSummaryLanguages: a summary speaks each console language, with its count and the
 // newest alarm's title.
 func TestSummaryLanguages(t *testing.T) {
-	list := []Delivery{{ID: 7}, {ID: 9}, {ID: 8}}
-	msgs := []PushMessage{{Title: "A", Level: 1}, {Title: "newest", Level: 1}, {Title: "B", Level: 2}}
+	list := []pushItem{{Delivery: Delivery{ID: 9}}, {Delivery: Delivery{ID: 7}}, {Delivery: Delivery{ID: 8}}}
 	seen := map[string]bool{}
 	for _, lang := range []string{"en-US", "zh-CN", "zh-TW", "ja-JP", "ko-KR"} {
-		m := summary(list, msgs, lang)
+		m := summary(list, 2, "newest", lang)
 		if !strings.Contains(m.Title, "3") || !strings.Contains(m.Body, "newest") || m.Level != 2 || m.ID != "hd_7" || m.Count != 3 || seen[m.Title] {
 			t.Fatalf("%s: %+v", lang, m)
 		}
 		seen[m.Title] = true
 	}
-	if m := summary(list, msgs, "xx"); m.Title != summary(list, msgs, "zh-CN").Title {
+	if m := summary(list, 2, "newest", "xx"); m.Title != summary(list, 2, "newest", "zh-CN").Title {
 		t.Fatalf("an unknown language: %q", m.Title)
+	}
+}
+
+// TestPushFanOut: the pushes of an alarm to several users are one outbox row; each user
+// gets their part in their summary under the row's delivery id; a user whose push service
+// refuses gets rows of their own, tried again under the same id; a user with no browser gets
+// failed rows saying why; the fan-out rows are settled once every user had their part.
+func TestPushFanOut(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	svc := pushtest.Start(t)
+	r.worker.Push = &PushKeys{DB: r.db}
+	ann := r.user(t, "ann", "", false, "en-US", 0)
+	li := r.user(t, "li", "", false, "ja-JP", 0)
+	bo := r.user(t, "bo", "", false, "ko-KR", 0)
+	r.browser(t, svc, ann)
+	phone := r.browser(t, svc, li)
+	svc.Down(phone.Endpoint, 503)
+	err := r.db.InTx(ctx, func(tx *store.Tx) error {
+		var rows []Row
+		for i := int64(1); i <= 3; i++ {
+			a := trip
+			a.ID, a.StationName = i, fmt.Sprintf("Plant %d", i)
+			for _, uid := range []int64{ann, li, bo} {
+				rows = append(rows, Row{OrgID: r.org, Channel: ChannelPush, Target: uid, Event: AlarmRaised, SubjectID: a.ID, Data: a})
+			}
+		}
+		return r.outbox.DirectMany(ctx, tx, rows)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := r.count(t, "SELECT COUNT(*) FROM notify_outbox WHERE channel = 'push' AND target_id = 0"); n != 3 || r.count(t, "SELECT COUNT(*) FROM notify_outbox") != 3 {
+		t.Fatalf("%d fan-out rows, want 3 and nothing else", n)
+	}
+	first := int64(r.count(t, "SELECT MIN(id) FROM notify_outbox"))
+	if _, err := r.worker.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := svc.Messages()
+	if len(got) != 1 {
+		t.Fatalf("%d pushes, want ann's", len(got))
+	}
+	if m := decode(t, got[0]); m.Count != 3 || m.ID != DeliveryID(first) || !strings.Contains(m.Body, "Plant 3") {
+		t.Fatalf("ann's summary %+v", m)
+	}
+	if n := r.count(t, "SELECT COUNT(*) FROM notify_outbox WHERE target_id = 0 AND state = 'sent'"); n != 3 {
+		t.Fatalf("%d of 3 fan-out rows settled", n)
+	}
+	if n := r.count(t, "SELECT COUNT(*) FROM notify_outbox WHERE target_id = ? AND state = 'failed' AND last_error LIKE '%no browser%'", bo); n != 3 {
+		t.Fatalf("%d failed rows for bo, want 3", n)
+	}
+	if n := r.count(t, "SELECT COUNT(*) FROM notify_outbox WHERE target_id = ? AND state = 'pending' AND attempts = 1", li); n != 3 {
+		t.Fatalf("%d rows for li to try again, want 3", n)
+	}
+	svc.Down(phone.Endpoint, 0)
+	r.clock.Add(Backoff(1))
+	if n, err := r.worker.RunOnce(ctx); err != nil || n != 3 {
+		t.Fatalf("retry: %d, %v", n, err)
+	}
+	got = svc.Messages()
+	if len(got) != 2 {
+		t.Fatalf("%d pushes, want 2", len(got))
+	}
+	if m := decode(t, got[1]); m.Count != 3 || m.ID != DeliveryID(first) || m.Title != "新しいアラーム 3 件" {
+		t.Fatalf("li's summary %+v, want the id %s", m, DeliveryID(first))
+	}
+	if n := r.count(t, "SELECT COUNT(*) FROM notify_outbox WHERE state = 'pending'"); n != 0 {
+		t.Fatalf("%d deliveries still pending", n)
 	}
 }

@@ -55,7 +55,7 @@ type Worker struct {
 
 	once sync.Once
 	wake chan struct{}
-	// round is the push sender's (pushsend.go)
+	// round is the push sender's (pushsend.go), held by its pass
 	pushMu sync.Mutex
 	round  pushRound
 }
