@@ -112,10 +112,8 @@ func queryNames(q any) map[string]bool {
 		return nil
 	}
 	out := map[string]bool{}
-	for i := 0; i < t.NumField(); i++ {
-		if name := t.Field(i).Tag.Get("query"); name != "" {
-			out[name] = true
-		}
+	for _, p := range planOf(t) {
+		out[p.name] = true
 	}
 	return out
 }

@@ -144,22 +144,67 @@ func operationID(method, path string) string {
 
 func (g *schemaGen) queryParams(t reflect.Type) []any {
 	var out []any
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("query")
-		if name == "" {
-			continue
+	for _, qp := range planOf(t) {
+		s := g.schema(qp.typ)
+		item := s
+		if qp.list {
+			item = map[string]any{}
+			for k, v := range s["items"].(map[string]any) {
+				item[k] = v
+			}
+			s["items"] = item
+			if qp.maxItems > 0 {
+				s["maxItems"] = qp.maxItems
+			}
 		}
-		p := map[string]any{"name": name, "in": "query", "schema": g.schema(f.Type)}
-		if doc := f.Tag.Get("doc"); doc != "" {
-			p["description"] = doc
+		if qp.enum != nil {
+			var enum []any
+			for _, e := range qp.enum {
+				enum = append(enum, exampleValue(qp, e))
+			}
+			item["enum"] = enum
 		}
-		if f.Tag.Get("validate") == "required" {
+		if qp.min != "" {
+			item["minimum"], item["maximum"] = exampleValue(qp, qp.min), exampleValue(qp, qp.max)
+		}
+		if qp.id {
+			item["minimum"] = 1
+		}
+		if qp.maxLen > 0 {
+			item["maxLength"] = qp.maxLen
+		}
+		if qp.def != "" && !qp.list {
+			s["default"] = exampleValue(qp, qp.def)
+		}
+		p := map[string]any{"name": qp.name, "in": "query", "schema": s}
+		if qp.list { // a comma-separated list (repeating the parameter works too)
+			p["style"], p["explode"] = "form", false
+		}
+		if qp.doc != "" {
+			p["description"] = qp.doc
+		}
+		if qp.required {
 			p["required"] = true
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// exampleValue is a tag's value as JSON writes it: a number for a numeric parameter.
+func exampleValue(qp param, s string) any {
+	switch qp.elem.Kind() {
+	case reflect.String:
+		return s
+	case reflect.Bool:
+		b, _ := strconv.ParseBool(s)
+		return b
+	case reflect.Float32, reflect.Float64:
+		f, _ := strconv.ParseFloat(s, 64)
+		return f
+	}
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
 }
 
 // formSchema describes a multipart/form-data body from a struct's `form` tags: a []byte

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -24,7 +25,10 @@ type Route struct {
 	Summary string
 	Access  Access
 	// Body, Query and Resp are zero values of the request body type, the query-parameter
-	// struct (fields tagged `query:"name"`) and the response data type.
+	// struct (fields tagged `query:"name"`, see Bind) and the response data type. The
+	// router binds Query before the handler runs (a 400 naming the parameters when it
+	// fails) and the handler takes the value with Query[T]; a route with Errors binds
+	// itself with Bind, to answer in its own shape.
 	Body  any
 	Query any
 	Resp  any
@@ -78,6 +82,9 @@ func New(authn Authenticator) *API {
 
 // Add registers a route.
 func (a *API) Add(rt Route) {
+	if rt.Query != nil {
+		planOf(reflect.TypeOf(rt.Query)) // a tag that cannot work fails here
+	}
 	a.routes = append(a.routes, rt)
 	a.mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
 }
@@ -115,6 +122,10 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTT
 func (a *API) wrap(rt Route) http.Handler {
 	label := rt.Method + " " + rt.Path
 	declared := queryNames(rt.Query)
+	var query reflect.Type
+	if rt.Query != nil && rt.Errors == nil {
+		query = reflect.TypeOf(rt.Query)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setRouteLabel(r, label)
 		var p *Principal
@@ -134,6 +145,14 @@ func (a *API) wrap(rt Route) http.Handler {
 			r = r.WithContext(WithPrincipal(r.Context(), p))
 		}
 		entry, tee, r := a.startWrite(&rt, r, p)
+		if query != nil {
+			var err error
+			if r, err = bindRoute(query, r); err != nil {
+				Fail(w, r, err)
+				a.finishWrite(r, entry, tee, http.StatusBadRequest)
+				return
+			}
+		}
 		// whatever a member writes drops the organisation's kept answers, before the
 		// writer hears back (a key computed earlier holds the old generation)
 		writes := a.answers != nil && p != nil && rt.Method != http.MethodGet

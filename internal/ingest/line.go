@@ -92,6 +92,23 @@ type WriteV2Query struct {
 	Precision string `query:"precision" doc:"ns, us, ms or s (default ns)"`
 }
 
+// bindLine reads a write's query (the route declares it; its errors are InfluxDB's, so
+// the write binds it): the precision and the v1 key, or the message of the missing
+// database (v1) or bucket (v2), the only check the structs make.
+func bindLine(r *http.Request, v int) (q WriteV1Query, missing string) {
+	if v == 1 {
+		if httpapi.Bind(r, &q) != nil {
+			return q, "database is required"
+		}
+		return q, ""
+	}
+	var q2 WriteV2Query
+	if httpapi.Bind(r, &q2) != nil {
+		return q, "bucket is required"
+	}
+	return WriteV1Query{Precision: q2.Precision}, ""
+}
+
 // LineRoutes registers the write calls and /ping.
 func (s *LineService) LineRoutes(api *httpapi.API) {
 	api.Add(httpapi.Route{Method: "POST", Path: "/write", Tag: "ingest",
@@ -134,8 +151,8 @@ func lineFail(w http.ResponseWriter, v, status int, code, msg string) {
 }
 
 // lineKey finds the ingest key: Authorization: Token <key>, Basic (the password), the
-// v1 p= parameter, or X-Helio-Key.
-func lineKey(r *http.Request) string {
+// v1 p= parameter (password), or X-Helio-Key.
+func lineKey(r *http.Request, password string) string {
 	auth := r.Header.Get("Authorization")
 	switch {
 	case strings.HasPrefix(auth, "Token "):
@@ -149,8 +166,8 @@ func lineKey(r *http.Request) string {
 		}
 		return ""
 	}
-	if k := r.URL.Query().Get("p"); k != "" {
-		return k
+	if password != "" {
+		return password
 	}
 	return r.Header.Get(KeyHeader)
 }
@@ -206,21 +223,17 @@ func readLineBody(r *http.Request) ([]byte, int, string) {
 
 func (s *LineService) write(w http.ResponseWriter, r *http.Request, v int) {
 	ctx := r.Context()
-	q := r.URL.Query()
-	if v == 1 && q.Get("db") == "" {
-		lineFail(w, v, http.StatusBadRequest, "invalid", "database is required")
+	q, missing := bindLine(r, v)
+	if missing != "" {
+		lineFail(w, v, http.StatusBadRequest, "invalid", missing)
 		return
 	}
-	if v == 2 && q.Get("bucket") == "" {
-		lineFail(w, v, http.StatusBadRequest, "invalid", "bucket is required")
-		return
-	}
-	unit, ok := precisionUnit(v, q.Get("precision"))
+	unit, ok := precisionUnit(v, q.Precision)
 	if !ok {
-		lineFail(w, v, http.StatusBadRequest, "invalid", fmt.Sprintf("invalid precision %q", q.Get("precision")))
+		lineFail(w, v, http.StatusBadRequest, "invalid", fmt.Sprintf("invalid precision %q", q.Precision))
 		return
 	}
-	sc, err := resolveKey(ctx, s.DB, lineKey(r))
+	sc, err := resolveKey(ctx, s.DB, lineKey(r, q.Password))
 	if err != nil {
 		lineFail(w, v, http.StatusInternalServerError, "internal error", "unable to check the key")
 		return

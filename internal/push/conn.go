@@ -17,7 +17,7 @@ import (
 
 // ConnectQuery documents the WebSocket's query parameters.
 type ConnectQuery struct {
-	Token string `query:"token" validate:"required" doc:"the bearer token from POST /v2/login"`
+	Token string `query:"token" doc:"the bearer token from POST /v2/login; a client that can send headers may use Authorization: Bearer instead"`
 	Lang  string `query:"lang" doc:"locale of the frames (zh-CN, en-US, zh-TW, ko-KR, ja-JP); default from Accept-Language"`
 }
 
@@ -45,7 +45,8 @@ type Hello struct {
 // ServeHTTP authenticates the token (query parameter `token`, or the Authorization
 // header for non-browser clients) and upgrades to a WebSocket.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	token := r.URL.Query().Get("token")
+	q := httpapi.Query[ConnectQuery](r)
+	token := q.Token
 	if token == "" {
 		if t, ok := cutBearer(r.Header.Get("Authorization")); ok {
 			token = t
@@ -66,7 +67,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpapi.Fail(w, r, httpapi.Internal(err))
 		return
 	}
-	if l := r.URL.Query().Get("lang"); l != "" {
+	if l := q.Lang; l != "" {
 		r.Header.Set("Accept-Language", l)
 	}
 	locale := httpapi.Locale(r)
