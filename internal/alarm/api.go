@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/helio-energy/helio/internal/device"
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
@@ -25,77 +23,6 @@ type Service struct {
 func (s *Service) db() *store.DB                 { return s.Engine.db }
 func (s *Service) now() time.Time                { return s.Engine.now() }
 func (s *Service) locale(r *http.Request) string { return httpapi.Locale(r) }
-
-// ListQuery documents the alarm list filters (listbysite).
-type ListQuery struct {
-	StationID   int64  `query:"stationId" doc:"a station (its sub-stations' alarms included); absent for every visible station"`
-	DealStatus  int    `query:"dealStatus" doc:"-1 or absent all, 0 unprocessed, 1 processed"`
-	AlarmStatus int    `query:"alarmStatus" doc:"0 or absent all, 1 occurring, 2 recovered"`
-	Level       int    `query:"level" doc:"-1 or absent all, 0 signal change, 1 alarm, 2 fault"`
-	Type        int    `query:"type" doc:"0 or absent all, 1 device alarm, 2 data alarm"`
-	DeviceType  string `query:"deviceType" doc:"inverter (or 1), battery (2), storage (3), meter (4), collector (5)"`
-	Rule        string `query:"rule" doc:"a rule key"`
-	From        string `query:"from" doc:"start time from (RFC 3339, or yyyy-MM-dd for that UTC day)"`
-	To          string `query:"to" doc:"start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from"`
-	Sort        string `query:"sort" doc:"rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id"`
-	Order       string `query:"order" doc:"asc or desc (default) with sort"`
-	Page        int    `query:"page"`
-	PageSize    int    `query:"pageSize"`
-}
-
-// DateListQuery is ListQuery plus the station-local date of listbydate.
-type DateListQuery struct {
-	Date        string `query:"date" validate:"required" doc:"yyyy-MM-dd: alarms that started on this date in their station's time zone"`
-	StationID   int64  `query:"stationId"`
-	DealStatus  int    `query:"dealStatus"`
-	AlarmStatus int    `query:"alarmStatus"`
-	Level       int    `query:"level"`
-	Type        int    `query:"type"`
-	DeviceType  string `query:"deviceType"`
-	Rule        string `query:"rule"`
-	From        string `query:"from"`
-	To          string `query:"to"`
-	Sort        string `query:"sort"`
-	Order       string `query:"order"`
-	Page        int    `query:"page"`
-	PageSize    int    `query:"pageSize"`
-}
-
-// DevListQuery is ListQuery plus the device of listbydev.
-type DevListQuery struct {
-	DeviceID    int64  `query:"deviceId" validate:"required" doc:"a visible device"`
-	StationID   int64  `query:"stationId"`
-	DealStatus  int    `query:"dealStatus"`
-	AlarmStatus int    `query:"alarmStatus"`
-	Level       int    `query:"level"`
-	Type        int    `query:"type"`
-	DeviceType  string `query:"deviceType"`
-	Rule        string `query:"rule"`
-	From        string `query:"from"`
-	To          string `query:"to"`
-	Sort        string `query:"sort"`
-	Order       string `query:"order"`
-	Page        int    `query:"page"`
-	PageSize    int    `query:"pageSize"`
-}
-
-// ExportQuery is ListQuery plus the optional date and device.
-type ExportQuery struct {
-	StationID   int64  `query:"stationId"`
-	DealStatus  int    `query:"dealStatus"`
-	AlarmStatus int    `query:"alarmStatus"`
-	Level       int    `query:"level"`
-	Type        int    `query:"type"`
-	DeviceType  string `query:"deviceType"`
-	Rule        string `query:"rule"`
-	From        string `query:"from"`
-	To          string `query:"to"`
-	Date        string `query:"date" doc:"as listbydate"`
-	Sort        string `query:"sort" doc:"as listbysite: the rows come in the list's order"`
-	Order       string `query:"order"`
-	Format      string `query:"format" doc:"csv (default) or xlsx"`
-	DeviceID    int64  `query:"deviceId" doc:"as listbydev"`
-}
 
 // Detail is an alarm with its deal history.
 type Detail struct {
@@ -170,62 +97,6 @@ func (s *Service) stationScope(ctx context.Context, p *httpapi.Principal, id int
 	return ids, nil
 }
 
-func positiveID(v *httpapi.Validator, q map[string][]string, name string) int64 {
-	s := first(q[name])
-	if s == "" {
-		return 0
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		v.Add(name, "invalid_format")
-		return 0
-	}
-	return n
-}
-
-func first(xs []string) string {
-	if len(xs) == 0 {
-		return ""
-	}
-	return strings.TrimSpace(xs[0])
-}
-
-// DeviceTypes are the device types an alarm can carry, numbered 1-5 for the filter.
-var DeviceTypes = []string{"inverter", "battery", "storage", "meter", "collector"}
-
-// maxListDays is the longest from-to range of a list, in days.
-const maxListDays = 366
-
-// parseFilter reads the list filters shared by every list call and the export.
-func (s *Service) parseFilter(p *listing.Params) (Filter, int64) {
-	f := Filter{DealStatus: -1, Level: -1}
-	stationID := p.ID("stationId")
-	f.DealStatus = p.OneOf("dealStatus", -1, -1, 0, 1)
-	f.AlarmStatus = p.OneOf("alarmStatus", 0, 0, 1, 2)
-	f.Level = p.OneOf("level", -1, -1, 0, 1, 2)
-	f.Type = p.OneOf("type", 0, 0, 1, 2)
-	if dt := p.Str("deviceType"); dt != "" {
-		if n, err := strconv.Atoi(dt); err == nil && n >= 1 && n <= len(DeviceTypes) {
-			f.DeviceType = DeviceTypes[n-1]
-		} else {
-			f.DeviceType = p.Enum("deviceType", DeviceTypes...)
-		}
-	}
-	if rule := p.Str("rule"); rule != "" {
-		if specByKey[rule] == nil {
-			keys := make([]string, len(Specs))
-			for i, sp := range Specs {
-				keys[i] = sp.Key
-			}
-			p.V.Add("rule", "one_of", strings.Join(keys, ", "))
-		}
-		f.Rule = rule
-	}
-	f.From, f.To = p.Range("from", "to", maxListDays)
-	f.Sort = p.Sort(Sorts...)
-	return f, stationID
-}
-
 func (s *Service) list(r *http.Request, f Filter) (any, error) {
 	alarms, total, err := List(r.Context(), s.db(), httpapi.Caller(r), f, s.locale(r), s.now())
 	if err != nil {
@@ -234,33 +105,9 @@ func (s *Service) list(r *http.Request, f Filter) (any, error) {
 	return httpapi.Page[Alarm]{List: alarms, Total: total, Page: f.Page, PageSize: f.Size}, nil
 }
 
-// filterFor parses the filters of a list call and resolves its station and device.
-func (s *Service) filterFor(r *http.Request, wantDate, wantDevice bool, optional bool) (Filter, error) {
-	q := listing.Read(r)
-	f, stationID := s.parseFilter(q)
-	f.Page, f.Size = q.Page, q.Size
-	if wantDate {
-		date := q.Str("date")
-		switch {
-		case date == "" && !optional:
-			q.V.Add("date", "required")
-		case date != "":
-			if _, err := time.Parse("2006-01-02", date); err != nil {
-				q.V.Add("date", "invalid_format")
-			}
-			f.LocalDate = date
-		}
-	}
-	var deviceID int64
-	if wantDevice {
-		deviceID = q.ID("deviceId")
-		if deviceID == 0 && q.Str("deviceId") == "" && !optional {
-			q.V.Add("deviceId", "required")
-		}
-	}
-	if err := q.Err(); err != nil {
-		return f, err
-	}
+// filterFor resolves a list's filter: its station (with the sub-stations) and device
+// must be visible (404 otherwise).
+func (s *Service) filterFor(r *http.Request, f Filter, stationID, deviceID int64) (Filter, error) {
 	p := httpapi.Caller(r)
 	if stationID != 0 {
 		ids, err := s.stationScope(r.Context(), p, stationID)
@@ -281,7 +128,8 @@ func (s *Service) filterFor(r *http.Request, wantDate, wantDevice bool, optional
 }
 
 func (s *Service) listBySite(r *http.Request) (any, error) {
-	f, err := s.filterFor(r, false, false, false)
+	q := httpapi.Query[ListQuery](r)
+	f, err := s.filterFor(r, q.paged(q.Paging), q.StationID, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +137,10 @@ func (s *Service) listBySite(r *http.Request) (any, error) {
 }
 
 func (s *Service) listByDate(r *http.Request) (any, error) {
-	f, err := s.filterFor(r, true, false, false)
+	q := httpapi.Query[DateListQuery](r)
+	f := q.paged(q.Paging)
+	f.LocalDate = q.Date
+	f, err := s.filterFor(r, f, q.StationID, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +148,8 @@ func (s *Service) listByDate(r *http.Request) (any, error) {
 }
 
 func (s *Service) listByDev(r *http.Request) (any, error) {
-	f, err := s.filterFor(r, false, true, false)
+	q := httpapi.Query[DevListQuery](r)
+	f, err := s.filterFor(r, q.paged(q.Paging), q.StationID, q.DeviceID)
 	if err != nil {
 		return nil, err
 	}

@@ -14,16 +14,30 @@ import (
 
 // DailyQuery narrows the daily figures to a station.
 type DailyQuery struct {
-	StationID int64 `query:"stationId" doc:"a station (with its sub-stations); absent for every visible station"`
+	StationID int64 `query:"stationId" validate:"id" doc:"a station (with its sub-stations); absent for every visible station"`
 }
 
 // TrendQuery selects a trend's resolution and range.
 type TrendQuery struct {
-	Type      string `query:"type" doc:"day (default, 15 days), month (12 months) or year (4 years)"`
+	Type      string `query:"type" enum:"day,month,year" default:"day" doc:"day (default, 15 days), month (12 months) or year (4 years)"`
 	From      string `query:"from" doc:"yyyy-MM-dd, yyyy-MM or yyyy as type; default as type ending at to"`
 	To        string `query:"to" doc:"same format, inclusive; default the current one in tz"`
 	TZ        string `query:"tz" doc:"IANA zone whose today the default range ends at (default UTC)"`
-	StationID int64  `query:"stationId"`
+	StationID int64  `query:"stationId" validate:"id" doc:"a station (with its sub-stations); absent for every visible station"`
+	loc       *time.Location
+}
+
+// Check reads the zone.
+func (q *TrendQuery) Check(v *httpapi.Validator) {
+	q.loc = time.UTC
+	if z := q.TZ; z != "" {
+		loc, err := time.LoadLocation(z)
+		if err != nil || strings.Contains(z, "..") || z == "Local" {
+			v.Add("tz", "invalid_format")
+			return
+		}
+		q.loc = loc
+	}
 }
 
 // DailyInfo are today's alarm figures: alarms that started today in their station's
@@ -77,12 +91,7 @@ type TypeTrend struct {
 }
 
 // scopeIDs resolves the optional stationId of the figures.
-func (s *Service) scopeIDs(r *http.Request) ([]int64, error) {
-	var v httpapi.Validator
-	id := positiveID(&v, r.URL.Query(), "stationId")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
+func (s *Service) scopeIDs(r *http.Request, id int64) ([]int64, error) {
 	if id == 0 {
 		return nil, nil
 	}
@@ -90,7 +99,7 @@ func (s *Service) scopeIDs(r *http.Request) ([]int64, error) {
 }
 
 func (s *Service) dailyInfo(r *http.Request) (any, error) {
-	ids, err := s.scopeIDs(r)
+	ids, err := s.scopeIDs(r, httpapi.Query[DailyQuery](r).StationID)
 	if err != nil {
 		return nil, err
 	}
@@ -144,23 +153,11 @@ type trendRange struct {
 	now    time.Time // in the viewer's zone
 }
 
-// parseTrend reads type, from and to, validating each and the range.
-func (s *Service) parseTrend(r *http.Request) (trendRange, error) {
-	q := r.URL.Query()
+// parseTrend reads type, from and to as of now, validating the dates and the range.
+func (s *Service) parseTrend(q TrendQuery) (trendRange, error) {
 	var v httpapi.Validator
-	tr := trendRange{typ: first(q["type"])}
-	if tr.typ == "" {
-		tr.typ = "day"
-	}
-	now := s.now().UTC()
-	if z := first(q["tz"]); z != "" {
-		loc, err := time.LoadLocation(z)
-		if err != nil || strings.Contains(z, "..") || z == "Local" {
-			v.Add("tz", "invalid_format")
-			return tr, v.Err()
-		}
-		now = now.In(loc)
-	}
+	tr := trendRange{typ: q.Type}
+	now := s.now().In(q.loc)
 	var layout string
 	var step func(time.Time, int) time.Time
 	var defSpan, maxSpan int
@@ -175,13 +172,10 @@ func (s *Service) parseTrend(r *http.Request) (trendRange, error) {
 	case "year":
 		layout, defSpan, maxSpan, tooLong = "2006", 4, maxTrendYears, "range_too_long_years"
 		step = func(t time.Time, n int) time.Time { return t.AddDate(n, 0, 0) }
-	default:
-		v.Add("type", "one_of", "day, month, year")
-		return tr, v.Err()
 	}
 	tr.format, tr.now = layout, now
 	to, _ := time.Parse(layout, now.Format(layout))
-	if ts := first(q["to"]); ts != "" {
+	if ts := q.To; ts != "" {
 		t, err := time.Parse(layout, ts)
 		if err != nil {
 			v.Add("to", "invalid_format")
@@ -189,7 +183,7 @@ func (s *Service) parseTrend(r *http.Request) (trendRange, error) {
 		to = t
 	}
 	from := step(to, -(defSpan - 1))
-	if fs := first(q["from"]); fs != "" {
+	if fs := q.From; fs != "" {
 		t, err := time.Parse(layout, fs)
 		if err != nil {
 			v.Add("from", "invalid_format")
@@ -240,11 +234,12 @@ type hit struct {
 
 // bucketed reads the alarms of a trend with each one's bucket index.
 func (s *Service) bucketed(r *http.Request) (trendRange, []hit, error) {
-	tr, err := s.parseTrend(r)
+	q := httpapi.Query[TrendQuery](r)
+	tr, err := s.parseTrend(q)
 	if err != nil {
 		return tr, nil, err
 	}
-	ids, err := s.scopeIDs(r)
+	ids, err := s.scopeIDs(r, q.StationID)
 	if err != nil {
 		return tr, nil, err
 	}

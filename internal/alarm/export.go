@@ -59,12 +59,11 @@ func localTime(t *time.Time, tz *time.Location) string {
 // export writes the filtered list as CSV or XLSX (format), headers in the caller's
 // language, times in each station's zone; X-Helio-Total counts every match.
 func (s *Service) export(w http.ResponseWriter, r *http.Request) {
-	format, err := export.Format(r)
-	if err != nil {
-		httpapi.Fail(w, r, err)
-		return
-	}
-	f, err := s.filterFor(r, true, true, true)
+	q := httpapi.Query[ExportQuery](r)
+	format := q.Format
+	f := q.filter
+	f.LocalDate = q.Date
+	f, err := s.filterFor(r, f, q.StationID, q.DeviceID)
 	if err != nil {
 		httpapi.Fail(w, r, err)
 		return

@@ -138,7 +138,7 @@ type Filter struct {
 //   - duration: how long the alarm lasted, its recovery time less its start time, and for
 //     an occurring alarm now less its start time (the figure durationMin shows in minutes,
 //     rounded); an alarm occurring for as long as a recovered one lasted ranks by id.
-var Sorts = []string{"time", "level", "duration"}
+var Sorts = httpapi.Enum(Filters{}, "sort")
 
 // where builds the filter's SQL condition for the caller.
 func (f *Filter) where(ctx context.Context, db *store.DB, p *httpapi.Principal) (*listing.Where, error) {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -81,17 +79,21 @@ type Attribute struct {
 	Group string `json:"group" doc:"nameplate or live"`
 }
 
-// ListQuery documents the list filters.
+// ListQuery is the list's filters (list and export).
 type ListQuery struct {
-	StationID int64  `query:"stationId" doc:"only this station (and its sub-stations)"`
-	Type      string `query:"type" doc:"inverter, battery, storage or meter"`
-	State     string `query:"state" doc:"running, standby, fault or offline"`
-	Name      string `query:"name" doc:"part of the name or serial number"`
-	Sort      string `query:"sort" doc:"rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id"`
-	Order     string `query:"order" doc:"asc or desc (default) with sort"`
-	Page      int    `query:"page"`
-	PageSize  int    `query:"pageSize"`
+	StationID int64  `query:"stationId" validate:"id" doc:"only this station (and its sub-stations)"`
+	Type      string `query:"type" enum:"inverter,battery,storage,meter" doc:"inverter, battery, storage or meter"`
+	State     string `query:"state" enum:"running,standby,fault,offline" doc:"running, standby, fault or offline"`
+	Name      string `query:"name" maxLen:"100" doc:"part of the name or serial number"`
+	Sort      string `query:"sort" enum:"todayKwh,equivalentHours,specificYield,currentPowerKw,totalKwh" doc:"rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id"`
+	Order     string `query:"order" enum:"asc,desc" doc:"asc or desc (default) with sort"`
+	httpapi.Paging
+	Format string `query:"format" enum:"csv,xlsx" default:"csv" doc:"export only: csv (default) or xlsx"`
+	sort   listing.Sort
 }
+
+// Check reads the order.
+func (q *ListQuery) Check(v *httpapi.Validator) { q.sort = listing.SortOf(v, q.Sort, q.Order) }
 
 // Routes registers the /v2/dev calls.
 func (s *Service) Routes(api *httpapi.API) {
@@ -269,56 +271,30 @@ func (s *Service) stationDevices(r *http.Request) (any, error) {
 }
 
 func (s *Service) list(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
+	q := httpapi.Query[ListQuery](r)
+	f, err := s.listFilter(r, q)
 	if err != nil {
 		return nil, err
 	}
-	f, state, sort, err := s.parseListFilters(r)
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, state, sort, page, size)
+	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, q.State, q.sort, q.Page, q.PageSize)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return httpapi.Page[Item]{List: items, Total: total, Page: page, PageSize: size}, nil
+	return httpapi.Page[Item]{List: items, Total: total, Page: q.Page, PageSize: q.PageSize}, nil
 }
 
-// parseListFilters reads the list filters and order (an unknown or invisible station is a
-// 404).
-func (s *Service) parseListFilters(r *http.Request) (Filter, string, listing.Sort, error) {
-	q := r.URL.Query()
-	lp := &listing.Params{Q: q}
-	sort := lp.Sort(Sorts...)
-	v := &lp.V
-	f := Filter{Type: q.Get("type"), Name: strings.TrimSpace(q.Get("name"))}
-	if f.Type != "" {
-		v.OneOf("type", f.Type, Types...)
-	}
-	state := q.Get("state")
-	if state != "" {
-		v.OneOf("state", state, StateRunning, StateStandby, StateFault, StateOffline)
-	}
-	v.MaxLen("name", f.Name, 100)
-	var stationID int64
-	if sid := q.Get("stationId"); sid != "" {
-		n, err := strconv.ParseInt(sid, 10, 64)
-		if err != nil || n <= 0 {
-			v.Add("stationId", "invalid_format")
-		}
-		stationID = n
-	}
-	if err := v.Err(); err != nil {
-		return f, "", sort, err
-	}
-	if stationID != 0 {
-		ids, err := s.stationAndChildren(r, stationID)
+// listFilter is the list's filter of the devices themselves (an unknown or invisible
+// station is a 404).
+func (s *Service) listFilter(r *http.Request, q ListQuery) (Filter, error) {
+	f := Filter{Type: q.Type, Name: q.Name}
+	if q.StationID != 0 {
+		ids, err := s.stationAndChildren(r, q.StationID)
 		if err != nil {
-			return f, "", sort, err
+			return f, err
 		}
 		f.StationIDs = ids
 	}
-	return f, state, sort, nil
+	return f, nil
 }
 
 func (s *Service) detail(r *http.Request) (any, error) {

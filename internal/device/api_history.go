@@ -12,9 +12,31 @@ import (
 
 // HistoryQuery documents the history parameters.
 type HistoryQuery struct {
-	Metric string `query:"metric" validate:"required" doc:"power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc or irradiance"`
-	From   string `query:"from" validate:"required" doc:"RFC 3339"`
-	To     string `query:"to" validate:"required" doc:"RFC 3339"`
+	Metric   string `query:"metric" validate:"required" enum:"power,energy,energy2,dcVoltage,dcCurrent,acVoltage,frequency,temperature,soc,irradiance" doc:"power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc or irradiance"`
+	From     string `query:"from" validate:"required" doc:"RFC 3339"`
+	To       string `query:"to" validate:"required" doc:"RFC 3339; after from, at most 1098 days after it"`
+	from, to time.Time
+}
+
+// Check reads the instants and their order.
+func (q *HistoryQuery) Check(v *httpapi.Validator) {
+	parse := func(name, s string) time.Time {
+		t, err := time.Parse(time.RFC3339, s)
+		if s != "" && err != nil {
+			v.Add(name, "wrong_type", "a date-time (RFC 3339)")
+		}
+		return t
+	}
+	q.from, q.to = parse("from", q.From), parse("to", q.To)
+	if q.from.IsZero() || q.to.IsZero() {
+		return
+	}
+	switch {
+	case !q.to.After(q.from):
+		v.Add("to", "out_of_range", q.from.Format(time.RFC3339), "…")
+	case q.to.Sub(q.from) > MaxHistoryRange:
+		v.Add("to", "out_of_range", q.from.Format(time.RFC3339), q.from.Add(MaxHistoryRange).Format(time.RFC3339))
+	}
 }
 
 // History is a device's series of one metric.
@@ -88,41 +110,11 @@ func (s *Service) history(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := r.URL.Query()
-	var v httpapi.Validator
-	metric := q.Get("metric")
-	unit, ok := Metrics[metric]
-	if metric == "" {
-		v.Add("metric", "required")
-	} else if !ok {
-		v.Add("metric", "one_of", "power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc, irradiance")
-	}
-	parse := func(name string) time.Time {
-		s := q.Get(name)
-		if s == "" {
-			v.Add(name, "required")
-			return time.Time{}
-		}
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			v.Add(name, "wrong_type", "a date-time (RFC 3339)")
-		}
-		return t
-	}
-	from, to := parse("from"), parse("to")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	switch {
-	case !to.After(from):
-		v.Add("to", "out_of_range", from.Format(time.RFC3339), "…")
-	case to.Sub(from) > MaxHistoryRange:
-		v.Add("to", "out_of_range", from.Format(time.RFC3339), from.Add(MaxHistoryRange).Format(time.RFC3339))
-	case from.After(s.now().Add(time.Hour)):
-		v.Add("from", "out_of_range", "…", s.now().Format(time.RFC3339))
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
+	q := httpapi.Query[HistoryQuery](r)
+	metric, from, to := q.Metric, q.from, q.to
+	unit := Metrics[metric]
+	if from.After(s.now().Add(time.Hour)) {
+		return nil, httpapi.InvalidField("from", "out_of_range", "…", s.now().Format(time.RFC3339))
 	}
 	series, res, err := s.Telemetry.History(r.Context(), d, metric, from, to)
 	if err != nil {

@@ -9,17 +9,14 @@ import (
 )
 
 func (s *Service) export(w http.ResponseWriter, r *http.Request) {
-	format, err := export.Format(r)
+	q := httpapi.Query[ListQuery](r)
+	format := q.Format
+	f, err := s.listFilter(r, q)
 	if err != nil {
 		httpapi.Fail(w, r, err)
 		return
 	}
-	f, state, sort, err := s.parseListFilters(r)
-	if err != nil {
-		httpapi.Fail(w, r, err)
-		return
-	}
-	items, _, err := s.filtered(r.Context(), httpapi.Caller(r), f, state, sort, 1, 0)
+	items, _, err := s.filtered(r.Context(), httpapi.Caller(r), f, q.State, q.sort, 1, 0)
 	if err != nil {
 		httpapi.Fail(w, r, httpapi.Internal(err))
 		return

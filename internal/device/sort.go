@@ -15,7 +15,7 @@ import (
 // stations' devices (ranking.go: made again when a figure, the poller's states or time
 // change it) and builds the page's items only; without one it reads every match, asks
 // the telemetry for their figures, sorts them in memory and cuts the page.
-var Sorts = []string{"todayKwh", "equivalentHours", "specificYield", "currentPowerKw", "totalKwh"}
+var Sorts = httpapi.Enum(ListQuery{}, "sort")
 
 // filtered lists the visible devices matching the filters in the order asked for; size 0
 // returns every match. A state filter or a sort judges every match by the one figure it

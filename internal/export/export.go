@@ -15,25 +15,11 @@ import (
 	"github.com/helio-energy/helio/internal/httpapi"
 )
 
-// Formats are the formats Write knows.
+// Formats are the formats Write knows (a query declares them: enum:"csv,xlsx").
 var Formats = []string{"csv", "xlsx"}
 
 // MaxRows caps an export.
 const MaxRows = 100_000
-
-// Format reads and checks the `format` query parameter (default csv).
-func Format(r *http.Request) (string, error) {
-	f := r.URL.Query().Get("format")
-	if f == "" {
-		return "csv", nil
-	}
-	for _, ok := range Formats {
-		if f == ok {
-			return f, nil
-		}
-	}
-	return "", httpapi.InvalidField("format", "one_of", strings.Join(Formats, ", "))
-}
 
 // Write sends headers and rows as a file named base-YYYYMMDD-HHMMSS.(csv|xlsx). Cells
 // are strings, numbers or nil. CSV cells that a spreadsheet would run as a formula are

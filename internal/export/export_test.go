@@ -37,15 +37,6 @@ func TestCSVAndXLSX(t *testing.T) {
 	}
 }
 
-func TestFormat(t *testing.T) {
-	for q, ok := range map[string]bool{"": true, "format=csv": true, "format=xlsx": true, "format=pdf": false, "format=../x": false} {
-		_, err := Format(httptest.NewRequest("GET", "/?"+q, nil))
-		if (err == nil) != ok {
-			t.Errorf("%q: err=%v", q, err)
-		}
-	}
-}
-
 func TestCSVNumbersInPlainDecimals(t *testing.T) {
 	for v, want := range map[any]string{8.1e6: "8100000", 12345678.25: "12345678.25", 0.000125: "0.000125", float32(2.5e7): "25000000", int64(9e15): "9000000000000000"} {
 		if got := csvCell(v); got != want {

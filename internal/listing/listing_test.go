@@ -6,44 +6,71 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/store/storetest"
 )
 
+// listQuery declares a list's filters as the lists do.
+type listQuery struct {
+	Page     int     `query:"page" min:"1" max:"2147483647" default:"1"`
+	PageSize int     `query:"pageSize" min:"1" max:"200" default:"10"`
+	ID       int64   `query:"id" validate:"id"`
+	IDs      []int64 `query:"ids" validate:"id" maxItems:"5"`
+	Kind     int     `query:"kind" enum:"0,1,2"`
+	State    string  `query:"state" enum:"on,off"`
+	N        int64   `query:"n" min:"0" max:"10"`
+	From     string  `query:"from"`
+	To       string  `query:"to"`
+	Q        string  `query:"q" maxLen:"10"`
+	from, to time.Time
+}
+
+func (q *listQuery) Check(v *httpapi.Validator) {
+	q.from, q.to = Span(v, "from", q.From, "to", q.To, 31)
+}
+
+func bind(t *testing.T, query string) (listQuery, error) {
+	t.Helper()
+	var q listQuery
+	err := httpapi.Bind(httptest.NewRequest("GET", "/x?"+query, nil), &q)
+	return q, err
+}
+
 func TestParamsNameEveryProblem(t *testing.T) {
-	r := httptest.NewRequest("GET", "/x?page=0&id=-3&ids=1,x&kind=9&state=odd&n=99&from=2026-02-01&to=2026-01-01&q="+strings.Repeat("a", 11), nil)
-	p := Read(r)
-	p.ID("id")
-	p.IDs("ids", 5)
-	p.OneOf("kind", 0, 1, 2)
-	p.Enum("state", "on", "off")
-	p.Int("n", 0, 10, 0)
-	p.Range("from", "to", 31)
-	p.Text("q", 10)
-	err := httpapi.AsError(p.Err())
-	if err == nil {
+	_, err := bind(t, "page=0&id=-3&ids=1,x&kind=9&state=odd&n=99&from=2026-02-01&to=2026-01-01&q="+strings.Repeat("a", 11))
+	e := httpapi.AsError(err)
+	if e == nil {
 		t.Fatal("no error")
 	}
 	for _, f := range []string{"page", "id", "ids", "kind", "state", "n", "to", "q"} {
-		if _, ok := err.Fields[f]; !ok {
-			t.Errorf("%s not named: %v", f, err.Fields)
+		if _, ok := e.Fields[f]; !ok {
+			t.Errorf("%s not named: %v", f, e.Fields)
 		}
+	}
+	if _, err := bind(t, "from=2026-01-01&to=2026-03-01"); httpapi.AsError(err).Fields["to"].Key != "range_too_long_days" {
+		t.Errorf("a long range: %v", err)
+	}
+	if _, err := bind(t, "from=yesterday"); httpapi.AsError(err).Fields["from"].Key != "invalid_format" {
+		t.Errorf("a bad instant: %v", err)
 	}
 }
 
 func TestParamsRead(t *testing.T) {
-	p := Read(httptest.NewRequest("GET", "/x?page=3&pageSize=20&id=7&ids=1,2&kind=2&from=2026-01-01&to=2026-01-31", nil))
-	from, to := p.Range("from", "to", 31)
-	if p.ID("id") != 7 || len(p.IDs("ids", 5)) != 2 || p.OneOf("kind", 0, 1, 2) != 2 || p.Page != 3 || p.Size != 20 || p.Err() != nil {
-		t.Fatalf("read wrong: %+v %v", p, p.Err())
+	p, err := bind(t, "page=3&pageSize=20&id=7&ids=1,2&kind=2&from=2026-01-01&to=2026-01-31")
+	if err != nil || p.ID != 7 || len(p.IDs) != 2 || p.Kind != 2 || p.Page != 3 || p.PageSize != 20 {
+		t.Fatalf("read wrong: %+v %v", p, err)
 	}
-	if from.Format("2006-01-02") != "2026-01-01" || to.Format("2006-01-02") != "2026-02-01" {
-		t.Fatalf("range %v %v", from, to)
+	if p.from.Format("2006-01-02") != "2026-01-01" || p.to.Format("2006-01-02") != "2026-02-01" {
+		t.Fatalf("range %v %v", p.from, p.to)
 	}
-	if Read(httptest.NewRequest("GET", "/x?ids=1,2,3", nil)).IDs("ids", 2) != nil {
+	if p, err := bind(t, "ids=1,2,3,4,5,6"); err == nil || p.IDs != nil {
 		t.Fatal("too many ids kept")
+	}
+	if p, _ := bind(t, ""); p.Page != 1 || p.PageSize != 10 {
+		t.Fatalf("paging defaults: %+v", p)
 	}
 }
 

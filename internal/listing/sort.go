@@ -3,6 +3,8 @@ package listing
 import (
 	"cmp"
 	"slices"
+
+	"github.com/helio-energy/helio/internal/httpapi"
 )
 
 // Sort is a list's order as the caller asked for it: one column of the list's own
@@ -16,24 +18,17 @@ type Sort struct {
 	Desc bool
 }
 
-// Orders are the values of the order parameter.
-var Orders = []string{"asc", "desc"}
-
-// Sort reads sort (one of keys; "" when absent) and order (asc or desc, desc by default:
-// operators rank the largest first); an order without a sort is a mistake too.
-func (p *Params) Sort(keys ...string) Sort {
-	s := Sort{Key: p.Str("sort"), Desc: true}
-	if s.Key != "" {
-		p.V.OneOf("sort", s.Key, keys...)
-	}
-	switch o := p.Str("order"); {
-	case o == "":
-	case o != "asc" && o != "desc":
-		p.V.OneOf("order", o, Orders...)
-	case s.Key == "":
-		p.V.Add("order", "needs_sort")
+// SortOf is a list's order from its sort and order parameters, whose tags hold them to
+// the list's keys (enum) and to asc or desc: desc by default (operators rank the largest
+// first); an order without a sort is a mistake too (needs_sort, added to v).
+func SortOf(v *httpapi.Validator, sort, order string) Sort {
+	s := Sort{Key: sort, Desc: true}
+	switch {
+	case order == "":
+	case sort == "":
+		v.Add("order", "needs_sort")
 	default:
-		s.Desc = o == "desc"
+		s.Desc = order != "asc"
 	}
 	return s
 }

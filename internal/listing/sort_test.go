@@ -1,11 +1,21 @@
 package listing
 
 import (
-	"net/url"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 )
+
+// sortQuery is how a list declares its order: the keys and directions in the tags,
+// needs_sort in its Check.
+type sortQuery struct {
+	Sort  string `query:"sort" enum:"a,b"`
+	Order string `query:"order" enum:"asc,desc"`
+	sort  Sort
+}
+
+func (q *sortQuery) Check(v *httpapi.Validator) { q.sort = SortOf(v, q.Sort, q.Order) }
 
 func TestSortParams(t *testing.T) {
 	for _, tc := range []struct {
@@ -17,14 +27,13 @@ func TestSortParams(t *testing.T) {
 		{"sort=a", Sort{Key: "a", Desc: true}, ""},
 		{"sort=b&order=asc", Sort{Key: "b"}, ""},
 		{"sort=b&order=desc", Sort{Key: "b", Desc: true}, ""},
-		{"sort=c", Sort{Key: "c", Desc: true}, "sort"},
+		{"sort=c", Sort{Desc: true}, "sort"},
 		{"sort=a&order=up", Sort{Key: "a", Desc: true}, "order"},
 		{"order=asc", Sort{Desc: true}, "order"},
 	} {
-		q, _ := url.ParseQuery(tc.q)
-		p := &Params{Q: q}
-		got := p.Sort("a", "b")
-		err := p.Err()
+		var q sortQuery
+		err := httpapi.Bind(httptest.NewRequest("GET", "/x?"+tc.q, nil), &q)
+		got := q.sort
 		if got != tc.want || (err != nil) != (tc.bad != "") {
 			t.Errorf("%q: %+v, %v; want %+v, a problem with %q", tc.q, got, err, tc.want, tc.bad)
 		}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -18,14 +17,8 @@ import (
 // The build list: a station's monthly plan for a year, read, checked and saved.
 
 func (s *Service) buildGet(r *http.Request) (any, error) {
-	year, err := s.year(r)
-	if err != nil {
-		return nil, err
-	}
-	id, err := strconv.ParseInt(r.URL.Query().Get("stationId"), 10, 64)
-	if err != nil || id <= 0 {
-		return nil, httpapi.InvalidField("stationId", "required")
-	}
+	q := httpapi.Query[BuildQuery](r)
+	year, id := s.year(q.Year), q.StationID
 	if _, err := s.visibleStation(r, id); err != nil {
 		return nil, err
 	}

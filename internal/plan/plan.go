@@ -9,7 +9,6 @@ import (
 	"math"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -76,14 +75,14 @@ type Overview struct {
 
 // ListQuery documents the plan list parameters.
 type ListQuery struct {
-	Year      int   `query:"year" doc:"default this year"`
-	StationID int64 `query:"stationId" doc:"one station (with its sub-stations); default every visible station"`
+	Year      int   `query:"year" min:"2000" max:"2100" doc:"default this year"`
+	StationID int64 `query:"stationId" validate:"id" doc:"one station (with its sub-stations); default every visible station"`
 }
 
 // BuildQuery documents GET /v2/plan/buildlist/get's parameters.
 type BuildQuery struct {
-	Year      int   `query:"year" doc:"default this year"`
-	StationID int64 `query:"stationId" validate:"required" doc:"the station"`
+	Year      int   `query:"year" min:"2000" max:"2100" doc:"default this year"`
+	StationID int64 `query:"stationId" validate:"required,id" doc:"the station"`
 }
 
 // BuildList is the body of POST /v2/plan/buildlist/put and the answer of /get.
@@ -136,16 +135,12 @@ func elapsed(year, m int, now time.Time) float64 {
 	return float64(now.Sub(from)) / float64(to.Sub(from))
 }
 
-func (s *Service) year(r *http.Request) (int, error) {
-	v := r.URL.Query().Get("year")
-	if v == "" {
-		return s.now().Year(), nil
+// year is a query's year, this year when absent (0).
+func (s *Service) year(y int) int {
+	if y == 0 {
+		return s.now().Year()
 	}
-	y, err := strconv.Atoi(v)
-	if err != nil || y < 2000 || y > 2100 {
-		return 0, httpapi.InvalidField("year", "out_of_range", 2000, 2100)
-	}
-	return y, nil
+	return y
 }
 
 func (s *Service) visibleStation(r *http.Request, id int64) (*station.Station, error) {
@@ -160,16 +155,10 @@ func (s *Service) visibleStation(r *http.Request, id int64) (*station.Station, e
 }
 
 func (s *Service) list(r *http.Request) (any, error) {
-	year, err := s.year(r)
-	if err != nil {
-		return nil, err
-	}
+	q := httpapi.Query[ListQuery](r)
+	year := s.year(q.Year)
 	var stations []*station.Station
-	if v := r.URL.Query().Get("stationId"); v != "" {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			return nil, httpapi.InvalidField("stationId", "invalid_format")
-		}
+	if id := q.StationID; id != 0 {
 		st, err := s.visibleStation(r, id)
 		if err != nil {
 			return nil, err
@@ -198,10 +187,7 @@ func (s *Service) get(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	year, err := s.year(r)
-	if err != nil {
-		return nil, err
-	}
+	year := s.year(httpapi.Query[ListQuery](r).Year)
 	st, err := s.visibleStation(r, id)
 	if err != nil {
 		return nil, err

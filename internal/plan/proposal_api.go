@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/helio-energy/helio/internal/httpapi"
-	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
@@ -16,19 +15,18 @@ import (
 
 // ProposalQuery documents the proposal list filters.
 type ProposalQuery struct {
-	Year      int    `query:"year" doc:"absent for every year"`
-	StationID int64  `query:"stationId"`
-	Status    int    `query:"status" doc:"1 commit, 2 in approval, 3 finished, 4 refused"`
-	Mine      string `query:"mine" doc:"approve: waiting for the caller's approval"`
-	Page      int    `query:"page"`
-	PageSize  int    `query:"pageSize"`
+	Year      int    `query:"year" min:"2000" max:"2100" doc:"absent for every year"`
+	StationID int64  `query:"stationId" validate:"id"`
+	Status    int    `query:"status" enum:"1,2,3,4" doc:"1 commit, 2 in approval, 3 finished, 4 refused"`
+	Mine      string `query:"mine" enum:"approve" doc:"approve: waiting for the caller's approval"`
+	httpapi.Paging
 }
 
 // SpreadQuery asks how a yearly total spreads over the months.
 type SpreadQuery struct {
-	StationID int64   `query:"stationId" validate:"required"`
-	Year      int     `query:"year"`
-	TotalKWh  float64 `query:"totalKwh" validate:"required" doc:"the year's planned kWh"`
+	StationID int64   `query:"stationId" validate:"required,id"`
+	Year      int     `query:"year" min:"2000" max:"2100" doc:"default this year"`
+	TotalKWh  float64 `query:"totalKwh" validate:"required" min:"0" max:"10000000000" doc:"the year's planned kWh"`
 }
 
 // SpreadResult is the months of a spread and their weights.
@@ -75,14 +73,9 @@ func (s *Service) proposalRoutes(api *httpapi.API) {
 }
 
 func (s *Service) proposals(r *http.Request) (any, error) {
-	q := listing.Read(r)
-	f := ProposalFilter{Year: int(q.Int("year", 2000, 2100, 0)), Status: q.OneOf("status", 0, 1, 2, 3, 4),
-		Mine: q.Enum("mine", "approve"), Page: q.Page, Size: q.Size}
-	id := q.ID("stationId")
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
-	if id != 0 {
+	q := httpapi.Query[ProposalQuery](r)
+	f := ProposalFilter{Year: q.Year, Status: q.Status, Mine: q.Mine, Page: q.Page, Size: q.PageSize}
+	if id := q.StationID; id != 0 {
 		if _, err := s.visibleStation(r, id); err != nil {
 			return nil, err
 		}
@@ -96,24 +89,12 @@ func (s *Service) proposals(r *http.Request) (any, error) {
 }
 
 func (s *Service) spread(r *http.Request) (any, error) {
-	q := listing.Read(r)
-	id := q.ID("stationId")
-	year := int(q.Int("year", 2000, 2100, int64(s.now().Year())))
-	var total float64
-	if t := q.Str("totalKwh"); t == "" {
-		q.V.Add("totalKwh", "required")
-	} else if err := json.Unmarshal([]byte(t), &total); err != nil {
-		q.V.Add("totalKwh", "invalid_format")
-	} else {
-		q.V.Range("totalKwh", total, 0, 1e10)
+	q := httpapi.Query[SpreadQuery](r)
+	year, total := q.Year, q.TotalKWh
+	if year == 0 {
+		year = s.now().Year()
 	}
-	if id == 0 && q.Str("stationId") == "" {
-		q.V.Add("stationId", "required")
-	}
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
-	st, err := s.visibleStation(r, id)
+	st, err := s.visibleStation(r, q.StationID)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/store"
 	"github.com/helio-energy/helio/internal/telemetry"
@@ -120,20 +121,24 @@ type Summary struct {
 	ByType          map[string]int `json:"byType"`
 }
 
-// ListQuery documents the list filters.
+// ListQuery is the list's filters (list and export).
 type ListQuery struct {
-	Name                string `query:"name" doc:"part of the name, case-insensitive"`
-	CommunicationStatus int    `query:"communicationStatus" doc:"1-4; 0 or absent for all"`
-	AlarmStatus         int    `query:"alarmStatus" doc:"-1 or absent all, 0 no alarms, 1 has alarms"`
-	StationType         string `query:"stationType"`
-	SystemType          string `query:"systemType"`
-	TagIDs              string `query:"tagIds" doc:"comma-separated tag ids: stations with any of them"`
-	ParentID            int64  `query:"parentId" doc:"absent: top-level stations; n: sub-stations of n; -1: every level"`
-	Sort                string `query:"sort" doc:"rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id"`
-	Order               string `query:"order" doc:"asc or desc (default) with sort"`
-	Page                int    `query:"page"`
-	PageSize            int    `query:"pageSize"`
+	Name                string  `query:"name" maxLen:"100" doc:"part of the name, case-insensitive"`
+	CommunicationStatus int     `query:"communicationStatus" min:"0" max:"4" doc:"1-4; 0 or absent for all"`
+	AlarmStatus         int     `query:"alarmStatus" min:"-1" max:"1" default:"-1" doc:"-1 or absent all, 0 no alarms, 1 has alarms"`
+	StationType         string  `query:"stationType" enum:"ground,rooftop,residential"`
+	SystemType          string  `query:"systemType" enum:"pv,pv_storage"`
+	TagIDs              []int64 `query:"tagIds" validate:"id" maxItems:"200" doc:"comma-separated tag ids: stations with any of them"`
+	ParentID            int64   `query:"parentId" min:"-1" max:"9007199254740992" doc:"absent: top-level stations; n: sub-stations of n; -1: every level"`
+	Sort                string  `query:"sort" enum:"dailyEnergyKwh,dailyEquivalentHours,performanceRatio,currentPowerKw,alarmExist" doc:"rank by today's kWh, the specific yield (dailyEquivalentHours: kWh ÷ kWp), the performance ratio, the power now or whether an alarm is occurring; ties by id"`
+	Order               string  `query:"order" enum:"asc,desc" doc:"asc or desc (default) with sort"`
+	httpapi.Paging
+	Format string `query:"format" enum:"csv,xlsx" default:"csv" doc:"export only: csv (default) or xlsx"`
+	sort   listing.Sort
 }
+
+// Check reads the order.
+func (q *ListQuery) Check(v *httpapi.Validator) { q.sort = listing.SortOf(v, q.Sort, q.Order) }
 
 // DateQuery names a local day or month.
 type DateQuery struct {
@@ -228,10 +233,10 @@ func (s *Service) parentOf(r *http.Request, st *Station) (*Station, error) {
 	return parent, err
 }
 
-func localDate(v *httpapi.Validator, r *http.Request, st *Station, layout string) time.Time {
+// localDate is the date query s (in layout, in the station's zone; "": the current one).
+func localDate(v *httpapi.Validator, s string, st *Station, layout string) time.Time {
 	loc := telemetry.CalendarFor(st.Timezone).Loc // loaded once per zone
 	now := time.Now().In(loc)
-	s := r.URL.Query().Get("date")
 	if s == "" {
 		switch layout {
 		case "2006":
@@ -261,7 +266,7 @@ func (s *Service) series(layout string, of func(Telemetry, context.Context, *Sta
 			return nil, err
 		}
 		var v httpapi.Validator
-		date := localDate(&v, r, st, layout)
+		date := localDate(&v, httpapi.Query[DateQuery](r).Date, st, layout)
 		if err := v.Err(); err != nil {
 			return nil, err
 		}

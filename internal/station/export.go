@@ -10,21 +10,13 @@ import (
 )
 
 func (s *Service) export(w http.ResponseWriter, r *http.Request) {
-	format, err := export.Format(r)
-	if err == nil {
-		var f Filter
-		var comm, alarm int64
-		if f, comm, alarm, err = parseListFilters(r); err == nil {
-			var items []ListItem
-			if items, _, err = s.filtered(r.Context(), httpapi.Caller(r), f, comm, alarm, 1, 0); err != nil {
-				err = httpapi.Internal(err)
-			} else {
-				s.writeExport(w, r, format, items)
-				return
-			}
-		}
+	q := httpapi.Query[ListQuery](r)
+	items, _, err := s.filtered(r.Context(), httpapi.Caller(r), q.filter(), int64(q.CommunicationStatus), int64(q.AlarmStatus), 1, 0)
+	if err != nil {
+		httpapi.Fail(w, r, httpapi.Internal(err))
+		return
 	}
-	httpapi.Fail(w, r, err)
+	s.writeExport(w, r, q.Format, items)
 }
 
 func (s *Service) writeExport(w http.ResponseWriter, r *http.Request, format string, items []ListItem) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/listing"
@@ -61,63 +60,20 @@ func childCounts(ctx context.Context, db *store.DB, list []*Station) (map[int64]
 	return out, rows.Err()
 }
 
-func parseIntParam(v *httpapi.Validator, r *http.Request, name string, lo, hi int64, def int64) int64 {
-	s := r.URL.Query().Get(name)
-	if s == "" {
-		return def
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < lo || n > hi {
-		v.Add(name, "out_of_range", lo, hi)
-		return def
-	}
-	return n
-}
-
 func (s *Service) list(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
-	f, comm, alarm, err := parseListFilters(r)
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), f, comm, alarm, page, size)
+	q := httpapi.Query[ListQuery](r)
+	items, total, err := s.filtered(r.Context(), httpapi.Caller(r), q.filter(), int64(q.CommunicationStatus), int64(q.AlarmStatus), q.Page, q.PageSize)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return httpapi.Page[ListItem]{List: items, Total: total, Page: page, PageSize: size}, nil
+	return httpapi.Page[ListItem]{List: items, Total: total, Page: q.Page, PageSize: q.PageSize}, nil
 }
 
-// MaxFilterTags is the most tag ids a list or export filter takes (a station carries at
-// most 50).
-const MaxFilterTags = 200
-
-// parseListFilters reads the list filters; comm 0 and alarm -1 mean "any".
-func parseListFilters(r *http.Request) (Filter, int64, int64, error) {
-	q := r.URL.Query()
-	var v httpapi.Validator
-	comm := parseIntParam(&v, r, "communicationStatus", 0, 4, 0)
-	alarm := parseIntParam(&v, r, "alarmStatus", -1, 1, -1)
-	parent := parseIntParam(&v, r, "parentId", -1, 1<<53, 0)
-	f := Filter{Name: strings.TrimSpace(q.Get("name")), StationType: q.Get("stationType"), SystemType: q.Get("systemType"), ParentID: parent}
-	v.MaxLen("name", f.Name, 100)
-	if f.StationType != "" {
-		v.OneOf("stationType", f.StationType, StationTypes...)
-	}
-	if f.SystemType != "" {
-		v.OneOf("systemType", f.SystemType, SystemTypes...)
-	}
-	lp := &listing.Params{Q: q}
-	f.TagIDs = uniqueIDs(lp.IDs("tagIds", MaxFilterTags))
-	f.Sort = lp.Sort(Sorts...)
-	if err := lp.V.Err(); err != nil {
-		for k, m := range httpapi.AsError(err).Fields {
-			v.Add(k, m.Key, m.Args...)
-		}
-	}
-	return f, comm, alarm, v.Err()
+// filter is the query's filter of the stations themselves (the live ones, communication
+// and alarm status, are judged apart: 0 and -1 mean "any").
+func (q ListQuery) filter() Filter {
+	return Filter{Name: q.Name, StationType: q.StationType, SystemType: q.SystemType, ParentID: q.ParentID,
+		TagIDs: uniqueIDs(q.TagIDs), Sort: q.sort}
 }
 
 // filtered lists the visible stations matching the filters with their live figures;

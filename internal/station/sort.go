@@ -1,10 +1,12 @@
 package station
 
+import "github.com/helio-energy/helio/internal/httpapi"
+
 // Sorts are the columns the station list ranks by: live figures of the fleet state (or
 // of the roll-ups without it), so a sorted list judges every match, ranks it in memory and
 // cuts the page.
 // dailyEquivalentHours is also the specific yield (today's kWh ÷ kWp, docs/kpi.md).
-var Sorts = []string{"dailyEnergyKwh", "dailyEquivalentHours", "performanceRatio", "currentPowerKw", "alarmExist"}
+var Sorts = httpapi.Enum(ListQuery{}, "sort")
 
 // ranked is a station with the figure it ranks by.
 type ranked struct {

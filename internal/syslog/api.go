@@ -31,15 +31,20 @@ type Entry struct {
 // Query filters the list: user, object and action are parts of the text; from and to are
 // RFC 3339 instants or yyyy-MM-dd days.
 type Query struct {
-	User     string `query:"user"`
-	Object   string `query:"object"`
-	Action   string `query:"action"`
-	From     string `query:"from"`
-	To       string `query:"to"`
-	Failed   string `query:"failed" doc:"1: only refused or failed calls"`
-	Page     int    `query:"page"`
-	PageSize int    `query:"pageSize"`
-	Format   string `query:"format" doc:"export only: csv or xlsx"`
+	User   string `query:"user" maxLen:"100"`
+	Object string `query:"object" maxLen:"100"`
+	Action string `query:"action" maxLen:"100"`
+	From   string `query:"from" doc:"from this instant (RFC 3339, or yyyy-MM-dd for that UTC day)"`
+	To     string `query:"to" doc:"before this instant (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 3660 days after from"`
+	Failed int    `query:"failed" enum:"0,1" doc:"1: only refused or failed calls"`
+	httpapi.Paging
+	Format   string `query:"format" enum:"csv,xlsx" default:"csv" doc:"export only: csv or xlsx"`
+	from, to time.Time
+}
+
+// Check reads the time range.
+func (q *Query) Check(v *httpapi.Validator) {
+	q.from, q.to = listing.Span(v, "from", q.From, "to", q.To, 3660)
 }
 
 // Routes registers the system-log calls (administrators of the organisation only).
@@ -50,26 +55,24 @@ func (l *Log) Routes(api *httpapi.API) {
 		Access: httpapi.Admin, Query: Query{}, RawTypes: httpapi.ExportTypes, Raw: l.export})
 }
 
-// filters reads the caller's filters into the list's condition: the caller's organisation
+// filters puts the caller's filters into the list's condition: the caller's organisation
 // first, then the text filters (parts of the user name, object and action), the time range
 // and "failed only".
-func filters(r *http.Request) (*listing.Params, *listing.Where, error) {
-	p := listing.Read(r)
+func filters(r *http.Request, q Query) *listing.Where {
 	w := &listing.Where{}
 	w.Add("org_id = ?", httpapi.Caller(r).OrgID)
-	like := func(field, col string) {
-		if s := p.Text(field, 100); s != "" {
+	like := func(s, col string) {
+		if s != "" {
 			w.Add("LOWER("+col+`) LIKE ? ESCAPE '\'`, "%"+strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(s))+"%")
 		}
 	}
-	like("user", "username")
-	like("object", "target")
-	like("action", "action")
-	from, to := p.Range("from", "to", 3660)
-	w.If(!from.IsZero(), "created_at >= ?", from.UnixMilli())
-	w.If(!to.IsZero(), "created_at < ?", to.UnixMilli())
-	w.If(p.OneOf("failed", 0, 0, 1) == 1, "status >= 400")
-	return p, w, p.Err()
+	like(q.User, "username")
+	like(q.Object, "target")
+	like(q.Action, "action")
+	w.If(!q.from.IsZero(), "created_at >= ?", q.from.UnixMilli())
+	w.If(!q.to.IsZero(), "created_at < ?", q.to.UnixMilli())
+	w.If(q.Failed == 1, "status >= 400")
+	return w
 }
 
 var logQuery = listing.Query{
@@ -89,15 +92,12 @@ func scanEntry(rows *sql.Rows) (Entry, error) {
 }
 
 func (l *Log) list(r *http.Request) (any, error) {
-	p, w, err := filters(r)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := listing.Run(r.Context(), l.DB, logQuery, w, p.Page, p.Size, scanEntry)
+	q := httpapi.Query[Query](r)
+	list, total, err := listing.Run(r.Context(), l.DB, logQuery, filters(r, q), q.Page, q.PageSize, scanEntry)
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	return httpapi.Page[Entry]{List: list, Total: total, Page: p.Page, PageSize: p.Size}, nil
+	return httpapi.Page[Entry]{List: list, Total: total, Page: q.Page, PageSize: q.PageSize}, nil
 }
 
 var exportColumns = []export.Column[Entry]{
@@ -114,20 +114,11 @@ var exportColumns = []export.Column[Entry]{
 }
 
 func (l *Log) export(w http.ResponseWriter, r *http.Request) {
-	format, err := export.Format(r)
-	if err != nil {
-		httpapi.Fail(w, r, err)
-		return
-	}
-	_, where, err := filters(r)
-	if err != nil {
-		httpapi.Fail(w, r, err)
-		return
-	}
-	list, _, err := listing.Run(r.Context(), l.DB, logQuery, where, 1, export.MaxRows, scanEntry)
+	q := httpapi.Query[Query](r)
+	list, _, err := listing.Run(r.Context(), l.DB, logQuery, filters(r, q), 1, export.MaxRows, scanEntry)
 	if err != nil {
 		httpapi.Fail(w, r, httpapi.Internal(err))
 		return
 	}
-	export.Table(w, r, format, "system-log", exportColumns, list)
+	export.Table(w, r, q.Format, "system-log", exportColumns, list)
 }

@@ -30,22 +30,34 @@ func (s *Service) now() time.Time {
 	return time.Now()
 }
 
-// ListQuery documents the list filters (list, summary and export).
+// ListQuery is the list's filters (list, summary and export).
 type ListQuery struct {
-	StationID int64  `query:"stationId" doc:"a station (its sub-stations' orders included)"`
-	Status    int    `query:"status" doc:"1-5; absent for all"`
-	Priority  int    `query:"priority" doc:"1-4; absent for all"`
-	Timeout   int    `query:"timeoutStatus" doc:"0 on time, 1 timed out; absent for all"`
-	Mine      string `query:"mine" doc:"started (mine started), copied (copied to me) or assigned (mine to process)"`
-	Q         string `query:"q" doc:"part of the title or number (at most 100 characters)"`
+	StationID int64  `query:"stationId" validate:"id" doc:"a station (its sub-stations' orders included)"`
+	Status    int    `query:"status" enum:"1,2,3,4,5" doc:"1-5; absent for all"`
+	Priority  int    `query:"priority" enum:"1,2,3,4" doc:"1-4; absent for all"`
+	Timeout   *int   `query:"timeoutStatus" enum:"0,1" doc:"0 on time, 1 timed out; absent for all"`
+	Mine      string `query:"mine" enum:"started,copied,assigned" doc:"started (mine started), copied (copied to me) or assigned (mine to process)"`
+	Q         string `query:"q" maxLen:"100" doc:"part of the title or number (at most 100 characters)"`
 	From      string `query:"from" doc:"submitted from (RFC 3339 or yyyy-MM-dd)"`
 	To        string `query:"to" doc:"submitted before (RFC 3339, or yyyy-MM-dd: to the end of that day); at most 366 days after from"`
-	AlarmID   int64  `query:"alarmId" doc:"orders opened from this alarm"`
-	Sort      string `query:"sort" doc:"rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order"`
-	Order     string `query:"order" doc:"asc or desc (default) with sort"`
-	Page      int    `query:"page"`
-	PageSize  int    `query:"pageSize"`
-	Format    string `query:"format" doc:"export only: csv (default) or xlsx"`
+	AlarmID   int64  `query:"alarmId" validate:"id" doc:"orders opened from this alarm"`
+	Sort      string `query:"sort" enum:"priority,due,status" doc:"rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order"`
+	Order     string `query:"order" enum:"asc,desc" doc:"asc or desc (default) with sort"`
+	httpapi.Paging
+	Format string `query:"format" enum:"csv,xlsx" default:"csv" doc:"export only: csv (default) or xlsx"`
+	filter Filter // what Check read
+}
+
+// Check reads the range and the order into the filter.
+func (q *ListQuery) Check(v *httpapi.Validator) {
+	f := Filter{Status: q.Status, Priority: q.Priority, Timeout: -1, Mine: q.Mine, Query: q.Q, AlarmID: q.AlarmID,
+		Page: q.Page, Size: q.PageSize}
+	if q.Timeout != nil {
+		f.Timeout = *q.Timeout
+	}
+	f.From, f.To = listing.Span(v, "from", q.From, "to", q.To, 366)
+	f.Sort = listing.SortOf(v, q.Sort, q.Order)
+	q.filter = f
 }
 
 // Detail is an order with what the caller may do, its history, comments and files.
@@ -107,24 +119,12 @@ func (s *Service) Routes(api *httpapi.API) {
 		RawTypes: []string{"image/jpeg", "image/png", "image/webp", httpapi.MediaPDF}, Raw: s.download})
 }
 
-// filter reads the list filters; a station the caller cannot see is a 404.
+// filter is the list's filter; a station the caller cannot see is a 404.
 func (s *Service) filter(r *http.Request) (Filter, error) {
-	q := listing.Read(r)
-	f := Filter{Timeout: -1, Page: q.Page, Size: q.Size}
-	stationID := q.ID("stationId")
-	f.Status = q.OneOf("status", 0, Statuses...)
-	f.Priority = q.OneOf("priority", 0, Priorities...)
-	f.Timeout = q.OneOf("timeoutStatus", -1, 0, 1)
-	f.Mine = q.Enum("mine", MineStarted, MineCopied, MineAssigned)
-	f.Query = q.Text("q", 100)
-	f.From, f.To = q.Range("from", "to", 366)
-	f.AlarmID = q.ID("alarmId")
-	f.Sort = q.Sort(Sorts...)
-	if err := q.Err(); err != nil {
-		return f, err
-	}
-	if stationID != 0 {
-		ids, err := stationAndChildren(r, s.DB, stationID)
+	q := httpapi.Query[ListQuery](r)
+	f := q.filter
+	if q.StationID != 0 {
+		ids, err := stationAndChildren(r, s.DB, q.StationID)
 		if err != nil {
 			return f, err
 		}

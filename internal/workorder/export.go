@@ -51,11 +51,7 @@ var exportColumns = []export.Column[Order]{
 }
 
 func (s *Service) export(w http.ResponseWriter, r *http.Request) {
-	format, err := export.Format(r)
-	if err != nil {
-		httpapi.Fail(w, r, err)
-		return
-	}
+	format := httpapi.Query[ListQuery](r).Format
 	f, err := s.filter(r)
 	if err != nil {
 		httpapi.Fail(w, r, err)

@@ -129,7 +129,7 @@ type Filter struct {
 // their order: priority by urgency (1 low, 2 normal, 3 urgent, 4 very urgent), status by the
 // workflow (1 pending accept, 2 pending process, 3 executing, 4 finished, then 5 rejected,
 // the other way out); due is the planned end, which every order has (it is required).
-var Sorts = []string{"priority", "due", "status"}
+var Sorts = httpapi.Enum(ListQuery{}, "sort")
 
 // sortColumns are the columns of Sorts.
 var sortColumns = map[string]string{"priority": "o.priority", "due": "o.planned_end", "status": "o.status"}
