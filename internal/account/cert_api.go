@@ -28,7 +28,7 @@ type RefuseInput struct {
 
 // CertQuery filters the organisation's certification records.
 type CertQuery struct {
-	Status string `query:"status" doc:"auditing, passed, refused or withdrawn; empty: all"`
+	Status string `query:"status" enum:"auditing,passed,refused,withdrawn" doc:"auditing, passed, refused or withdrawn; empty: all"`
 }
 
 func (s *Service) certRoutes(api *httpapi.API) {
@@ -56,14 +56,7 @@ func (s *Service) myCerts(r *http.Request) (any, error) {
 }
 
 func (s *Service) orgCerts(r *http.Request) (any, error) {
-	st := r.URL.Query().Get("status")
-	if st != "" {
-		var v httpapi.Validator
-		v.OneOf("status", st, org.CertAuditing, org.CertPassed, org.CertRefused, org.CertWithdrawn)
-		if err := v.Err(); err != nil {
-			return nil, err
-		}
-	}
+	st := httpapi.Query[CertQuery](r).Status
 	list, err := org.CertsOf(r.Context(), s.DB, httpapi.Caller(r).OrgID, 0, st)
 	if err != nil {
 		return nil, httpapi.Internal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,12 +68,11 @@ func rowOf(u *org.User) UserRow {
 
 // UserQuery are the filters of GET /v2/org/user/list.
 type UserQuery struct {
-	Keyword  string `query:"keyword"`
-	DeptID   string `query:"deptId"`
-	Role     string `query:"role"`
-	Status   string `query:"status" doc:"1 active, 0 disabled; empty: both"`
-	Page     int    `query:"page"`
-	PageSize int    `query:"pageSize"`
+	Keyword string `query:"keyword" maxLen:"64"`
+	DeptID  int64  `query:"deptId" validate:"id"`
+	Role    string `query:"role" enum:"admin,user"`
+	Status  *int   `query:"status" enum:"0,1" doc:"1 active, 0 disabled; empty: both"`
+	httpapi.Paging
 }
 
 func (s *Service) userRoutes(api *httpapi.API) {
@@ -98,37 +96,16 @@ func (s *Service) userRoutes(api *httpapi.API) {
 }
 
 func (s *Service) userList(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
+	q := httpapi.Query[UserQuery](r)
+	page, size := q.Page, q.PageSize
+	f := org.UserFilter{OrgID: httpapi.Caller(r).OrgID, Keyword: q.Keyword, Role: q.Role, Status: -1, DeptID: q.DeptID}
+	if q.Status != nil {
+		f.Status = *q.Status
 	}
-	q := r.URL.Query()
-	f := org.UserFilter{OrgID: httpapi.Caller(r).OrgID, Keyword: q.Get("keyword"), Role: q.Get("role"), Status: -1}
-	var v httpapi.Validator
-	v.MaxLen("keyword", f.Keyword, 64)
-	if f.Role != "" {
-		v.OneOf("role", f.Role, "admin", "user")
-	}
-	switch q.Get("status") {
-	case "":
-	case "0":
-		f.Status = 0
-	case "1":
-		f.Status = 1
-	default:
-		v.Add("status", "one_of", "0, 1")
-	}
-	if d := q.Get("deptId"); d != "" {
-		id, err := strconv.ParseInt(d, 10, 64)
-		if err != nil || id <= 0 {
-			v.Add("deptId", "invalid_format")
-		} else if _, err := org.DeptByID(r.Context(), s.DB, f.OrgID, id); err != nil {
-			v.Add("deptId", "unknown_dept")
+	if f.DeptID != 0 {
+		if _, err := org.DeptByID(r.Context(), s.DB, f.OrgID, f.DeptID); err != nil {
+			return nil, httpapi.InvalidField("deptId", "unknown_dept")
 		}
-		f.DeptID = id
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	users, total, err := org.ListUsers(r.Context(), s.DB, f, page, size)
 	if err != nil {

@@ -60,7 +60,7 @@ func (s *Service) CompareRoutes(api *httpapi.API) {
 	s.compares = &Templates[CompareConfig]{DB: s.DB, Table: "compare_templates"}
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/compare/list", Tag: "analysis",
 		Summary: "Compare templates the caller may use: their own and those shared with the organisation",
-		Access:  httpapi.Signed, Query: PageQuery{}, Resp: httpapi.Page[Template[CompareConfig]]{}, Handle: s.compareList})
+		Access:  httpapi.Signed, Query: httpapi.Paging{}, Resp: httpapi.Page[Template[CompareConfig]]{}, Handle: s.compareList})
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/compare/data/{uid}", Tag: "analysis",
 		Summary: "Run a compare template: chart labels, one series per station, device or year, totals for the table",
 		Access:  httpapi.Signed, Resp: CompareResult{}, Handle: s.compareData})
@@ -81,17 +81,9 @@ func (s *Service) CompareRoutes(api *httpapi.API) {
 		Access:  httpapi.Signed, Resp: Saved{}, Handle: s.compareDelete})
 }
 
-// PageQuery documents the list parameters.
-type PageQuery struct {
-	Page     int `query:"page"`
-	PageSize int `query:"pageSize"`
-}
-
 func (s *Service) compareList(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
+	q := httpapi.Query[httpapi.Paging](r)
+	page, size := q.Page, q.PageSize
 	list, total, err := s.compares.List(r.Context(), httpapi.Caller(r), page, size)
 	if err != nil {
 		return nil, httpapi.Internal(err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"github.com/helio-energy/helio/internal/money"
 	"net/http"
-	"strconv"
 
 	"github.com/helio-energy/helio/internal/httpapi"
 	"github.com/helio-energy/helio/internal/store"
@@ -19,12 +18,28 @@ const (
 
 // OverviewQuery documents the overview's parameters.
 type OverviewQuery struct {
-	Scope  string `query:"scope" validate:"required" doc:"fleet, station or device"`
-	ID     int64  `query:"id" doc:"the station or device id; required unless the scope is fleet"`
-	Period string `query:"period" validate:"required" doc:"day, month, year or custom"`
+	Scope  string `query:"scope" validate:"required" enum:"fleet,station,device" doc:"fleet, station or device"`
+	ID     int64  `query:"id" validate:"id" doc:"the station or device id; required unless the scope is fleet"`
+	Period string `query:"period" validate:"required" enum:"day,month,year,custom" doc:"day, month, year or custom"`
 	Date   string `query:"date" doc:"yyyy-MM-dd (day), yyyy-MM (month) or yyyy (year); required unless the period is custom"`
 	From   string `query:"from" doc:"first date of a custom period, yyyy-MM-dd; required when the period is custom"`
 	To     string `query:"to" doc:"last date of a custom period, yyyy-MM-dd (at most 366 days); required when the period is custom"`
+	period Period
+}
+
+// Check reads the period and asks for the id of a station or device.
+func (q *OverviewQuery) Check(v *httpapi.Validator) {
+	if (q.Scope == ScopeStation || q.Scope == ScopeDevice) && q.ID == 0 {
+		v.Add("id", "required")
+	}
+	if q.Period == "" {
+		return
+	}
+	per, err := ParsePeriod(q.Period, q.Date, q.From, q.To)
+	for k, m := range httpapi.AsError(err).Fields {
+		v.Add(k, m.Key, m.Args...)
+	}
+	q.period = per
 }
 
 // Point is one bucket of an overview or comparison.
@@ -93,18 +108,8 @@ func (s *Service) Routes(api *httpapi.API) {
 }
 
 func (s *Service) overview(r *http.Request) (any, error) {
-	q := r.URL.Query()
-	per, err := ParsePeriod(q.Get("period"), q.Get("date"), q.Get("from"), q.Get("to"))
-	if err != nil {
-		return nil, err
-	}
-	scope := q.Get("scope")
-	var id int64
-	if scope != ScopeFleet {
-		if id, err = strconv.ParseInt(q.Get("id"), 10, 64); err != nil || id <= 0 {
-			return nil, httpapi.InvalidField("id", "required")
-		}
-	}
+	q := httpapi.Query[OverviewQuery](r)
+	per, scope, id := q.period, q.Scope, q.ID
 	ctx, p := r.Context(), httpapi.Caller(r)
 	switch scope {
 	case ScopeFleet, ScopeStation:

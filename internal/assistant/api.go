@@ -15,10 +15,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
@@ -61,14 +59,13 @@ type UploadForm struct {
 
 // ListQuery filters the document list.
 type ListQuery struct {
-	Name     string `query:"name" doc:"part of the file name"`
-	Page     int    `query:"page"`
-	PageSize int    `query:"pageSize"`
+	Name string `query:"name" maxLen:"200" doc:"part of the file name"`
+	httpapi.Paging
 }
 
 // DeleteQuery names the document to delete.
 type DeleteQuery struct {
-	ID int64 `query:"id" validate:"required" doc:"the document id"`
+	ID int64 `query:"id" validate:"required,id" doc:"the document id"`
 }
 
 // DocList is a page of documents.
@@ -112,14 +109,8 @@ func (s *Service) Routes(api *httpapi.API) {
 }
 
 func (s *Service) list(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
-	name := r.URL.Query().Get("name")
-	if utf8.RuneCountInString(name) > maxNameLen {
-		return nil, httpapi.InvalidField("name", "too_long", maxNameLen)
-	}
+	q := httpapi.Query[ListQuery](r)
+	name, page, size := q.Name, q.Page, q.PageSize
 	docs, total, err := listDocs(r.Context(), s.DB, httpapi.Caller(r).OrgID, name, page, size)
 	if err != nil {
 		return nil, err
@@ -277,10 +268,7 @@ func AddDocument(ctx context.Context, db *store.DB, blobs blob.Store, orgID, use
 }
 
 func (s *Service) delete(r *http.Request) (any, error) {
-	id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return nil, httpapi.InvalidField("id", "required")
-	}
+	id := httpapi.Query[DeleteQuery](r).ID
 	p := httpapi.Caller(r)
 	ctx := r.Context()
 	d, err := getDoc(ctx, s.DB, p.OrgID, id)

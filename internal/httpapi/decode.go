@@ -235,29 +235,6 @@ func (v *Validator) Err() error {
 	return Invalid(v.fields)
 }
 
-// PageParams reads `page` (from 1) and `pageSize` (1 to 200, default 10).
-func PageParams(r *http.Request) (page, size int, err error) {
-	var v Validator
-	page, size = 1, 10
-	if s := r.URL.Query().Get("page"); s != "" {
-		n, e := strconv.Atoi(s)
-		if e != nil || n < 1 {
-			v.Add("page", "out_of_range", 1, math.MaxInt32)
-		} else {
-			page = n
-		}
-	}
-	if s := r.URL.Query().Get("pageSize"); s != "" {
-		n, e := strconv.Atoi(s)
-		if e != nil || n < 1 || n > 200 {
-			v.Add("pageSize", "out_of_range", 1, 200)
-		} else {
-			size = n
-		}
-	}
-	return page, size, v.Err()
-}
-
 // PathID parses a positive integer path parameter; anything else is a 404 (an id that
 // cannot exist names nothing).
 func PathID(r *http.Request, name string) (int64, error) {

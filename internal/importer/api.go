@@ -26,7 +26,15 @@ type Service struct {
 
 // FileQuery names an uploaded file.
 type FileQuery struct {
-	Name string `query:"name" doc:"the file's name (.csv, .txt or .xlsx)"`
+	Name string `query:"name" validate:"required" maxLen:"255" doc:"the file's name (.csv, .txt or .xlsx)"`
+}
+
+// Check holds the name to the file types an import reads.
+func (q *FileQuery) Check(v *httpapi.Validator) {
+	ext := strings.ToLower(filepath.Ext(q.Name))
+	if q.Name != "" && (ext != ".csv" && ext != ".txt" && ext != ".xlsx" || strings.ContainsAny(q.Name, "/\\\x00")) {
+		v.Add("name", "import_file_type")
+	}
 }
 
 // FileID names a file.
@@ -103,19 +111,7 @@ var uploadTypes = map[string]bool{"text/csv": true, "text/plain": true, "applica
 
 func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 	p := httpapi.Caller(r)
-	name := strings.TrimSpace(r.URL.Query().Get("name"))
-	ext := strings.ToLower(filepath.Ext(name))
-	switch {
-	case name == "":
-		httpapi.Fail(w, r, httpapi.InvalidField("name", "required"))
-		return
-	case len(name) > 255:
-		httpapi.Fail(w, r, httpapi.InvalidField("name", "too_long", 255))
-		return
-	case ext != ".csv" && ext != ".txt" && ext != ".xlsx" || strings.ContainsAny(name, "/\\\x00"):
-		httpapi.Fail(w, r, httpapi.InvalidField("name", "import_file_type"))
-		return
-	}
+	name := httpapi.Query[FileQuery](r).Name
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || !uploadTypes[mt] {
 		httpapi.Fail(w, r, httpapi.UnsupportedMediaType("text/csv"))
 		return

@@ -19,10 +19,9 @@ type Service struct {
 
 // ListQuery documents the list filters.
 type ListQuery struct {
-	MessageType string `query:"messageType" doc:"alarm, workorder or system; absent for every kind"`
-	Status      int    `query:"status" doc:"-1 or absent both, 0 unread, 1 read"`
-	Page        int    `query:"page"`
-	PageSize    int    `query:"pageSize"`
+	MessageType string `query:"messageType" enum:"alarm,workorder,system" doc:"alarm, workorder or system; absent for every kind"`
+	Status      int    `query:"status" enum:"-1,0,1" default:"-1" doc:"-1 or absent both, 0 unread, 1 read"`
+	httpapi.Paging
 }
 
 // ReadInput names the messages to mark read.
@@ -64,26 +63,10 @@ func (s *Service) since(r *http.Request) (time.Time, error) {
 }
 
 func (s *Service) list(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
-	q := r.URL.Query()
-	var v httpapi.Validator
-	f := Filter{UserID: httpapi.Caller(r).UserID, Kind: q.Get("messageType"), Status: -1, Page: page, Size: size}
-	if f.Kind != "" {
-		v.OneOf("messageType", f.Kind, Kinds...)
-	}
-	if st := q.Get("status"); st != "" {
-		n, err := strconv.Atoi(st)
-		if err != nil || n < -1 || n > 1 {
-			v.Add("status", "one_of", "-1, 0, 1")
-		}
-		f.Status = n
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
+	q := httpapi.Query[ListQuery](r)
+	page, size := q.Page, q.PageSize
+	f := Filter{UserID: httpapi.Caller(r).UserID, Kind: q.MessageType, Status: q.Status, Page: page, Size: size}
+	var err error
 	if f.Since, err = s.since(r); err != nil {
 		return nil, err
 	}

@@ -13,15 +13,7 @@ import (
 
 func (s *Summary) powerData(period string) func(r *http.Request) (any, error) {
 	return func(r *http.Request) (any, error) {
-		tz := r.URL.Query().Get("tz")
-		if tz == "" {
-			tz = "UTC"
-		}
-		cal, ok := telemetry.LookupCalendar(tz)
-		if !ok || tz == "Local" {
-			return nil, httpapi.InvalidField("tz", "invalid_format")
-		}
-		loc := cal.Loc
+		loc := httpapi.Query[PowerQuery](r).loc
 		ctx := r.Context()
 		f := s.Figures
 		_, rs, err := f.visibleRoots(r)

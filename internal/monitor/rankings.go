@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/http"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/helio-energy/helio/internal/device"
@@ -106,7 +105,7 @@ type MaintenanceRank struct {
 
 // LimitQuery documents the ranking size.
 type LimitQuery struct {
-	Limit int `query:"limit" doc:"1-50"`
+	Limit int `query:"limit" min:"1" max:"50" doc:"1-50; default 6 (top devices) or 10"`
 }
 
 func (s *Summary) rankingRoutes(api *httpapi.API) {
@@ -120,16 +119,12 @@ func (s *Summary) rankingRoutes(api *httpapi.API) {
 		Access: httpapi.Signed, Query: LimitQuery{}, Resp: []MaintenanceRank{}, Handle: s.maintenanceRanking})
 }
 
-func limitParam(r *http.Request, def int) (int, error) {
-	v := r.URL.Query().Get("limit")
-	if v == "" {
-		return def, nil
+// limitParam is the call's limit, def when absent.
+func limitParam(r *http.Request, def int) int {
+	if n := httpapi.Query[LimitQuery](r).Limit; n != 0 {
+		return n
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 50 {
-		return 0, httpapi.InvalidField("limit", "out_of_range", 1, 50)
-	}
-	return n, nil
+	return def
 }
 
 func (s *Summary) weather(r *http.Request) (any, error) {
@@ -158,10 +153,7 @@ func (s *Summary) weather(r *http.Request) (any, error) {
 }
 
 func (s *Summary) topDevices(r *http.Request) (any, error) {
-	limit, err := limitParam(r, 6)
-	if err != nil {
-		return nil, err
-	}
+	limit := limitParam(r, 6)
 	if s.Figures.Fleet != nil {
 		return s.keptTopDevices(r, limit)
 	}
@@ -261,10 +253,7 @@ func (s *Summary) topStations(r *http.Request) ([]*station.Station, error) {
 }
 
 func (s *Summary) projectRanking(r *http.Request) (any, error) {
-	limit, err := limitParam(r, 10)
-	if err != nil {
-		return nil, err
-	}
+	limit := limitParam(r, 10)
 	if p := httpapi.Caller(r); s.Figures.keepsParts(p) {
 		out, ok, err := s.Figures.keptProjects(r.Context(), p, limit)
 		if err != nil {
@@ -344,10 +333,7 @@ func topProjects(rs []*station.Station, countOf func(i int) AlarmCount, limit in
 }
 
 func (s *Summary) maintenanceRanking(r *http.Request) (any, error) {
-	limit, err := limitParam(r, 10)
-	if err != nil {
-		return nil, err
-	}
+	limit := limitParam(r, 10)
 	out := []MaintenanceRank{}
 	if s.Figures.AlarmStats == nil {
 		return out, nil

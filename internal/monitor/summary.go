@@ -86,7 +86,18 @@ type PowerData struct {
 
 // PowerQuery names the calendar the fleet series is drawn in.
 type PowerQuery struct {
-	TZ string `query:"tz" doc:"IANA timezone of the viewer (default UTC)"`
+	TZ  string `query:"tz" default:"UTC" doc:"IANA timezone of the viewer (default UTC)"`
+	loc *time.Location
+}
+
+// Check reads the zone.
+func (q *PowerQuery) Check(v *httpapi.Validator) {
+	cal, ok := telemetry.LookupCalendar(q.TZ)
+	if !ok || q.TZ == "Local" {
+		v.Add("tz", "invalid_format")
+		return
+	}
+	q.loc = cal.Loc
 }
 
 // Summary serves the /v2/summary calls.

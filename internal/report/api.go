@@ -87,7 +87,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	}
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/report/template/list", Tag: "report", Access: httpapi.Signed,
 		Summary: "Report templates the caller may use: their own and those shared with the organisation",
-		Query:   analysis.PageQuery{}, Resp: httpapi.Page[analysis.Template[TemplateConfig]]{}, Handle: s.templateList})
+		Query:   httpapi.Paging{}, Resp: httpapi.Page[analysis.Template[TemplateConfig]]{}, Handle: s.templateList})
 	add("GET", "/v2/report/template/parameter/list", "The report form's choices, the caller's stations and tags", httpapi.Signed, nil, Parameters{}, s.parameters)
 	add("POST", "/v2/report/template/add", "Save a report template (with an optional daily, weekly or monthly schedule)", httpapi.Signed, TemplateInput{}, analysis.Saved{}, s.templateAdd)
 	add("POST", "/v2/report/template/edit/{uid}", "Change a report template (its owner, or an administrator for a shared one)", httpapi.Signed, TemplateInput{}, analysis.Saved{}, s.templateEdit)
@@ -96,7 +96,7 @@ func (s *Service) Routes(api *httpapi.API) {
 	add("POST", "/v2/report/template/run/{uid}", "Run a template's schedule now: the report arrives in the caller's message centre", httpapi.Signed, nil, analysis.Saved{}, s.templateRun)
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/report/record/list", Tag: "report", Access: httpapi.Signed,
 		Summary: "The caller's reports, newest first, with their rendering progress",
-		Query:   analysis.PageQuery{}, Resp: httpapi.Page[Record]{}, Handle: s.recordList})
+		Query:   httpapi.Paging{}, Resp: httpapi.Page[Record]{}, Handle: s.recordList})
 	add("GET", "/v2/report/record/detail/get/{uid}", "One of the caller's reports", httpapi.Signed, nil, Record{}, s.recordDetail)
 	add("POST", "/v2/report/record/add", "Ask for a report: it is rendered in the background (see its progress in the record list)", httpapi.Signed, RecordInput{}, analysis.Saved{}, s.recordAdd)
 	api.Add(httpapi.Route{Method: "GET", Path: "/v2/report/record/download/{uid}", Tag: "report", Access: httpapi.Signed,
@@ -106,10 +106,8 @@ func (s *Service) Routes(api *httpapi.API) {
 }
 
 func (s *Service) templateList(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
+	q := httpapi.Query[httpapi.Paging](r)
+	page, size := q.Page, q.PageSize
 	list, total, err := s.templates.List(r.Context(), httpapi.Caller(r), page, size)
 	if err != nil {
 		return nil, httpapi.Internal(err)
@@ -281,10 +279,8 @@ func (s *Service) templateRun(r *http.Request) (any, error) {
 }
 
 func (s *Service) recordList(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
+	q := httpapi.Query[httpapi.Paging](r)
+	page, size := q.Page, q.PageSize
 	p := httpapi.Caller(r)
 	list, total, err := s.Records.List(r.Context(), p.OrgID, p.UserID, page, size)
 	if err != nil {

@@ -43,9 +43,8 @@ type (
 	}
 	// MapListQuery filters the map list.
 	MapListQuery struct {
-		Name     string `query:"name" doc:"part of the name or model"`
-		Page     int    `query:"page"`
-		PageSize int    `query:"pageSize"`
+		Name string `query:"name" maxLen:"64" doc:"part of the name or model"`
+		httpapi.Paging
 	}
 )
 

@@ -87,14 +87,8 @@ func (s *Service) deleteMap(r *http.Request) (any, error) {
 }
 
 func (s *Service) listMaps(r *http.Request) (any, error) {
-	page, size, err := httpapi.PageParams(r)
-	if err != nil {
-		return nil, err
-	}
-	name := r.URL.Query().Get("name")
-	if len(name) > 64 {
-		return nil, httpapi.InvalidField("name", "too_long", 64)
-	}
+	q := httpapi.Query[MapListQuery](r)
+	name, page, size := q.Name, q.Page, q.PageSize
 	list, total, err := ListMaps(r.Context(), s.DB, httpapi.Caller(r).OrgID, name, page, size)
 	if err != nil {
 		return nil, httpapi.Internal(err)
