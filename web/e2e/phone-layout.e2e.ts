@@ -8,7 +8,8 @@ import { apiToken, baseUrl, launch, openPage, screenshot, waitForHash } from './
 import { brokenWords } from './text-fit';
 
 // Every signed-in screen on a phone, 390 × 844 and 360 × 740, in English and Chinese, light and
-// dark: the page never scrolls sideways and no label or figure is cut; the navbar's controls
+// dark: the page never scrolls sideways, no table scrolls sideways inside its own box and no
+// Arco table is drawn (a phone gets a table's rows as cards), and no label or figure is cut; the navbar's controls
 // fit it; the menu button opens the menu as a drawer inside the screen, a menu entry moves to
 // its page and closes it, Escape closes it; the alarm deal dialog and the work-order drawer
 // open inside the screen with their first action in reach of a tap; axe-core finds nothing
@@ -90,6 +91,37 @@ async function sideways(page: Page): Promise<string | null> {
       .map((el) => `${name(el)} (right ${Math.round(el.getBoundingClientRect().right)})`);
     return `page ${root.scrollWidth} > ${window.innerWidth}: ${wide.join(', ')}`;
   });
+}
+
+/**
+ * Tables a phone should not get: one that scrolls sideways inside its own box (the page does not
+ * scroll, but the columns past the edge are out of sight until swiped to), and any Arco table,
+ * whose columns squeeze into the width until their cells are a word wide: a phone gets such rows
+ * as cards (ListTable, CardTable), and plain tables stack.
+ */
+async function phoneTables(page: Page): Promise<string[]> {
+  return page.evaluate(() => [
+    ...Array.from(document.querySelectorAll('main .arco-table'))
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .slice(0, 2)
+      .map((el) => `an Arco table, not cards: ${el.querySelector('table')?.getAttribute('aria-label') ?? el.querySelector('th')?.textContent?.trim()}`),
+    ...Array.from(document.querySelectorAll('main *'))
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        return (
+          (style.overflowX === 'auto' || style.overflowX === 'scroll') &&
+          el.scrollWidth > el.clientWidth + 1 &&
+          (el as HTMLElement).offsetParent !== null &&
+          (el.tagName === 'TABLE' || el.querySelector('table') !== null)
+        );
+      })
+      .slice(0, 4)
+      .map((el) => {
+        const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
+        const name = table?.getAttribute('aria-label') ?? table?.querySelector('th')?.textContent?.trim() ?? el.className;
+        return `table scrolls sideways in its box: ${name} (${el.scrollWidth} > ${el.clientWidth})`;
+      }),
+  ]);
 }
 
 /** Labels and figures (of stat tiles, cards, facts) whose text is cut by their box. */
@@ -261,6 +293,7 @@ describe.concurrent('every screen fits a phone', () => {
           await settle(page, 4_000);
           const found = [
             await sideways(page),
+            ...(await phoneTables(page)),
             ...(await clipped(page)),
             ...(await brokenWords(page)).map((word) => `broken word ${word}`),
           ].filter((problem): problem is string => problem !== null);

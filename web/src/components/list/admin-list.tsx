@@ -1,13 +1,14 @@
 import Button from '@arco-design/web-react/es/Button';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
+import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { DataState } from '@/components/data-state';
 import { Panel } from '@/components/panel';
 import styles from './admin-list.module.css';
+import { CardTable } from './card-table';
+import type { FitColumn } from './fit-columns';
 
 export interface AdminListProps<T> {
   title: string;
@@ -17,14 +18,15 @@ export interface AdminListProps<T> {
   onAdd: () => void;
   /** The whole list, as one call answers it (no paging). */
   query: UseQueryResult<T[]>;
-  columns: ColumnProps<T>[];
+  /** The columns; on a phone the rows are cards (see FitColumn's `phone`). */
+  columns: FitColumn<T>[] | ColumnProps<T>[];
   emptyText: ReactNode;
 }
 
 /**
  * An administrator's short list of things the organisation connects (vendor-cloud accounts,
  * webhooks …): a panel with an add button and a word on what the list is for, its loading,
- * error and empty states, and the table.
+ * error and empty states, and the table (cards on a phone).
  */
 export function AdminList<T>({ title, intro, addLabel, onAdd, query, columns, emptyText }: AdminListProps<T>) {
   return (
@@ -45,7 +47,7 @@ export function AdminList<T>({ title, intro, addLabel, onAdd, query, columns, em
         emptyText={emptyText}
         minHeight={240}
       >
-        <Table rowKey="id" columns={columns} data={query.data ?? []} pagination={false} border={false} />
+        <CardTable label={title} rowKey="id" columns={columns as FitColumn<T>[]} data={query.data ?? []} pagination={false} border={false} />
       </DataState>
     </Panel>
   );

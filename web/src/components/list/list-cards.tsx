@@ -148,7 +148,8 @@ interface ListCardsProps<T> {
   label: string;
   rows: T[];
   columns: FitColumn<T>[];
-  rowKey: string;
+  /** A row's key: the name of its field, or a function of the row. */
+  rowKey: string | ((row: T) => string);
   expandedRowRender?: (row: T) => ReactNode;
   /** Called when the order is chosen (with a column's key as the field), as a table's sorter is. */
   onSort?: (sorter: SorterInfo) => void;
@@ -166,7 +167,7 @@ export function ListCards<T>({ label, rows, columns, rowKey, expandedRowRender, 
       <ul className={styles.cards} aria-label={label}>
         {rows.map((row, index) => (
           <Card
-            key={String((row as Record<string, unknown>)[rowKey] ?? index)}
+            key={typeof rowKey === 'function' ? rowKey(row) : String((row as Record<string, unknown>)[rowKey] ?? index)}
             row={row}
             index={index}
             columns={parts}

@@ -1,7 +1,6 @@
 import Button from '@arco-design/web-react/es/Button';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
@@ -12,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { AdminList } from '@/components/list/admin-list';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { PageHeader } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
@@ -39,7 +39,7 @@ export function CloudPage() {
   const failed = (err: unknown) => notifyError(t('cloud.failed', { reason: err instanceof Error ? err.message : String(err) }));
   const time = (v?: string) => (v && new Date(v).getTime() > 0 ? zonedTime(v, undefined, currentLocale()).text : '—');
 
-  const columns: ColumnProps<Connection>[] = [
+  const columns: FitColumn<Connection>[] = [
     { title: t('cloud.col.name'), dataIndex: 'name' },
     { title: t('cloud.col.vendor'), dataIndex: 'vendor', width: 120, render: (v: string) => vendorLabel(vendors.data, v) },
     {
@@ -59,6 +59,7 @@ export function CloudPage() {
     },
     {
       title: t('cloud.col.actions'),
+      phone: 'actions',
       width: 300,
       render: (_: unknown, c: Connection) => (
         <Space wrap>

@@ -6,11 +6,11 @@ import Message from '@arco-design/web-react/es/Message';
 import '@arco-design/web-react/es/Message/style/css.js';
 import Select from '@arco-design/web-react/es/Select';
 import '@arco-design/web-react/es/Select/style/css.js';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { Panel } from '@/components/panel';
 import { ApiError } from '@/lib/api-client';
 import { hexWords, type LiveRegister, templatesQuery, useImportMap, usePreviewMap } from './api/scada';
@@ -77,9 +77,9 @@ export function MapEditor() {
     });
   };
 
-  const columns: ColumnProps<LiveRegister>[] = [
-    { title: t('debug.register'), dataIndex: 'name' },
-    { title: t('debug.registerAddress'), dataIndex: 'address', width: 100 },
+  const columns: FitColumn<LiveRegister>[] = [
+    { title: t('debug.register'), dataIndex: 'name', phone: 'primary' },
+    { title: t('debug.registerAddress'), dataIndex: 'address', width: 100, phone: 'primary' },
     { title: t('debug.function'), dataIndex: 'function', width: 140, render: (v: string) => t(`debug.functions.${v}`) },
     { title: t('debug.raw'), dataIndex: 'raw', render: (v: number[] | null) => <code className={styles.raw}>{hexWords(v)}</code> },
     {
@@ -135,7 +135,7 @@ export function MapEditor() {
           <p className={styles.meta}>
             {t('debug.readAt', { time: new Date(preview.data.readAt).toLocaleTimeString(), ms: preview.data.latencyMs.toFixed(1) })}
           </p>
-          <Table size="small" rowKey="name" columns={columns} data={preview.data.registers} pagination={false} scroll={{ y: 420 }} />
+          <CardTable label={t('debug.editor.preview')} size="small" rowKey="name" columns={columns} data={preview.data.registers} pagination={false} scroll={{ y: 420 }} />
         </>
       )}
     </Panel>

@@ -4,12 +4,12 @@ import Message from '@arco-design/web-react/es/Message';
 import '@arco-design/web-react/es/Message/style/css.js';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { Panel } from '@/components/panel';
 import { ApiError } from '@/lib/api-client';
 import { exportMap, type MapSummary, mapsQuery, useDeleteMap, useImportMap } from './api/scada';
@@ -56,7 +56,7 @@ export function RegisterMaps({ isAdmin }: { isAdmin: boolean }) {
     });
   };
 
-  const columns: ColumnProps<MapSummary>[] = [
+  const columns: FitColumn<MapSummary>[] = [
     { title: t('debug.maps.name'), dataIndex: 'name' },
     { title: t('debug.maps.model'), dataIndex: 'model' },
     { title: t('debug.maps.version'), dataIndex: 'version', width: 90 },
@@ -64,7 +64,7 @@ export function RegisterMaps({ isAdmin }: { isAdmin: boolean }) {
     { title: t('debug.maps.devices'), dataIndex: 'devices', width: 110 },
     { title: t('debug.maps.updated'), dataIndex: 'updateTime', width: 200, render: (v: string) => new Date(v).toLocaleString() },
     {
-      title: t('debug.actions'),
+      title: t('debug.actions'), phone: 'actions',
       dataIndex: 'id',
       width: 200,
       render: (_: number, m) => (
@@ -118,7 +118,7 @@ export function RegisterMaps({ isAdmin }: { isAdmin: boolean }) {
           emptyText={t('debug.maps.empty')}
           minHeight={160}
         >
-          <Table size="small" rowKey="id" columns={columns} data={maps.data?.list ?? []} pagination={false} />
+          <CardTable label={t('debug.maps.title')} size="small" rowKey="id" columns={columns} data={maps.data?.list ?? []} pagination={false} />
         </DataState>
       </Panel>
       {isAdmin && <MapEditor />}

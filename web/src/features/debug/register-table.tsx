@@ -2,11 +2,12 @@ import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
 import Switch from '@arco-design/web-react/es/Switch';
 import '@arco-design/web-react/es/Switch/style/css.js';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Table/style/css.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { Panel } from '@/components/panel';
 import { ApiError } from '@/lib/api-client';
 import { hexWords, type LiveRegister, useLiveRegisters } from './api/scada';
@@ -23,18 +24,20 @@ export function RegisterTable({ deviceId, isAdmin }: { deviceId: number; isAdmin
   const data = live.data;
   const failure = live.error instanceof ApiError ? live.error.msg : undefined;
 
-  const columns: ColumnProps<LiveRegister>[] = [
+  const columns: FitColumn<LiveRegister>[] = [
     {
       title: t('debug.register'),
       dataIndex: 'name',
+      phone: 'primary',
+      width: 200,
       render: (_: string, r) =>
         r.model ? `${r.model}${r.group ? ` #${r.group}` : ''} · ${r.name}` : r.name,
     },
-    { title: t('debug.registerAddress'), dataIndex: 'address', width: 110 },
+    { title: t('debug.registerAddress'), dataIndex: 'address', width: 110, phone: 'primary' },
     { title: t('debug.function'), dataIndex: 'function', width: 150, render: (v: string) => t(`debug.functions.${v}`) },
     { title: t('debug.dataType'), dataIndex: 'dataType', width: 100 },
     { title: t('debug.raw'), dataIndex: 'raw', render: (v: number[] | null) => <code className={styles.raw}>{hexWords(v)}</code> },
-    { title: t('debug.value'), dataIndex: 'value', align: 'right', render: (_: unknown, r) => formatValue(r) },
+    { title: t('debug.value'), dataIndex: 'value', align: 'right', phone: 'primary', render: (_: unknown, r) => formatValue(r) },
     { title: t('debug.target'), dataIndex: 'target', width: 120, render: (v: string) => v || '—' },
   ];
   if (isAdmin) {
@@ -42,6 +45,7 @@ export function RegisterTable({ deviceId, isAdmin }: { deviceId: number; isAdmin
       title: t('debug.actions'),
       dataIndex: 'writable',
       width: 100,
+      phone: 'actions',
       render: (_: boolean, r) =>
         r.writable ? (
           <Button size="mini" onClick={() => setWriting(r)} aria-label={t('debug.writeOf', { name: r.name })}>
@@ -87,7 +91,8 @@ export function RegisterTable({ deviceId, isAdmin }: { deviceId: number; isAdmin
         minHeight={160}
       >
         {data && (
-          <Table
+          <CardTable
+            label={t('debug.registers')}
             size="small"
             rowKey={(r) => `${r.model}-${r.group}-${r.name}`}
             columns={columns}

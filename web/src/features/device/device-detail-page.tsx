@@ -8,7 +8,7 @@ import { Chart, type ChartSpec } from '@/components/chart/chart';
 import { DataState } from '@/components/data-state';
 import { RangePicker } from '@/components/date-pickers';
 import { PageHeader, Panel } from '@/components/panel';
-import table from '@/components/plain-table.module.css';
+import { PlainTable } from '@/components/plain-table';
 import { LabelledSelect, Option } from '@/components/select';
 import { StatusTag } from '@/components/status-tag';
 import {
@@ -228,7 +228,7 @@ function Attributes({ id, zone }: { id: number; zone?: string }) {
   return (
     <Panel title={t('device.attributes')}>
       <DataState loading={attributes.isPending} error={attributes.isError} empty={list.length === 0} onRetry={() => void attributes.refetch()} minHeight={160}>
-        <table className={table.table}>
+        <PlainTable>
           <thead>
             <tr>
               <th scope="col">{t('device.attributes.name')}</th>
@@ -247,7 +247,7 @@ function Attributes({ id, zone }: { id: number; zone?: string }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </PlainTable>
       </DataState>
     </Panel>
   );

@@ -1,8 +1,8 @@
 import Input from '@arco-design/web-react/es/Input';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Input/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useTranslation } from 'react-i18next';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { LabelledSelect, Option } from '@/components/select';
 import { IMPORT_FIELDS, isEnergy, type Mapping, type MappingColumn, type Preview, unitsOf } from './api';
 import styles from './history-import.module.css';
@@ -49,7 +49,7 @@ export function ColumnsEditor({ preview, mapping, onChange }: { preview: Preview
     onChange({ ...mapping, columns: order.map((h) => (h === name ? next : (others.find((c) => c.name === h) as MappingColumn))) });
   };
 
-  const columns: ColumnProps<Row>[] = [
+  const columns: FitColumn<Row>[] = [
     { title: t('historyImport.col.column'), dataIndex: 'name', width: 180, render: (n: string) => <code className={styles.code}>{n}</code> },
     { title: t('historyImport.col.detected'), dataIndex: 'detected', width: 200, render: (d: string) => <span className={styles.muted}>{d}</span> },
     {
@@ -111,5 +111,5 @@ export function ColumnsEditor({ preview, mapping, onChange }: { preview: Preview
         ),
     },
   ];
-  return <Table rowKey="name" columns={columns} data={rows} pagination={false} border={false} scroll={{ x: 960 }} />;
+  return <CardTable label={t('historyImport.columns')} rowKey="name" columns={columns} data={rows} pagination={false} border={false} scroll={{ x: 960 }} />;
 }

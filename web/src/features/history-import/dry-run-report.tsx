@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { PlainTable } from '@/components/plain-table';
 import table from '@/components/plain-table.module.css';
 import { formatNumber } from '@/lib/format';
 import { isActive, jobQuery, REJECT_REASONS, type Report } from './api';
@@ -73,7 +74,7 @@ export function JobReport({ jobId }: { jobId: number }) {
               </ul>
               <h3 className={styles.subhead}>{t('historyImport.rejectedRows', { n: rejects.length })}</h3>
               <div role="region" aria-label={t('historyImport.rejectedRows', { n: rejects.length })} tabIndex={0} className={`${styles.scroll} ${styles.rejects}`}>
-                <table className={table.table}>
+                <PlainTable>
                   <thead>
                     <tr>
                       <th scope="col">{t('historyImport.col.file')}</th>
@@ -94,7 +95,7 @@ export function JobReport({ jobId }: { jobId: number }) {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </PlainTable>
               </div>
             </>
           )}

@@ -1,15 +1,15 @@
 import Button from '@arco-design/web-react/es/Button';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { formatNumber, zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
@@ -40,7 +40,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
   const run = (job: Job, action: JobAction) =>
     act.mutateAsync({ jobId: job.id ?? 0, action }).catch((err: unknown) => notifyError(err instanceof Error ? err.message : String(err)));
 
-  const columns: ColumnProps<Job>[] = [
+  const columns: FitColumn<Job>[] = [
     { title: t('historyImport.col.job'), dataIndex: 'id', width: 56, render: (id: number) => `#${id}` },
     { title: t('historyImport.col.kind'), dataIndex: 'dry', width: 84, render: (dry: boolean) => t(dry ? 'historyImport.dryRun' : 'historyImport.import') },
     {
@@ -80,7 +80,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
       render: (v: string) => zonedTime(v, undefined, currentLocale()).text,
     },
     {
-      title: t('historyImport.col.actions'),
+      title: t('historyImport.col.actions'), phone: 'actions',
       width: 180,
       render: (_: unknown, j: Job) => (
         <span className={styles.actions}>
@@ -122,7 +122,7 @@ export function JobsPanel({ onReport, reportId }: { onReport: (id: number) => vo
       emptyText={t('historyImport.noJobs')}
       minHeight={120}
     >
-      <Table rowKey="id" columns={columns} data={jobs} pagination={{ pageSize: 10, hideOnSinglePage: true }} border={false} scroll={{ x: 960 }} />
+      <CardTable label={t('historyImport.jobs')} rowKey="id" columns={columns} data={jobs} pagination={{ pageSize: 10, hideOnSinglePage: true }} border={false} scroll={{ x: 960 }} />
     </DataState>
   );
 }

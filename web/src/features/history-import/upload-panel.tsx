@@ -1,16 +1,16 @@
 import Button from '@arco-design/web-react/es/Button';
 import Checkbox from '@arco-design/web-react/es/Checkbox';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Checkbox/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { IconUpload } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -92,7 +92,7 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview, onDeleted 
 
   const toggle = (id: number, on: boolean) => onChosen(on ? [...chosen, id] : chosen.filter((c) => c !== id));
 
-  const columns: ColumnProps<ImportFile>[] = [
+  const columns: FitColumn<ImportFile>[] = [
     {
       title: t('historyImport.col.include'),
       width: 80,
@@ -114,7 +114,7 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview, onDeleted 
       render: (v: string) => zonedTime(v, undefined, currentLocale()).text,
     },
     {
-      title: t('historyImport.col.actions'),
+      title: t('historyImport.col.actions'), phone: 'actions',
       width: 190,
       render: (_: unknown, f: ImportFile) => (
         <span className={styles.actions}>
@@ -198,7 +198,7 @@ export function UploadPanel({ chosen, onChosen, previewId, onPreview, onDeleted 
         emptyText={t('historyImport.noFiles')}
         minHeight={120}
       >
-        <Table
+        <CardTable label={t('historyImport.files')}
           rowKey="id"
           columns={columns}
           data={files.data ?? []}

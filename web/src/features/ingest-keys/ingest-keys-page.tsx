@@ -1,16 +1,16 @@
 import Button from '@arco-design/web-react/es/Button';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { PageHeader, Panel } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
@@ -35,7 +35,7 @@ export function IngestKeysPage() {
   const [shown, setShown] = useState<IssuedKey | null>(null);
   const failed = (err: unknown) => notifyError(t('ingestKeys.failed', { reason: err instanceof Error ? err.message : String(err) }));
 
-  const columns: ColumnProps<KeyInfo>[] = [
+  const columns: FitColumn<KeyInfo>[] = [
     { title: t('ingestKeys.col.kind'), dataIndex: 'kind', width: 140, render: (k: string) => t(`ingestKeys.kind.${k}`) },
     { title: t('ingestKeys.col.target'), dataIndex: 'target' },
     { title: t('ingestKeys.col.device'), dataIndex: 'deviceName', render: (v: string) => v || '—' },
@@ -53,7 +53,7 @@ export function IngestKeysPage() {
       render: (v?: string) => (v && new Date(v).getTime() > 0 ? zonedTime(v, undefined, currentLocale()).text : t('ingestKeys.unknownTime')),
     },
     {
-      title: t('ingestKeys.col.actions'),
+      title: t('ingestKeys.col.actions'), phone: 'actions',
       width: 180,
       render: (_: unknown, key: KeyInfo) => (
         <Space>
@@ -114,7 +114,7 @@ export function IngestKeysPage() {
             emptyText={t('ingestKeys.empty')}
             minHeight={240}
           >
-            <Table
+            <CardTable label={t('ingestKeys.title')}
               rowKey={(k: KeyInfo) => `${k.kind}:${k.target}`}
               columns={columns}
               data={keys.data ?? []}

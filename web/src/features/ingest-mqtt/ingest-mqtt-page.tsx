@@ -3,17 +3,17 @@ import Input from '@arco-design/web-react/es/Input';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Select from '@arco-design/web-react/es/Select';
 import Space from '@arco-design/web-react/es/Space';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
 import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Select/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { PageHeader, Panel } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
@@ -44,7 +44,7 @@ export function IngestMqttPage() {
   const when = (v: string) => zonedTime(v, undefined, currentLocale()).text;
   const chosen = presets.data?.find((p) => p.key === preset);
 
-  const ruleColumns: ColumnProps<MapRule>[] = [
+  const ruleColumns: FitColumn<MapRule>[] = [
     { title: t('ingestMqtt.col.name'), dataIndex: 'name', width: 200 },
     { title: t('ingestMqtt.col.topic'), dataIndex: 'topic', render: (v: string) => <Topic topic={v} /> },
     { title: t('ingestMqtt.col.device'), dataIndex: 'device', width: 220, render: (v: string) => <Topic topic={v} /> },
@@ -55,7 +55,7 @@ export function IngestMqttPage() {
         r.fields.map((f) => `${f.path || t('ingestMqtt.plainNumber')} → ${f.field}${f.scale && f.scale !== 1 ? ` ×${f.scale}` : ''}`).join(', '),
     },
     {
-      title: t('ingestMqtt.col.actions'),
+      title: t('ingestMqtt.col.actions'), phone: 'actions',
       width: 170,
       render: (_: unknown, r: MapRule) => (
         <Space>
@@ -81,7 +81,7 @@ export function IngestMqttPage() {
     },
   ];
 
-  const arrivedColumns: ColumnProps<ArrivedTopic>[] = [
+  const arrivedColumns: FitColumn<ArrivedTopic>[] = [
     { title: t('ingestMqtt.col.topic'), dataIndex: 'topic', render: (v: string) => <Topic topic={v} /> },
     {
       title: t('ingestMqtt.col.reason'),
@@ -156,7 +156,7 @@ export function IngestMqttPage() {
               emptyText={t('ingestMqtt.empty')}
               minHeight={200}
             >
-              <Table rowKey="id" columns={ruleColumns} data={rules.data?.rules ?? []} pagination={false} border={false} />
+              <CardTable label={t('ingestMqtt.rules')} rowKey="id" columns={ruleColumns} data={rules.data?.rules ?? []} pagination={false} border={false} />
             </DataState>
           </Panel>
           <Panel title={t('ingestMqtt.arrived')}>
@@ -169,7 +169,7 @@ export function IngestMqttPage() {
               emptyText={t('ingestMqtt.arrivedEmpty')}
               minHeight={160}
             >
-              <Table rowKey="topic" columns={arrivedColumns} data={arrived.data?.topics ?? []} pagination={{ pageSize: 20 }} border={false} />
+              <CardTable label={t('ingestMqtt.arrived')} rowKey="topic" columns={arrivedColumns} data={arrived.data?.topics ?? []} pagination={{ pageSize: 20 }} border={false} />
             </DataState>
           </Panel>
         </>

@@ -1,10 +1,10 @@
 import Button from '@arco-design/web-react/es/Button';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { type UnknownSeries, unknownQuery } from './api';
@@ -14,7 +14,7 @@ import styles from './line-ingest.module.css';
 export function UnknownTable({ onMap }: { onMap: (series: UnknownSeries) => void }) {
   const { t } = useTranslation();
   const unknown = useQuery(unknownQuery);
-  const columns: ColumnProps<UnknownSeries>[] = [
+  const columns: FitColumn<UnknownSeries>[] = [
     { title: t('lineIngest.col.measurement'), dataIndex: 'measurement', width: 130 },
     { title: t('lineIngest.col.field'), dataIndex: 'field', width: 120 },
     { title: t('lineIngest.col.reason'), dataIndex: 'reason', width: 190, render: (r: string) => t(`lineIngest.reason.${r}`) },
@@ -27,7 +27,7 @@ export function UnknownTable({ onMap }: { onMap: (series: UnknownSeries) => void
       render: (v: string) => zonedTime(v, undefined, currentLocale()).text,
     },
     {
-      title: t('lineIngest.col.actions'),
+      title: t('lineIngest.col.actions'), phone: 'actions',
       width: 110,
       render: (_: unknown, s: UnknownSeries) =>
         s.reason === 'more_series' ? null : (
@@ -46,7 +46,7 @@ export function UnknownTable({ onMap }: { onMap: (series: UnknownSeries) => void
       emptyText={t('lineIngest.noUnknown')}
       minHeight={160}
     >
-      <Table
+      <CardTable label={t('lineIngest.unknown')}
         rowKey={(s: UnknownSeries) => `${s.measurement}\u0000${s.field}\u0000${s.reason}`}
         columns={columns}
         data={unknown.data ?? []}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { Panel } from '@/components/panel';
+import { PlainTable } from '@/components/plain-table';
 import table from '@/components/plain-table.module.css';
 import { formatNumber, formatQuantity } from '@/lib/format';
 import { TOP_DEVICES, useMaintenanceRanking, useProjectRanking, useTopDevices } from './api/rankings';
@@ -32,7 +33,7 @@ function RankTable<T extends { rank: number }>({
   const { t } = useTranslation();
   return (
     <div className={styles.scroll}>
-      <table className={table.table}>
+      <PlainTable>
         <thead>
           <tr>
             <th scope="col">{t('monitor.rank')}</th>
@@ -57,7 +58,7 @@ function RankTable<T extends { rank: number }>({
             </tr>
           ))}
         </tbody>
-      </table>
+      </PlainTable>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { DataState } from '@/components/data-state';
 import { FilterBar, FilterField } from '@/components/list/filter-bar';
 import { stationChoices } from '@/components/list/station-filter';
 import { Panel, PageHeader } from '@/components/panel';
+import { PlainTable } from '@/components/plain-table';
 import { LabelledSelect, Option } from '@/components/select';
 import { useUser } from '@/lib/auth';
 import { formatNumber } from '@/lib/format';
@@ -34,7 +35,7 @@ function Figures({ stationId, year }: { stationId: number; year: number }) {
   return (
     <DataState loading={figures.isPending} error={figures.isError && !f} onRetry={() => void figures.refetch()} minHeight={120}>
       {f && (
-        <table className={styles.plainTable} aria-label={t('ops.plan.figures')}>
+        <PlainTable className={styles.plainTable} aria-label={t('ops.plan.figures')}>
           <thead>
             <tr>
               <th scope="col">{t('ops.plan.month')}</th>
@@ -59,7 +60,7 @@ function Figures({ stationId, year }: { stationId: number; year: number }) {
               <td data-testid="plan-year-completion">{f.planKwh > 0 ? `${formatNumber(f.completion, 1)}%` : '-'}</td>
             </tr>
           </tbody>
-        </table>
+        </PlainTable>
       )}
     </DataState>
   );
@@ -115,7 +116,7 @@ function Proposals({ year }: { year: number }) {
   const rows = list.data?.list ?? [];
   return (
     <DataState loading={list.isPending} error={list.isError && !list.data} empty={rows.length === 0} emptyText={t('ops.plan.noProposals')} onRetry={() => void list.refetch()} minHeight={120}>
-      <table className={styles.plainTable} aria-label={t('ops.plan.proposals')}>
+      <PlainTable className={styles.plainTable} aria-label={t('ops.plan.proposals')}>
         <thead>
           <tr>
             <th scope="col">{t('ops.wo.field.station')}</th>
@@ -140,7 +141,7 @@ function Proposals({ year }: { year: number }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </PlainTable>
     </DataState>
   );
 }

@@ -1,16 +1,16 @@
 import Button from '@arco-design/web-react/es/Button';
 import Input from '@arco-design/web-react/es/Input';
 import Modal from '@arco-design/web-react/es/Modal';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
 import '@arco-design/web-react/es/Modal/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { LabelledSelect, Option } from '@/components/select';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
@@ -35,7 +35,7 @@ export function CertReview() {
   const [refusing, setRefusing] = useState<Certification | null>(null);
   const [reason, setReason] = useState('');
 
-  const columns: ColumnProps<Certification>[] = [
+  const columns: FitColumn<Certification>[] = [
     { title: t('org.cert.time'), dataIndex: 'createdAt', width: 196, render: (v: string) => zonedTime(v, undefined, currentLocale()).text },
     { title: t('org.log.user'), dataIndex: 'username', width: 120 },
     { title: t('org.cert.enterprise'), dataIndex: 'enterpriseName', width: 200, ellipsis: true, tooltip: true },
@@ -49,7 +49,7 @@ export function CertReview() {
     },
     { title: t('org.cert.reason'), dataIndex: 'reason', width: 180, ellipsis: true, tooltip: true },
     {
-      title: t('org.actions'),
+      title: t('org.actions'), phone: 'actions',
       dataIndex: 'id',
       width: 150,
       // pass and refuse stay in sight at 1280 px, the other columns scroll under them
@@ -92,7 +92,7 @@ export function CertReview() {
         onRetry={() => void certs.refetch()}
         minHeight={200}
       >
-        <Table rowKey="id" columns={columns} data={rows} pagination={{ pageSize: 10 }} scroll={{ x: 1250 }} border={false} />
+        <CardTable label={t('org.tab.cert')} rowKey="id" columns={columns} data={rows} pagination={{ pageSize: 10 }} scroll={{ x: 1250 }} border={false} />
       </DataState>
       {refusing && (
         <Modal

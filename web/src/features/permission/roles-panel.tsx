@@ -1,15 +1,14 @@
 import Alert from '@arco-design/web-react/es/Alert';
 import Button from '@arco-design/web-react/es/Button';
 import Input from '@arco-design/web-react/es/Input';
-import Table from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Alert/style/css.js';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
 import { typedApi } from '@/lib/api-typed';
 import { ORG_KEY, useRoles } from './api/org';
 import styles from './permission.module.css';
@@ -40,14 +39,15 @@ export function RolesPanel() {
   return (
     <div className={styles.roles}>
       <DataState loading={roles.isPending} error={roles.isError} onRetry={() => void roles.refetch()} minHeight={120}>
-        <Table
+        <CardTable
+          label={t('org.tab.roles')}
           rowKey="key"
           pagination={false}
           border={false}
           data={roles.data ?? []}
           columns={[
             { title: t('org.user.role'), dataIndex: 'key', width: 210, render: (k: string) => t(`org.role.${k}`) },
-            { title: t('org.role.rights'), dataIndex: 'key', render: (k: string) => t(`org.role.${k}.rights`) },
+            { title: t('org.role.rights'), dataIndex: 'key', width: 360, render: (k: string) => t(`org.role.${k}.rights`) },
             { title: t('org.role.members'), dataIndex: 'members', width: 120 },
           ]}
         />

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { Panel } from '@/components/panel';
-import table from '@/components/plain-table.module.css';
+import { PlainTable } from '@/components/plain-table';
 import { StatusTag } from '@/components/status-tag';
 import { ZonedTime } from '@/components/zoned-time';
 import { useLatestAlarms } from './api/stations';
@@ -22,7 +22,7 @@ export function LatestAlarms({ stationId }: { stationId: number }) {
         onRetry={() => void alarms.refetch()}
         minHeight={160}
       >
-        <table className={table.table}>
+        <PlainTable>
           <thead>
             <tr>
               <th scope="col">{t('station.alarms.time')}</th>
@@ -48,7 +48,7 @@ export function LatestAlarms({ stationId }: { stationId: number }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </PlainTable>
       </DataState>
     </Panel>
   );

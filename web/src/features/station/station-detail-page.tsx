@@ -8,6 +8,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
 import { Permission } from '@/components/permission';
+import { PlainTable } from '@/components/plain-table';
 import table from '@/components/plain-table.module.css';
 import { StatusTag } from '@/components/status-tag';
 import { formatDate, formatMoney, formatQuantity, NO_VALUE, zonedTime } from '@/lib/format';
@@ -131,7 +132,7 @@ function SubStations({ station }: { station: StationDetail }) {
       }
     >
       <DataState empty={station.children.length === 0} emptyText={t('station.children.empty')} minHeight={120}>
-        <table className={table.table}>
+        <PlainTable>
           <thead>
             <tr>
               <th scope="col">{t('station.field.name')}</th>
@@ -168,7 +169,7 @@ function SubStations({ station }: { station: StationDetail }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </PlainTable>
       </DataState>
     </Panel>
   );

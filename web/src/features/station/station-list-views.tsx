@@ -5,12 +5,14 @@ import '@arco-design/web-react/es/Tag/style/css.js';
 import { IconImage } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
 import { type FitColumn, useFitColumns } from '@/components/list/fit-columns';
+import { ListCards } from '@/components/list/list-cards';
 import { type ListSort, sortChange, sortable } from '@/components/list/list-sort';
 import type { TableChange } from '@/components/list/list-table';
 import { StatusTag } from '@/components/status-tag';
 import { ZonedTime } from '@/components/zoned-time';
 import { API_BASE } from '@/lib/env';
 import { formatQuantity } from '@/lib/format';
+import { usePhone } from '@/lib/use-phone';
 import type { StationItem, Tag as StationTag } from './api/types';
 import styles from './station.module.css';
 
@@ -202,6 +204,11 @@ export function StationTable({ list, loading, onOpen, sort, onSort }: ViewProps 
     },
   ];
   const fit = useFitColumns(columns);
+  const phone = usePhone();
+  if (phone) {
+    // a phone gets the table's rows as cards, as every list does (list-cards.tsx)
+    return <ListCards label={t('station.list')} rows={list} columns={columns} rowKey="id" onSort={(sorter) => onSort(sortChange(sorter))} />;
+  }
   return (
     <div ref={fit.ref}>
       <Table

@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
 import { PageHeader, Panel } from '@/components/panel';
 import { Permission } from '@/components/permission';
+import { PlainTable } from '@/components/plain-table';
 import table from '@/components/plain-table.module.css';
 import { ApiError } from '@/lib/api-client';
 import { notifySuccess } from '@/lib/notify';
@@ -157,7 +158,7 @@ export function StationTagsPage() {
           onRetry={() => void tags.refetch()}
           minHeight={200}
         >
-          <table className={table.table}>
+          <PlainTable>
             <thead>
               <tr>
                 <th scope="col">{t('tags.name')}</th>
@@ -206,7 +207,7 @@ export function StationTagsPage() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </PlainTable>
         </DataState>
       </Panel>
       {editing && <TagDialog editing={editing} onClose={() => setEditing(null)} />}

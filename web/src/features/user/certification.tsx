@@ -3,18 +3,17 @@ import Descriptions from '@arco-design/web-react/es/Descriptions';
 import Form from '@arco-design/web-react/es/Form';
 import Input from '@arco-design/web-react/es/Input';
 import Modal from '@arco-design/web-react/es/Modal';
-import Table from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Descriptions/style/css.js';
 import '@arco-design/web-react/es/Form/style/css.js';
 import '@arco-design/web-react/es/Input/style/css.js';
 import '@arco-design/web-react/es/Modal/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
 import { LabelledSelect, Option } from '@/components/select';
 import { showFieldErrors } from '@/lib/form-errors';
 import { zonedTime } from '@/lib/format';
@@ -88,7 +87,7 @@ export function Certification() {
       </Form>
       <h2 className={styles.sectionTitle}>{t('account.cert.records')}</h2>
       <DataState loading={records.isPending} error={records.isError} empty={(records.data ?? []).length === 0} emptyText={t('account.cert.none')} onRetry={() => void records.refetch()} minHeight={120}>
-        <Table
+        <CardTable label={t('account.cert.records')}
           rowKey="id"
           border={false}
           pagination={false}
@@ -100,7 +99,7 @@ export function Certification() {
             { title: t('account.cert.time'), dataIndex: 'createdAt', width: 196, render: (v: string) => zonedTime(v, undefined, currentLocale()).text },
             { title: t('account.cert.reason'), dataIndex: 'reason', width: 160, ellipsis: true, tooltip: true },
             {
-              title: t('account.cert.operation'),
+              title: t('account.cert.operation'), phone: 'actions',
               dataIndex: 'id',
               width: 110,
               render: (id: number, r) =>

@@ -1,12 +1,12 @@
 import Drawer from '@arco-design/web-react/es/Drawer';
-import Table, { type ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Drawer/style/css.js';
-import '@arco-design/web-react/es/Table/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
+import { CardTable } from '@/components/list/card-table';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { type Attempt, deliveryColor, isSet, logQuery, type Webhook } from './api';
@@ -17,7 +17,7 @@ export function LogDrawer({ webhook, onClose }: { webhook: Webhook | null; onClo
   const { t } = useTranslation();
   const log = useQuery({ ...logQuery(webhook?.id ?? 0), enabled: webhook !== null });
   const time = (v?: string) => (isSet(v) ? zonedTime(v, undefined, currentLocale()).text : '—');
-  const columns: ColumnProps<Attempt>[] = [
+  const columns: FitColumn<Attempt>[] = [
     { title: t('webhook.log.time'), dataIndex: 'time', width: 190, render: (v?: string) => time(v) },
     { title: t('webhook.log.event'), dataIndex: 'event', render: (v: string) => t(`webhook.event.${v}`, { defaultValue: v }) },
     {
@@ -59,7 +59,7 @@ export function LogDrawer({ webhook, onClose }: { webhook: Webhook | null; onClo
         emptyText={t('webhook.log.empty')}
         minHeight={200}
       >
-        <Table
+        <CardTable label={t('webhook.log.title', { name: webhook?.name ?? '' })}
           rowKey={(a: Attempt) => `${a.deliveryId}-${a.attempt}`}
           columns={columns}
           data={log.data ?? []}

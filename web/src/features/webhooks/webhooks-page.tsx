@@ -2,7 +2,6 @@ import Button from '@arco-design/web-react/es/Button';
 import Modal from '@arco-design/web-react/es/Modal';
 import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
-import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Modal/style/css.js';
@@ -14,6 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { AdminList } from '@/components/list/admin-list';
+import type { FitColumn } from '@/components/list/fit-columns';
 import { PageHeader } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale, LOCALES } from '@/lib/i18n';
@@ -41,7 +41,7 @@ export function WebhooksPage() {
   const failed = (err: unknown) => notifyError(t('webhook.failed', { reason: err instanceof Error ? err.message : String(err) }));
   const time = (v?: string) => (isSet(v) ? zonedTime(v, undefined, currentLocale()).text : '');
 
-  const columns: ColumnProps<Webhook>[] = [
+  const columns: FitColumn<Webhook>[] = [
     { title: t('webhook.col.name'), dataIndex: 'name' },
     { title: t('webhook.col.format'), dataIndex: 'format', width: 130, render: (v: string) => formatLabel(v, t) },
     {
@@ -80,6 +80,7 @@ export function WebhooksPage() {
     },
     {
       title: t('webhook.col.actions'),
+      phone: 'actions',
       width: 300,
       render: (_: unknown, w: Webhook) => (
         <Space wrap>
