@@ -1,25 +1,51 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
-import type { ReactNode } from 'react';
+import { IconDown, IconFilter, IconUp } from '@arco-design/web-react/icon';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RangePicker } from '@/components/date-pickers';
 import { LabelledSelect, Option } from '@/components/select';
+import { usePhone } from '@/lib/use-phone';
 import styles from './list.module.css';
 
 /** "All" in a select whose value is otherwise a number or a name. */
 export const ALL = 'all';
 
-/** A list's filter bar: a search landmark with its fields and a reset button. */
+/**
+ * A list's filter bar: a search landmark with its fields and a reset button. On a phone the
+ * fields fold behind a Filters button, so the list starts on the first screen.
+ */
 export function FilterBar({ label, onReset, children }: { label: string; onReset?: () => void; children: ReactNode }) {
   const { t } = useTranslation();
-  return (
-    <div className={styles.filters} role="search" aria-label={label}>
+  const phone = usePhone();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const fields = (
+    <>
       {children}
       {onReset && (
         <div className={styles.filterActions}>
           <Button onClick={onReset}>{t('list.reset')}</Button>
         </div>
       )}
+    </>
+  );
+  if (!phone) {
+    return (
+      <div className={styles.filters} role="search" aria-label={label}>
+        {fields}
+      </div>
+    );
+  }
+  return (
+    <div className={styles.phoneFilters} role="search" aria-label={label}>
+      <Button className={styles.filterToggle} icon={<IconFilter />} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        {t('list.filters')}
+        {open ? <IconUp aria-hidden /> : <IconDown aria-hidden />}
+      </Button>
+      <div id={id} className={styles.filters} hidden={!open}>
+        {fields}
+      </div>
     </div>
   );
 }
