@@ -7913,9 +7913,9 @@ export interface operations {
                 /** @description the station or device id; required unless the scope is fleet */
                 id?: number;
                 /** @description day, month, year or custom */
-                period: string;
+                period: "day" | "month" | "year" | "custom";
                 /** @description fleet, station or device */
-                scope: string;
+                scope: "fleet" | "station" | "device";
                 /** @description last date of a custom period, yyyy-MM-dd (at most 366 days); required when the period is custom */
                 to?: string;
             };
@@ -8824,20 +8824,22 @@ export interface operations {
     getV2DevExport: {
         parameters: {
             query?: {
+                /** @description export only: csv (default) or xlsx */
+                format?: "csv" | "xlsx";
                 /** @description part of the name or serial number */
                 name?: string;
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id */
-                sort?: string;
+                sort?: "todayKwh" | "equivalentHours" | "specificYield" | "currentPowerKw" | "totalKwh";
                 /** @description running, standby, fault or offline */
-                state?: string;
+                state?: "running" | "standby" | "fault" | "offline";
                 /** @description only this station (and its sub-stations) */
                 stationId?: number;
                 /** @description inverter, battery, storage or meter */
-                type?: string;
+                type?: "inverter" | "battery" | "storage" | "meter";
             };
             header?: never;
             path?: never;
@@ -8881,8 +8883,8 @@ export interface operations {
                 /** @description RFC 3339 */
                 from: string;
                 /** @description power, energy, energy2, dcVoltage, dcCurrent, acVoltage, frequency, temperature, soc or irradiance */
-                metric: string;
-                /** @description RFC 3339 */
+                metric: "power" | "energy" | "energy2" | "dcVoltage" | "dcCurrent" | "acVoltage" | "frequency" | "temperature" | "soc" | "irradiance";
+                /** @description RFC 3339; after from, at most 1098 days after it */
                 to: string;
             };
             header?: never;
@@ -9009,20 +9011,22 @@ export interface operations {
     getV2DevListbytype: {
         parameters: {
             query?: {
+                /** @description export only: csv (default) or xlsx */
+                format?: "csv" | "xlsx";
                 /** @description part of the name or serial number */
                 name?: string;
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description rank by todayKwh, equivalentHours, specificYield (the same quotient, kWh ÷ kWp), currentPowerKw or totalKwh; ties by id */
-                sort?: string;
+                sort?: "todayKwh" | "equivalentHours" | "specificYield" | "currentPowerKw" | "totalKwh";
                 /** @description running, standby, fault or offline */
-                state?: string;
+                state?: "running" | "standby" | "fault" | "offline";
                 /** @description only this station (and its sub-stations) */
                 stationId?: number;
                 /** @description inverter, battery, storage or meter */
-                type?: string;
+                type?: "inverter" | "battery" | "storage" | "meter";
             };
             header?: never;
             path?: never;
@@ -9565,9 +9569,9 @@ export interface operations {
     };
     postV2ImportFileUpload: {
         parameters: {
-            query?: {
+            query: {
                 /** @description the file's name (.csv, .txt or .xlsx) */
-                name?: string;
+                name: string;
             };
             header?: never;
             path?: never;
@@ -10804,11 +10808,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description alarm, workorder or system; absent for every kind */
-                messageType?: string;
+                messageType?: "alarm" | "workorder" | "system";
                 page?: number;
                 pageSize?: number;
                 /** @description -1 or absent both, 0 unread, 1 read */
-                status?: number;
+                status?: -1 | 0 | 1;
             };
             header?: never;
             path?: never;
@@ -11017,7 +11021,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description auditing, passed, refused or withdrawn; empty: all */
-                status?: string;
+                status?: "auditing" | "passed" | "refused" | "withdrawn";
             };
             header?: never;
             path?: never;
@@ -11791,13 +11795,13 @@ export interface operations {
     getV2OrgUserList: {
         parameters: {
             query?: {
-                deptId?: string;
+                deptId?: number;
                 keyword?: string;
                 page?: number;
                 pageSize?: number;
-                role?: string;
+                role?: "admin" | "user";
                 /** @description 1 active, 0 disabled; empty: both */
-                status?: string;
+                status?: 0 | 1;
             };
             header?: never;
             path?: never;
@@ -12239,12 +12243,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description approve: waiting for the caller's approval */
-                mine?: string;
+                mine?: "approve";
                 page?: number;
                 pageSize?: number;
                 stationId?: number;
                 /** @description 1 commit, 2 in approval, 3 finished, 4 refused */
-                status?: number;
+                status?: 1 | 2 | 3 | 4;
                 /** @description absent for every year */
                 year?: number;
             };
@@ -12335,6 +12339,7 @@ export interface operations {
                 stationId: number;
                 /** @description the year's planned kWh */
                 totalKwh: number;
+                /** @description default this year */
                 year?: number;
             };
             header?: never;
@@ -13243,20 +13248,22 @@ export interface operations {
                 alarmStatus?: number;
                 /** @description 1-4; 0 or absent for all */
                 communicationStatus?: number;
+                /** @description export only: csv (default) or xlsx */
+                format?: "csv" | "xlsx";
                 /** @description part of the name, case-insensitive */
                 name?: string;
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description absent: top-level stations; n: sub-stations of n; -1: every level */
                 parentId?: number;
-                /** @description rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id */
-                sort?: string;
-                stationType?: string;
-                systemType?: string;
+                /** @description rank by today's kWh, the specific yield (dailyEquivalentHours: kWh ÷ kWp), the performance ratio, the power now or whether an alarm is occurring; ties by id */
+                sort?: "dailyEnergyKwh" | "dailyEquivalentHours" | "performanceRatio" | "currentPowerKw" | "alarmExist";
+                stationType?: "ground" | "rooftop" | "residential";
+                systemType?: "pv" | "pv_storage";
                 /** @description comma-separated tag ids: stations with any of them */
-                tagIds?: string;
+                tagIds?: number[];
             };
             header?: never;
             path?: never;
@@ -13301,20 +13308,22 @@ export interface operations {
                 alarmStatus?: number;
                 /** @description 1-4; 0 or absent for all */
                 communicationStatus?: number;
+                /** @description export only: csv (default) or xlsx */
+                format?: "csv" | "xlsx";
                 /** @description part of the name, case-insensitive */
                 name?: string;
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description absent: top-level stations; n: sub-stations of n; -1: every level */
                 parentId?: number;
-                /** @description rank by dailyEnergyKwh, dailyEquivalentHours (the specific yield, kWh ÷ kWp), currentPowerKw or alarmExist; ties by id */
-                sort?: string;
-                stationType?: string;
-                systemType?: string;
+                /** @description rank by today's kWh, the specific yield (dailyEquivalentHours: kWh ÷ kWp), the performance ratio, the power now or whether an alarm is occurring; ties by id */
+                sort?: "dailyEnergyKwh" | "dailyEquivalentHours" | "performanceRatio" | "currentPowerKw" | "alarmExist";
+                stationType?: "ground" | "rooftop" | "residential";
+                systemType?: "pv" | "pv_storage";
                 /** @description comma-separated tag ids: stations with any of them */
-                tagIds?: string;
+                tagIds?: number[];
             };
             header?: never;
             path?: never;
@@ -13869,7 +13878,7 @@ export interface operations {
     getV2SummaryMaintenanceranking: {
         parameters: {
             query?: {
-                /** @description 1-50 */
+                /** @description 1-50; default 6 (top devices) or 10 */
                 limit?: number;
             };
             header?: never;
@@ -14084,7 +14093,7 @@ export interface operations {
     getV2SummaryProjectranking: {
         parameters: {
             query?: {
-                /** @description 1-50 */
+                /** @description 1-50; default 6 (top devices) or 10 */
                 limit?: number;
             };
             header?: never;
@@ -14127,7 +14136,7 @@ export interface operations {
     getV2SummaryTopdevices: {
         parameters: {
             query?: {
-                /** @description 1-50 */
+                /** @description 1-50; default 6 (top devices) or 10 */
                 limit?: number;
             };
             header?: never;
@@ -14252,13 +14261,15 @@ export interface operations {
             query?: {
                 action?: string;
                 /** @description 1: only refused or failed calls */
-                failed?: string;
+                failed?: 0 | 1;
                 /** @description export only: csv or xlsx */
-                format?: string;
+                format?: "csv" | "xlsx";
+                /** @description from this instant (RFC 3339, or yyyy-MM-dd for that UTC day) */
                 from?: string;
                 object?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description before this instant (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 3660 days after from */
                 to?: string;
                 user?: string;
             };
@@ -14303,13 +14314,15 @@ export interface operations {
             query?: {
                 action?: string;
                 /** @description 1: only refused or failed calls */
-                failed?: string;
+                failed?: 0 | 1;
                 /** @description export only: csv or xlsx */
-                format?: string;
+                format?: "csv" | "xlsx";
+                /** @description from this instant (RFC 3339, or yyyy-MM-dd for that UTC day) */
                 from?: string;
                 object?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description before this instant (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 3660 days after from */
                 to?: string;
                 user?: string;
             };
@@ -15198,24 +15211,34 @@ export interface operations {
     getV2WarnExport: {
         parameters: {
             query?: {
-                alarmStatus?: number;
+                /** @description 0 or absent all, 1 occurring, 2 recovered */
+                alarmStatus?: 0 | 1 | 2;
                 /** @description as listbydate */
                 date?: string;
-                dealStatus?: number;
+                /** @description -1 or absent all, 0 unprocessed, 1 processed */
+                dealStatus?: -1 | 0 | 1;
                 /** @description as listbydev */
                 deviceId?: number;
+                /** @description inverter (or 1), battery (2), storage (3), meter (4), collector (5) */
                 deviceType?: string;
                 /** @description csv (default) or xlsx */
-                format?: string;
+                format?: "csv" | "xlsx";
+                /** @description start time from (RFC 3339, or yyyy-MM-dd for that UTC day) */
                 from?: string;
-                level?: number;
-                order?: string;
+                /** @description -1 or absent all, 0 signal change, 1 alarm, 2 fault */
+                level?: -1 | 0 | 1 | 2;
+                /** @description asc or desc (default) with sort */
+                order?: "asc" | "desc";
+                /** @description a rule key */
                 rule?: string;
-                /** @description as listbysite: the rows come in the list's order */
-                sort?: string;
+                /** @description rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id; the export comes in the list's order */
+                sort?: "time" | "level" | "duration";
+                /** @description a station (its sub-stations' alarms included); absent for every visible station */
                 stationId?: number;
+                /** @description start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from */
                 to?: string;
-                type?: number;
+                /** @description 0 or absent all, 1 device alarm, 2 data alarm */
+                type?: 0 | 1 | 2;
             };
             header?: never;
             path?: never;
@@ -15256,21 +15279,32 @@ export interface operations {
     getV2WarnListbydate: {
         parameters: {
             query: {
-                alarmStatus?: number;
+                /** @description 0 or absent all, 1 occurring, 2 recovered */
+                alarmStatus?: 0 | 1 | 2;
                 /** @description yyyy-MM-dd: alarms that started on this date in their station's time zone */
                 date: string;
-                dealStatus?: number;
+                /** @description -1 or absent all, 0 unprocessed, 1 processed */
+                dealStatus?: -1 | 0 | 1;
+                /** @description inverter (or 1), battery (2), storage (3), meter (4), collector (5) */
                 deviceType?: string;
+                /** @description start time from (RFC 3339, or yyyy-MM-dd for that UTC day) */
                 from?: string;
-                level?: number;
-                order?: string;
+                /** @description -1 or absent all, 0 signal change, 1 alarm, 2 fault */
+                level?: -1 | 0 | 1 | 2;
+                /** @description asc or desc (default) with sort */
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
+                /** @description a rule key */
                 rule?: string;
-                sort?: string;
+                /** @description rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id; the export comes in the list's order */
+                sort?: "time" | "level" | "duration";
+                /** @description a station (its sub-stations' alarms included); absent for every visible station */
                 stationId?: number;
+                /** @description start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from */
                 to?: string;
-                type?: number;
+                /** @description 0 or absent all, 1 device alarm, 2 data alarm */
+                type?: 0 | 1 | 2;
             };
             header?: never;
             path?: never;
@@ -15312,21 +15346,32 @@ export interface operations {
     getV2WarnListbydev: {
         parameters: {
             query: {
-                alarmStatus?: number;
-                dealStatus?: number;
+                /** @description 0 or absent all, 1 occurring, 2 recovered */
+                alarmStatus?: 0 | 1 | 2;
+                /** @description -1 or absent all, 0 unprocessed, 1 processed */
+                dealStatus?: -1 | 0 | 1;
                 /** @description a visible device */
                 deviceId: number;
+                /** @description inverter (or 1), battery (2), storage (3), meter (4), collector (5) */
                 deviceType?: string;
+                /** @description start time from (RFC 3339, or yyyy-MM-dd for that UTC day) */
                 from?: string;
-                level?: number;
-                order?: string;
+                /** @description -1 or absent all, 0 signal change, 1 alarm, 2 fault */
+                level?: -1 | 0 | 1 | 2;
+                /** @description asc or desc (default) with sort */
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
+                /** @description a rule key */
                 rule?: string;
-                sort?: string;
+                /** @description rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id; the export comes in the list's order */
+                sort?: "time" | "level" | "duration";
+                /** @description a station (its sub-stations' alarms included); absent for every visible station */
                 stationId?: number;
+                /** @description start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from */
                 to?: string;
-                type?: number;
+                /** @description 0 or absent all, 1 device alarm, 2 data alarm */
+                type?: 0 | 1 | 2;
             };
             header?: never;
             path?: never;
@@ -15369,29 +15414,29 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description 0 or absent all, 1 occurring, 2 recovered */
-                alarmStatus?: number;
+                alarmStatus?: 0 | 1 | 2;
                 /** @description -1 or absent all, 0 unprocessed, 1 processed */
-                dealStatus?: number;
+                dealStatus?: -1 | 0 | 1;
                 /** @description inverter (or 1), battery (2), storage (3), meter (4), collector (5) */
                 deviceType?: string;
                 /** @description start time from (RFC 3339, or yyyy-MM-dd for that UTC day) */
                 from?: string;
                 /** @description -1 or absent all, 0 signal change, 1 alarm, 2 fault */
-                level?: number;
+                level?: -1 | 0 | 1 | 2;
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description a rule key */
                 rule?: string;
-                /** @description rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id */
-                sort?: string;
+                /** @description rank by time (occurTime), level or duration (recovery, or now while occurring, less the start time); ties by id; the export comes in the list's order */
+                sort?: "time" | "level" | "duration";
                 /** @description a station (its sub-stations' alarms included); absent for every visible station */
                 stationId?: number;
                 /** @description start time before (RFC 3339, or yyyy-MM-dd: up to the end of that UTC day); at most 366 days after from */
                 to?: string;
                 /** @description 0 or absent all, 1 device alarm, 2 data alarm */
-                type?: number;
+                type?: 0 | 1 | 2;
             };
             header?: never;
             path?: never;
@@ -15603,11 +15648,12 @@ export interface operations {
             query?: {
                 /** @description yyyy-MM-dd, yyyy-MM or yyyy as type; default as type ending at to */
                 from?: string;
+                /** @description a station (with its sub-stations); absent for every visible station */
                 stationId?: number;
                 /** @description same format, inclusive; default the current one in tz */
                 to?: string;
                 /** @description day (default, 15 days), month (12 months) or year (4 years) */
-                type?: string;
+                type?: "day" | "month" | "year";
                 /** @description IANA zone whose today the default range ends at (default UTC) */
                 tz?: string;
             };
@@ -15653,11 +15699,12 @@ export interface operations {
             query?: {
                 /** @description yyyy-MM-dd, yyyy-MM or yyyy as type; default as type ending at to */
                 from?: string;
+                /** @description a station (with its sub-stations); absent for every visible station */
                 stationId?: number;
                 /** @description same format, inclusive; default the current one in tz */
                 to?: string;
                 /** @description day (default, 15 days), month (12 months) or year (4 years) */
-                type?: string;
+                type?: "day" | "month" | "year";
                 /** @description IANA zone whose today the default range ends at (default UTC) */
                 tz?: string;
             };
@@ -15956,11 +16003,11 @@ export interface operations {
     };
     getV2WebpushMessage: {
         parameters: {
-            query: {
+            query?: {
                 /** @description locale of the frames (zh-CN, en-US, zh-TW, ko-KR, ja-JP); default from Accept-Language */
                 lang?: string;
-                /** @description the bearer token from POST /v2/login */
-                token: string;
+                /** @description the bearer token from POST /v2/login; a client that can send headers may use Authorization: Bearer instead */
+                token?: string;
             };
             header?: never;
             path?: never;
@@ -16269,27 +16316,27 @@ export interface operations {
                 /** @description orders opened from this alarm */
                 alarmId?: number;
                 /** @description export only: csv (default) or xlsx */
-                format?: string;
+                format?: "csv" | "xlsx";
                 /** @description submitted from (RFC 3339 or yyyy-MM-dd) */
                 from?: string;
                 /** @description started (mine started), copied (copied to me) or assigned (mine to process) */
-                mine?: string;
+                mine?: "started" | "copied" | "assigned";
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description 1-4; absent for all */
-                priority?: number;
+                priority?: 1 | 2 | 3 | 4;
                 /** @description part of the title or number (at most 100 characters) */
                 q?: string;
                 /** @description rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order */
-                sort?: string;
+                sort?: "priority" | "due" | "status";
                 /** @description a station (its sub-stations' orders included) */
                 stationId?: number;
                 /** @description 1-5; absent for all */
-                status?: number;
+                status?: 1 | 2 | 3 | 4 | 5;
                 /** @description 0 on time, 1 timed out; absent for all */
-                timeoutStatus?: number;
+                timeoutStatus?: 0 | 1;
                 /** @description submitted before (RFC 3339, or yyyy-MM-dd: to the end of that day); at most 366 days after from */
                 to?: string;
             };
@@ -16335,27 +16382,27 @@ export interface operations {
                 /** @description orders opened from this alarm */
                 alarmId?: number;
                 /** @description export only: csv (default) or xlsx */
-                format?: string;
+                format?: "csv" | "xlsx";
                 /** @description submitted from (RFC 3339 or yyyy-MM-dd) */
                 from?: string;
                 /** @description started (mine started), copied (copied to me) or assigned (mine to process) */
-                mine?: string;
+                mine?: "started" | "copied" | "assigned";
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description 1-4; absent for all */
-                priority?: number;
+                priority?: 1 | 2 | 3 | 4;
                 /** @description part of the title or number (at most 100 characters) */
                 q?: string;
                 /** @description rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order */
-                sort?: string;
+                sort?: "priority" | "due" | "status";
                 /** @description a station (its sub-stations' orders included) */
                 stationId?: number;
                 /** @description 1-5; absent for all */
-                status?: number;
+                status?: 1 | 2 | 3 | 4 | 5;
                 /** @description 0 on time, 1 timed out; absent for all */
-                timeoutStatus?: number;
+                timeoutStatus?: 0 | 1;
                 /** @description submitted before (RFC 3339, or yyyy-MM-dd: to the end of that day); at most 366 days after from */
                 to?: string;
             };
@@ -16442,27 +16489,27 @@ export interface operations {
                 /** @description orders opened from this alarm */
                 alarmId?: number;
                 /** @description export only: csv (default) or xlsx */
-                format?: string;
+                format?: "csv" | "xlsx";
                 /** @description submitted from (RFC 3339 or yyyy-MM-dd) */
                 from?: string;
                 /** @description started (mine started), copied (copied to me) or assigned (mine to process) */
-                mine?: string;
+                mine?: "started" | "copied" | "assigned";
                 /** @description asc or desc (default) with sort */
-                order?: string;
+                order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
                 /** @description 1-4; absent for all */
-                priority?: number;
+                priority?: 1 | 2 | 3 | 4;
                 /** @description part of the title or number (at most 100 characters) */
                 q?: string;
                 /** @description rank by priority (low to very urgent), due (the planned end) or status (in workflow order: pending accept, pending process, executing, finished, rejected); ties by id; the export comes in the list's order */
-                sort?: string;
+                sort?: "priority" | "due" | "status";
                 /** @description a station (its sub-stations' orders included) */
                 stationId?: number;
                 /** @description 1-5; absent for all */
-                status?: number;
+                status?: 1 | 2 | 3 | 4 | 5;
                 /** @description 0 on time, 1 timed out; absent for all */
-                timeoutStatus?: number;
+                timeoutStatus?: 0 | 1;
                 /** @description submitted before (RFC 3339, or yyyy-MM-dd: to the end of that day); at most 366 days after from */
                 to?: string;
             };

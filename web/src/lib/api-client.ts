@@ -63,7 +63,8 @@ export function configureSessionHandlers(next: Partial<SessionHandlers>): void {
   handlers = { ...defaultHandlers, ...next };
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+/** A query parameter's value; a list goes comma-separated (the API documents lists so). */
+export type QueryValue = string | number | boolean | readonly (string | number)[] | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -79,7 +80,7 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) {
-      params.append(key, String(value));
+      params.append(key, Array.isArray(value) ? value.join(',') : String(value));
     }
   }
   const search = params.toString();

@@ -27,6 +27,8 @@ export type ApiData<P extends keyof paths, M extends Method> = JsonOf<Operation<
 type ParamsOf<O> = O extends { parameters: infer Pm } ? Pm : never;
 type PathOf<O> = ParamsOf<O> extends { path: infer X } ? X : never;
 type QueryOf<O> = ParamsOf<O> extends { query?: infer X } ? X : never;
+/** The query a GET route takes, as the document declares it (its enums are literal types). */
+export type ApiQuery<P extends RoutesOf<'get'>> = NonNullable<QueryOf<Operation<P, 'get'>>>;
 /** The JSON body a route takes. */
 export type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 

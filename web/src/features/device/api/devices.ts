@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { type ListSort, sortQuery } from '@/components/list/list-sort';
-import { type Schemas, typedApi } from '@/lib/api-typed';
+import { type ApiQuery, type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
 
@@ -62,13 +62,16 @@ export interface DeviceFilters extends ListSort {
   pageSize: number;
 }
 
-export function deviceFilterQuery(filters: Omit<DeviceFilters, 'page' | 'pageSize'>) {
+type DeviceListQuery = ApiQuery<'/v2/dev/listbytype'>;
+
+/** The list's query; the filters come from the address, and the server refuses by name any value outside its enums. */
+export function deviceFilterQuery(filters: Omit<DeviceFilters, 'page' | 'pageSize'>): DeviceListQuery {
   return {
     stationId: filters.stationId || undefined,
-    type: filters.type || undefined,
-    state: filters.state || undefined,
+    type: (filters.type || undefined) as DeviceListQuery['type'],
+    state: (filters.state || undefined) as DeviceListQuery['state'],
     name: filters.name || undefined,
-    ...sortQuery(filters),
+    ...(sortQuery(filters) as Pick<DeviceListQuery, 'sort' | 'order'>),
   };
 }
 

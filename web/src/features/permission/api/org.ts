@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { QueryValue } from '@/lib/api-client';
-import { type Schemas, typedApi } from '@/lib/api-typed';
+import { type ApiQuery, type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
 
@@ -126,11 +126,14 @@ export function exportSysLog(filters: LogFilters, format: 'csv' | 'xlsx'): Promi
 /** An enterprise certification record. */
 export type Certification = Schemas['Certification'];
 
+type CertStatus = ApiQuery<'/v2/org/certification/list'>['status'];
+
 export function useOrgCerts(status?: string) {
   return useQuery({
     queryKey: [ORG_KEY, 'certs', status ?? ''],
     queryFn: ({ signal }) =>
-      typedApi.get('/v2/org/certification/list', { query: { status: status || undefined } }, { signal }),
+      // a status outside the list's enum is refused by name (400)
+      typedApi.get('/v2/org/certification/list', { query: { status: (status || undefined) as CertStatus } }, { signal }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ExportFormat } from '@/components/export-buttons';
 import { type ListSort, sortQuery } from '@/components/list/list-sort';
-import { typedApi } from '@/lib/api-typed';
+import { type ApiQuery, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { LIVE_QUERY, queryClient } from '@/lib/query-client';
 import type { StationInput } from './types';
@@ -22,17 +22,20 @@ export interface StationFilters extends ListSort {
 }
 
 /** Query parameters of the list and the export: absent filters are left out. */
-export function filterQuery(filters: Omit<StationFilters, 'page' | 'pageSize'>) {
+export function filterQuery(filters: Omit<StationFilters, 'page' | 'pageSize'>): StationListQuery {
   return {
     name: filters.name || undefined,
     communicationStatus: filters.communicationStatus || undefined,
     alarmStatus: filters.alarmStatus ?? undefined,
-    stationType: filters.stationType || undefined,
-    systemType: filters.systemType || undefined,
-    tagIds: filters.tagIds?.length ? filters.tagIds.join(',') : undefined,
-    ...sortQuery(filters),
+    // from the address: the server refuses by name any value outside its enums
+    stationType: (filters.stationType || undefined) as StationListQuery['stationType'],
+    systemType: (filters.systemType || undefined) as StationListQuery['systemType'],
+    tagIds: filters.tagIds?.length ? filters.tagIds : undefined,
+    ...(sortQuery(filters) as Pick<StationListQuery, 'sort' | 'order'>),
   };
 }
+
+type StationListQuery = ApiQuery<'/v2/site/list'>;
 
 export function stationListQuery(filters: StationFilters) {
   return queryOptions({
