@@ -186,6 +186,9 @@ func SeedOperations(ctx context.Context, db *store.DB, acc *Accounts, seed int64
 				return fmt.Errorf("demo: work order: %w", err)
 			}
 		}
+		if err := seedSite(ctx, tx, acc, rnd, now); err != nil {
+			return err
+		}
 		return approvePlans(ctx, tx, acc, now)
 	})
 }

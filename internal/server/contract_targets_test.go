@@ -129,6 +129,22 @@ func contractTargets(t *testing.T, f *fixture) contractCalls {
 	member := map[string]string{"uid": fmt.Sprint(user.ID)}
 
 	connPath := map[string]string{"id": fmt.Sprint(conn.ID)}
+	// an order the administrator is working on site (accepted), for the on-site calls: the
+	// fixture's own order is moved back to pending accept by the assign call
+	siteOrder := func(number string) map[string]string {
+		var id int64
+		if err := e.DB.QueryRow(ctx, `INSERT INTO work_orders (org_id, station_id, number, title, status, priority, submitter_id, assignee_user_id,
+			planned_start, planned_end, created_at, updated_at) VALUES (?, ?, ?, 'On site', 2, 2, ?, ?, 0, 3600000, 0, 0) RETURNING id`,
+			e.Accounts.OrgID, f.sub, number, e.Accounts.AdminID, e.Accounts.AdminID).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]string{"uid": fmt.Sprint(id)}
+	}
+	site, bare := siteOrder("WO-CONTRACT-SITE"), siteOrder("WO-CONTRACT-BARE") // answered (with a checklist), given one
+	if _, err := e.DB.Exec(ctx, `INSERT INTO work_order_checklists (order_id, template_id, name, items, created_at)
+		VALUES (?, 0, 'Contract', '[{"key":"clean","label":"Clean","kind":"check","required":true}]', 0)`, site["uid"]); err != nil {
+		t.Fatal(err)
+	}
 	return contractCalls{
 		bodies: map[string]string{
 			"POST /v1/scada/dev/set":                 link,
@@ -172,6 +188,9 @@ func contractTargets(t *testing.T, f *fixture) contractCalls {
 			"GET /v2/user/avatar/{file}":                  {"file": path.Base(avatar.URL)},
 			"GET /v2/workorder/attachment/{uid}/{fileId}": {"fileId": fmt.Sprint(wo.Attachments[len(wo.Attachments)-1].ID)},
 			"GET /v2/cloud/connection/discover/{id}":      connPath,
+			"POST /v2/workorder/checklist/{uid}":          bare,
+			"POST /v2/workorder/checklist/answer/{uid}":   site,
+			"POST /v2/workorder/checkin/{uid}":            site,
 		},
 	}
 }

@@ -38,6 +38,7 @@ type fixture struct {
 	cloudConn                       int64
 	webhook                         int64
 	escalation                      int64
+	checklistTpl                    int64
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -92,6 +93,7 @@ func newFixture(t *testing.T) *fixture {
 	f.cloudConn = cloudConnFixture(t, e)
 	f.webhook = webhookFixture(t, e)
 	f.escalation = escalationFixture(t, e)
+	f.checklistTpl = checklistFixture(t, e)
 	// the alarms the fault opened are notified in the background: let that work finish, so
 	// that the matrices' snapshots see only what their calls change
 	e.Server.Alarms.Settle()
@@ -175,6 +177,8 @@ func (f *fixture) target(path, param string) string {
 		return fmt.Sprint(f.webhook)
 	case strings.HasPrefix(path, "/v2/escalation/"):
 		return fmt.Sprint(f.escalation)
+	case strings.HasPrefix(path, "/v2/checklist/"):
+		return fmt.Sprint(f.checklistTpl)
 	case param == "token":
 		return strings.Repeat("ab", 24)
 	}
@@ -250,6 +254,9 @@ func (f *fixture) validBody(route string) (string, bool) {
 		bodies[k] = v
 	}
 	for k, v := range escalationBodies(f) {
+		bodies[k] = v
+	}
+	for k, v := range siteBodies(f) {
 		bodies[k] = v
 	}
 	for k, v := range orgBodies(f.grantedStation, f.dept) {

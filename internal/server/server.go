@@ -23,6 +23,7 @@ import (
 	"github.com/helio-energy/helio/internal/escalate"
 	"github.com/helio-energy/helio/internal/fleet"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/idempotent"
 	"github.com/helio-energy/helio/internal/importer"
 	"github.com/helio-energy/helio/internal/ingest"
 	"github.com/helio-energy/helio/internal/message"
@@ -171,7 +172,7 @@ func NewWithDB(cfg *config.Config, db *store.DB) *Server {
 	// escalation: alarms nobody deals with reach the on-call rota, a user or a department
 	(&escalate.Service{Store: &escalate.Store{DB: db}}).Routes(s.API)
 	s.Escalate = &escalate.Escalator{DB: db, Messages: s.Messages, Outbox: outbox}
-	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages, Outbox: outbox}
+	orders := &workorder.Service{DB: db, Blobs: blob.NewDB(db), Messages: s.Messages, Outbox: outbox, Keys: &idempotent.Keys{DB: db}}
 	// notifications off the ingest path; open work orders hear of their alarm's recovery
 	// the fleet state keeps the occurring alarms by the engine's committed changes
 	s.Alarms = alarm.NewEngine(db, alarm.Options{Messages: s.Messages, AsyncNotify: true, OnRecovered: orders.AlarmsRecovered, Outbox: outbox,

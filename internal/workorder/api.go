@@ -8,6 +8,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/idempotent"
 	"github.com/helio-energy/helio/internal/listing"
 	"github.com/helio-energy/helio/internal/message"
 	"github.com/helio-energy/helio/internal/notify"
@@ -20,7 +21,9 @@ type Service struct {
 	Blobs    blob.Store
 	Messages *message.Store // nil: no messages
 	Outbox   *notify.Outbox // the webhooks' events (nil: none)
-	Now      func() time.Time
+	// Keys makes the writes idempotent under an Idempotency-Key header (nil: keys ignored).
+	Keys *idempotent.Keys
+	Now  func() time.Time
 }
 
 func (s *Service) now() time.Time {
@@ -69,6 +72,9 @@ type Detail struct {
 	Events      []Event      `json:"events"`
 	Comments    []Comment    `json:"comments"`
 	Attachments []Attachment `json:"attachments"`
+	// On site (site.go): the order's checklist (null: none) and its check-ins.
+	Checklist *Checklist `json:"checklist"`
+	CheckIns  []CheckIn  `json:"checkIns"`
 }
 
 // TransitionInput moves an order.
@@ -93,6 +99,10 @@ type CommentInput struct {
 func (s *Service) Routes(api *httpapi.API) {
 	add := func(rt httpapi.Route) {
 		rt.Tag, rt.Access = "workorder", httpapi.Signed
+		if rt.Method == http.MethodPost && s.Keys != nil {
+			// every write may carry an Idempotency-Key (a phone's offline queue sends again)
+			rt.Handle = s.Keys.Wrap(rt.Handle, func(r *http.Request, id int64) (any, error) { return s.detailOf(r, id) })
+		}
 		api.Add(rt)
 	}
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/list", Summary: "Work orders, filtered and paged",
@@ -117,6 +127,8 @@ func (s *Service) Routes(api *httpapi.API) {
 		Body: AttachmentInput{}, Resp: Detail{}, Handle: s.attach})
 	add(httpapi.Route{Method: "GET", Path: "/v2/workorder/attachment/{uid}/{fileId}", Summary: "Download an attachment",
 		RawTypes: []string{"image/jpeg", "image/png", "image/webp", httpapi.MediaPDF}, Raw: s.download})
+	s.siteRoutes(add)
+	s.templateRoutes(api)
 }
 
 // filter is the list's filter; a station the caller cannot see is a 404.
@@ -192,6 +204,11 @@ func (s *Service) detailOf(r *http.Request, id int64) (any, error) {
 			if d.Attachments, err = attachments(ctx, s.DB, id); err == nil {
 				d.CCUserIDs, err = ccUsers(ctx, s.DB, id)
 			}
+		}
+	}
+	if err == nil {
+		if d.Checklist, err = checklistOf(ctx, s.DB, id); err == nil {
+			d.CheckIns, err = checkInsOf(ctx, s.DB, id)
 		}
 	}
 	if err != nil {

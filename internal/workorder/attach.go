@@ -11,6 +11,8 @@ import (
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/idempotent"
+	"github.com/helio-energy/helio/internal/store"
 )
 
 // Attachment limits.
@@ -93,8 +95,13 @@ func (s *Service) attach(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, httpapi.Internal(err)
 	}
-	if _, err := s.DB.Exec(ctx, `INSERT INTO work_order_attachments (order_id, blob_id, name, content_type, size, user_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, m.ID, in.Name, ctype, m.Size, p.UserID, s.now().UnixMilli()); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO work_order_attachments (order_id, blob_id, name, content_type, size, user_id, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, m.ID, in.Name, ctype, m.Size, p.UserID, s.now().UnixMilli()); err != nil {
+			return err
+		}
+		return idempotent.Applied(ctx, tx, o.ID)
+	}); err != nil {
 		_ = s.Blobs.Delete(ctx, p.OrgID, m.ID)
 		return nil, httpapi.Internal(err)
 	}

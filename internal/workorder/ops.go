@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/idempotent"
 	"github.com/helio-energy/helio/internal/station"
 	"github.com/helio-energy/helio/internal/store"
 )
@@ -133,7 +134,10 @@ func (s *Service) assign(r *http.Request) (any, error) {
 		}
 		_, err = tx.Exec(r.Context(), `INSERT INTO work_order_events (order_id, action, from_status, to_status, user_id, comment, created_at)
 			VALUES (?, 'assign', ?, 1, ?, ?, ?)`, o.ID, o.Status, p.UserID, in.Comment, at)
-		return err
+		if err != nil {
+			return err
+		}
+		return idempotent.Applied(r.Context(), tx, o.ID)
 	})
 	if errors.Is(err, errMoved) {
 		return nil, httpapi.Conflict(ErrNotFrom)
@@ -160,8 +164,13 @@ func (s *Service) comment(r *http.Request) (any, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if _, err := s.DB.Exec(r.Context(), "INSERT INTO work_order_comments (order_id, user_id, body, created_at) VALUES (?, ?, ?, ?)",
-		o.ID, httpapi.Caller(r).UserID, in.Body, s.now().UnixMilli()); err != nil {
+	if err := s.DB.InTx(r.Context(), func(tx *store.Tx) error {
+		if _, err := tx.Exec(r.Context(), "INSERT INTO work_order_comments (order_id, user_id, body, created_at) VALUES (?, ?, ?, ?)",
+			o.ID, httpapi.Caller(r).UserID, in.Body, s.now().UnixMilli()); err != nil {
+			return err
+		}
+		return idempotent.Applied(r.Context(), tx, o.ID)
+	}); err != nil {
 		return nil, httpapi.Internal(err)
 	}
 	return s.detailOf(r, o.ID)

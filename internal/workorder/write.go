@@ -11,6 +11,7 @@ import (
 
 	"github.com/helio-energy/helio/internal/blob"
 	"github.com/helio-energy/helio/internal/httpapi"
+	"github.com/helio-energy/helio/internal/idempotent"
 	"github.com/helio-energy/helio/internal/notify"
 	"github.com/helio-energy/helio/internal/org"
 	"github.com/helio-energy/helio/internal/station"
@@ -269,6 +270,9 @@ func Create(ctx context.Context, db *store.DB, ob *notify.Outbox, p *httpapi.Pri
 			VALUES (?, 'create', 0, 1, ?, '', ?)`, id, p.UserID, at); e != nil {
 			return e
 		}
+		if e = idempotent.Applied(ctx, tx, id); e != nil {
+			return e
+		}
 		return orderEvent(ctx, tx, ob, p, id, notify.WorkOrderCreated, "create", at)
 	})
 	if err == nil {
@@ -358,6 +362,16 @@ func Move(ctx context.Context, db *store.DB, ob *notify.Outbox, p *httpapi.Princ
 		if !Open(t.To) {
 			set += ", open_alarm_id = NULL"
 		}
+		if action == ActFinish {
+			// the checklist's required items are done first
+			missing, err := checklistMissing(ctx, tx, o.ID)
+			if err != nil {
+				return err
+			}
+			if missing > 0 {
+				return fmt.Errorf("%w: %d", errChecklist, missing)
+			}
+		}
 		res, err := tx.Exec(ctx, "UPDATE work_orders SET "+set+" WHERE id = ? AND status = ?", append(args, o.ID, o.Status)...)
 		if err != nil {
 			return err
@@ -369,6 +383,9 @@ func Move(ctx context.Context, db *store.DB, ob *notify.Outbox, p *httpapi.Princ
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, action, o.Status, t.To, p.UserID, comment, at); err != nil {
 			return err
 		}
+		if err = idempotent.Applied(ctx, tx, o.ID); err != nil {
+			return err
+		}
 		return orderEvent(ctx, tx, ob, p, o.ID, notify.WorkOrderTransitioned, action, at)
 	})
 	if err == nil {
@@ -376,6 +393,9 @@ func Move(ctx context.Context, db *store.DB, ob *notify.Outbox, p *httpapi.Princ
 	}
 	if errors.Is(err, errMoved) {
 		return t, httpapi.Conflict(ErrNotFrom)
+	}
+	if errors.Is(err, errChecklist) {
+		return t, httpapi.Conflict("wo_checklist_incomplete")
 	}
 	if err != nil {
 		return t, httpapi.Internal(err)
