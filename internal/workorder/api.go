@@ -72,9 +72,11 @@ type Detail struct {
 	Events      []Event      `json:"events"`
 	Comments    []Comment    `json:"comments"`
 	Attachments []Attachment `json:"attachments"`
-	// On site (site.go): the order's checklist (null: none) and its check-ins.
+	// On site (site.go): the order's checklist (null: none) and its check-ins; OnSite says
+	// whether the caller may check in and answer the checklist now.
 	Checklist *Checklist `json:"checklist"`
 	CheckIns  []CheckIn  `json:"checkIns"`
+	OnSite    bool       `json:"onSite" doc:"the caller may check in and answer the checklist now (processor or administrator, order accepted or executing)"`
 }
 
 // TransitionInput moves an order.
@@ -198,7 +200,7 @@ func (s *Service) detailOf(r *http.Request, id int64) (any, error) {
 		return nil, httpapi.Internal(err)
 	}
 	o.Localise(httpapi.Locale(r))
-	d := Detail{Order: o, Actions: Allowed(o.Status, ActorOf(p, &o)), CanAssign: canAssign(p, &o)}
+	d := Detail{Order: o, Actions: Allowed(o.Status, ActorOf(p, &o)), CanAssign: canAssign(p, &o), OnSite: onSite(p, &o) == nil}
 	if d.Events, err = events(ctx, s.DB, id); err == nil {
 		if d.Comments, err = comments(ctx, s.DB, id); err == nil {
 			if d.Attachments, err = attachments(ctx, s.DB, id); err == nil {

@@ -394,6 +394,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/checklist/template/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a checklist template */
+        post: operations["postV2ChecklistTemplateAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/checklist/template/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a checklist template (orders keep the copy they have) */
+        post: operations["postV2ChecklistTemplateDeleteId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/checklist/template/edit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a checklist template (orders keep the copy they have) */
+        post: operations["postV2ChecklistTemplateEditId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/checklist/template/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's checklist templates */
+        get: operations["getV2ChecklistTemplateList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/cloud/connection/add": {
         parameters: {
             query?: never;
@@ -3446,6 +3514,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/workorder/checkin/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check in or out on site, with the phone's position when allowed */
+        post: operations["postV2WorkorderCheckinUid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workorder/checklist/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give an open order a template's checklist (replaces one not started) */
+        post: operations["postV2WorkorderChecklistUid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workorder/checklist/answer/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer one checklist item (the processor, while the order is accepted or executing) */
+        post: operations["postV2WorkorderChecklistAnswerUid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/workorder/comment/{uid}": {
         parameters: {
             query?: never;
@@ -3926,6 +4045,107 @@ export interface components {
         ChatMessage: {
             content?: string;
             role?: string;
+        };
+        CheckIn: {
+            /** @description the position's accuracy, m */
+            accuracyM: number | null;
+            /** @description unix ms */
+            at: number;
+            /** @description from the station, m (when both positions are known) */
+            distanceM: number | null;
+            id: number;
+            /** @description in or out */
+            kind: string;
+            lat: number | null;
+            lng: number | null;
+            userName: string;
+        };
+        CheckInInput: {
+            /** @description 0 to 100000 m */
+            accuracyM?: number | null;
+            /** @description in or out */
+            kind: string;
+            /** @description -90 to 90 */
+            lat?: number | null;
+            /** @description -180 to 180 */
+            lng?: number | null;
+        };
+        Checklist: {
+            items: components["schemas"]["ChecklistEntry"][];
+            missing: number;
+            name: string;
+            templateId: number;
+        };
+        ChecklistAnswerInput: {
+            /** @description a photo item's attachment of the order (required to mark a photo done) */
+            attachmentId?: number;
+            done?: boolean;
+            key: string;
+            /** @description at most 500 characters */
+            note?: string;
+            /** @description a reading's value (required to mark a reading done) */
+            value?: number | null;
+        };
+        ChecklistAttachInput: {
+            templateId: number;
+        };
+        ChecklistEntry: {
+            /** @description unix ms; 0 not answered */
+            answeredAt: number;
+            answeredBy: string;
+            /** @description a photo item's attachment of the order */
+            attachmentId: number;
+            done: boolean;
+            /** @description unique in its checklist: 1-40 letters, digits, - or _ */
+            key: string;
+            /** @description check (ticked), photo (an attachment of the order) or reading (a number) */
+            kind: string;
+            /** @description 1-200 characters */
+            label: string;
+            note: string;
+            /** @description the order cannot be finished without it */
+            required: boolean;
+            /** @description a reading's unit, at most 20 characters */
+            unit?: string;
+            /** @description a reading's value */
+            value: number | null;
+        };
+        ChecklistItem: {
+            /** @description unique in its checklist: 1-40 letters, digits, - or _ */
+            key: string;
+            /** @description check (ticked), photo (an attachment of the order) or reading (a number) */
+            kind: string;
+            /** @description 1-200 characters */
+            label: string;
+            /** @description the order cannot be finished without it */
+            required: boolean;
+            /** @description a reading's unit, at most 20 characters */
+            unit?: string;
+        };
+        ChecklistItemInput: {
+            /** @description unique in its checklist: 1-40 letters, digits, - or _ */
+            key?: string;
+            /** @description check (ticked), photo (an attachment of the order) or reading (a number) */
+            kind?: string;
+            /** @description 1-200 characters */
+            label?: string;
+            /** @description the order cannot be finished without it */
+            required?: boolean;
+            /** @description a reading's unit, at most 20 characters */
+            unit?: string;
+        };
+        ChecklistTemplate: {
+            createdAt: number;
+            id: number;
+            items: components["schemas"]["ChecklistItem"][];
+            name: string;
+            updatedAt: number;
+        };
+        ChecklistTemplateInput: {
+            /** @description 1-50 items */
+            items: components["schemas"]["ChecklistItemInput"][];
+            /** @description 1-100 characters */
+            name: string;
         };
         ChildDeptInput: {
             name: string;
@@ -6639,6 +6859,8 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             canAssign: boolean;
             ccUserIds: number[];
+            checkIns: components["schemas"]["CheckIn"][];
+            checklist: components["schemas"]["Checklist"] | null;
             comments: components["schemas"]["Comment"][];
             description: string;
             /** @description (actual − planned hours) ÷ planned × 100 */
@@ -6653,6 +6875,8 @@ export interface components {
             id: number;
             /** @description WO-yyyyMMdd-id */
             number: string;
+            /** @description the caller may check in and answer the checklist now (processor or administrator, order accepted or executing) */
+            onSite: boolean;
             overtimeHours: number;
             /**
              * Format: date-time
@@ -7951,6 +8175,178 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Overview"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ChecklistTemplateAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChecklistTemplateInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChecklistTemplate"];
+                    };
+                };
+            };
+        };
+    };
+    postV2ChecklistTemplateDeleteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    postV2ChecklistTemplateEditId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChecklistTemplateInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChecklistTemplate"];
+                    };
+                };
+            };
+        };
+    };
+    getV2ChecklistTemplateList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChecklistTemplate"][];
                     };
                 };
             };
@@ -16218,6 +16614,144 @@ export interface operations {
                     "image/jpeg": unknown;
                     "image/png": unknown;
                     "image/webp": unknown;
+                };
+            };
+        };
+    };
+    postV2WorkorderCheckinUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["WorkorderDetail"];
+                    };
+                };
+            };
+        };
+    };
+    postV2WorkorderChecklistUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChecklistAttachInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["WorkorderDetail"];
+                    };
+                };
+            };
+        };
+    };
+    postV2WorkorderChecklistAnswerUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChecklistAnswerInput"];
+            };
+        };
+        responses: {
+            /** @description Error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Error envelope */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["WorkorderDetail"];
+                    };
                 };
             };
         };
