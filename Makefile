@@ -119,7 +119,7 @@ test:
 
 ## The benchmark suite: every figure beside its goal and a floor or peer measured in the
 ## same run; writes docs/performance.md.
-bench: build chromium fonts influxdb
+bench: build chromium fonts influxdb bin/mailpit
 	$(GO) run ./bench -bin $(CURDIR)/bin/helio -out docs/performance.md
 	$(GO) run ./bench/reports -out docs/perf-analysis.md
 

@@ -55,6 +55,9 @@ type config struct {
 
 	pushClients, pushAlarms int
 	pushUsers               string
+	stormMQTT               string
+	stormUsers, stormAlarms int
+	stormRounds             int
 
 	demoBackfillDays int
 
@@ -67,7 +70,7 @@ func flags() *config {
 	flag.StringVar(&c.out, "out", "docs/performance.md", "where to write the results")
 	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
-	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, demo, import)")
+	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, storm, demo, import)")
 	flag.StringVar(&c.section, "section", "", "write the results as this named section of -out (make bench-large: large), keeping the rest of the page; without it, -out is rewritten and its sections are kept")
 	flag.StringVar(&c.title, "title", "", "with -section: the section's title")
 	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
@@ -103,6 +106,10 @@ func flags() *config {
 	flag.IntVar(&c.pushClients, "push-clients", 5000, "alarm push: WebSocket clients (bench/push)")
 	flag.StringVar(&c.pushUsers, "push-users", "100,5000", "alarm push: user counts, one run each (bench/push)")
 	flag.IntVar(&c.pushAlarms, "push-alarms", 40, "alarm push: alarms per run (bench/push)")
+	flag.StringVar(&c.stormMQTT, "storm-mqtt", "mqtt://127.0.0.1:1883", "alarm storm: the MQTT broker of its ingest (bench/storm)")
+	flag.IntVar(&c.stormUsers, "storm-users", 100, "alarm storm: users told of every alarm by every channel (bench/storm -channels)")
+	flag.IntVar(&c.stormAlarms, "storm-alarms", 1000, "alarm storm: alarms in 10 s (bench/storm)")
+	flag.IntVar(&c.stormRounds, "storm-rounds", 2, "alarm storm: rounds of (without, with) the storm (bench/storm)")
 	flag.IntVar(&c.demoBackfillDays, "demo-backfill-days", 365, "demo start-up: days of back-fill (make demo's default)")
 	flag.IntVar(&c.importDevices, "import-devices", 200, "history import: devices of the generated CSV (bench/importer)")
 	flag.IntVar(&c.importDays, "import-days", 90, "history import: days of 5-minute rows (the issue's full size is 1095)")
@@ -133,6 +140,9 @@ func flags() *config {
 		small("console-runs", &c.consoleRuns, 1)
 		small("push-clients", &c.pushClients, 100)
 		small("push-alarms", &c.pushAlarms, 5)
+		small("storm-users", &c.stormUsers, 10)
+		small("storm-alarms", &c.stormAlarms, 100)
+		small("storm-rounds", &c.stormRounds, 1)
 		small("demo-backfill-days", &c.demoBackfillDays, 7)
 		small("import-days", &c.importDays, 3)
 		if !set["push-users"] {
@@ -223,6 +233,7 @@ func run(ctx context.Context, c *config) error {
 		{"replicas", env.replicas},
 		{"console", nil}, // runs inside dashboard, on the first fleet's server
 		{"push", env.push},
+		{"storm", env.storm},
 		{"demo", env.demo},
 		{"import", env.importHistory},
 	}

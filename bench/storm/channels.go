@@ -179,3 +179,36 @@ func outbox(ctx context.Context, db *store.DB) map[string]int {
 	}
 	return out
 }
+
+// pushesSent counts the push deliveries sent, one per user and alarm: the users of each
+// fan-out row sent (target 0, the users in its payload) and the users' own rows sent, less
+// the parts of sent fan-out rows that went on as rows of their own and are not sent (yet).
+func pushesSent(ctx context.Context, db *store.DB) int {
+	rows, err := db.Query(ctx, "SELECT target_id, state, payload FROM notify_outbox WHERE channel = 'push'")
+	if err != nil {
+		return -1
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var target int64
+		var state, payload string
+		if rows.Scan(&target, &state, &payload) != nil {
+			return -1
+		}
+		var f struct {
+			Users  []int64 `json:"users"`
+			Origin int64   `json:"origin"`
+		}
+		_ = json.Unmarshal([]byte(payload), &f)
+		switch {
+		case target == 0 && state == "sent":
+			n += len(f.Users)
+		case target != 0 && f.Origin == 0 && state == "sent":
+			n++
+		case target != 0 && f.Origin != 0 && state != "sent":
+			n--
+		}
+	}
+	return n
+}
