@@ -8,7 +8,8 @@ import { baseUrl, launch, screenshot, signedInPage, waitForHash } from './suppor
 // and finds the icons it names; the service worker the console registers takes control of the
 // page and keeps the shell; with the browser offline a reload still opens the console (from
 // the worker's cache, still signed in) and says it is offline, a screen not visited before
-// opens from the cache too, and the notice goes when the network returns. A worker of a new
+// opens from the cache too (its list waiting for the network), and the notice goes when the
+// network returns. A worker of a new
 // version removes the caches of the old one.
 
 const PHONE = { width: 390, height: 844 };
@@ -23,9 +24,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function offlineText(locale: string): string {
+function offlineText(locale: string, key = 'offline.notice'): string {
   const texts = JSON.parse(readFileSync(join(process.cwd(), 'src', 'locales', `${locale}.json`), 'utf8')) as Record<string, string>;
-  return texts['offline.notice']!;
+  return texts[key]!;
 }
 
 /** The console open on the monitor at phone size, its worker in control of the page. */
@@ -121,6 +122,8 @@ describe('the installable console', () => {
     });
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     expect(await page.locator('header').first().isVisible()).toBe(true);
+    // its list waits for the network, and says so
+    await page.getByText(offlineText('en-US', 'offline.waiting')).first().waitFor();
     await notice.waitFor();
 
     // online again: the notice goes and the data comes

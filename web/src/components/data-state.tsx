@@ -7,6 +7,7 @@ import '@arco-design/web-react/es/Spin/style/css.js';
 import { IconExclamationCircle } from '@arco-design/web-react/icon';
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useOnline } from '@/lib/connection';
 import styles from './data-state.module.css';
 
 export interface DataStateProps {
@@ -26,12 +27,14 @@ export interface DataStateProps {
  */
 export function DataState({ loading, error, empty, emptyText, onRetry, minHeight, children }: DataStateProps) {
   const { t } = useTranslation();
+  const online = useOnline();
   const style: CSSProperties | undefined = minHeight === undefined ? undefined : { minHeight };
-  if (loading) {
+  if (loading || (error && !online)) {
+    // offline, a query waits for the network (and one that failed runs again when it returns)
     return (
       <div className={styles.state} style={style} role="status" aria-live="polite">
-        <Spin />
-        <span>{t('common.loading')}</span>
+        {online && <Spin />}
+        <span>{t(online ? 'common.loading' : 'offline.waiting')}</span>
       </div>
     );
   }

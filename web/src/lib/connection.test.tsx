@@ -2,6 +2,7 @@ import Message from '@arco-design/web-react/es/Message';
 import { onlineManager } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { ConnectionNotice } from '@/components/connection-notice';
+import { DataState } from '@/components/data-state';
 import { jsonResponse } from '@/testing/test-utils';
 import { getUserInfo, keptProfile } from './auth';
 import { noteServerReach, useServerReach } from './connection';
@@ -72,5 +73,21 @@ describe('working without the network', () => {
     });
     expect(screen.getByRole('status')).toHaveTextContent('A new version of the console is ready.');
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+  });
+
+  it('says a list waits for the network rather than loading, offline', () => {
+    render(<DataState loading />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading…');
+    act(() => onlineManager.setOnline(false));
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting for the network…');
+  });
+
+  it('says a list that failed offline waits for the network, and offers Retry online', () => {
+    render(<DataState error onRetry={() => undefined} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('The data could not be loaded');
+    act(() => noteServerReach(false));
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting for the network…');
+    act(() => window.dispatchEvent(new Event('offline')));
+    expect(onlineManager.isOnline()).toBe(false);
   });
 });

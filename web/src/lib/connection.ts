@@ -29,8 +29,14 @@ export function noteServerReach(answered: boolean): void {
   }
 }
 
+// Listening from the first script on: the queries' own listeners start with the first render,
+// after a browser may already have said it went offline.
 if (typeof window !== 'undefined') {
-  window.addEventListener('online', refetchFailed);
+  window.addEventListener('offline', () => onlineManager.setOnline(false));
+  window.addEventListener('online', () => {
+    onlineManager.setOnline(true);
+    refetchFailed();
+  });
 }
 
 // A console opened without the network knows it from the start: its queries wait for the
