@@ -103,7 +103,8 @@ describe('webhooks', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${baseUrl()}/#/permission/webhooks`);
       await page.getByRole('heading', { name: 'Webhook 推送', exact: true }).first().waitFor();
-      await page.getByRole('row').filter({ hasText: 'E2E receiver' }).first().waitFor();
+      // a table on a wide screen, a card each on a phone
+      await page.getByRole(width < 768 ? 'listitem' : 'row').filter({ hasText: 'E2E receiver' }).first().waitFor();
       await screenshot(page, `webhooks-zh-CN-dark-${width}`);
     }
   }, 120_000);
