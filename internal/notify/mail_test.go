@@ -211,7 +211,7 @@ func TestLimitSpeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := mp.Wait(t, 1, 5*time.Second)
-	if m := mp.Message(t, got[0].ID); !strings.Contains(m.Text, "Your daily limit held back 3 alarms today (time zone UTC)") {
+	if m := mp.Message(t, got[0].ID); !strings.Contains(m.Text, "Your daily e-mail limit held back 3 alarms today (time zone UTC)") {
 		t.Fatalf("mail without the held count:\n%s", m.Text)
 	}
 }
