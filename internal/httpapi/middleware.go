@@ -112,7 +112,7 @@ func securityHeaders(h http.Handler) http.Handler {
 		hd.Set("X-Frame-Options", "DENY")
 		hd.Set("Referrer-Policy", "same-origin")
 		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
-		hd.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		hd.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(self)") // the crew's check-in on site may send the phone's position
 		if r.TLS != nil || (trustProxy.Load() && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")) {
 			hd.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 		}

@@ -40,6 +40,10 @@ func TestSystemCalls(t *testing.T) {
 					t.Errorf("missing %s", h)
 				}
 			}
+			// the console's own pages may ask for the phone's position (check-in on site), no one else's
+			if p := r.Header.Get("Permissions-Policy"); !strings.Contains(p, "geolocation=(self)") || !strings.Contains(p, "microphone=()") {
+				t.Errorf("Permissions-Policy %q: want geolocation=(self), the microphone refused", p)
+			}
 			if !strings.Contains(r.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 				t.Error("CSP must forbid framing")
 			}
