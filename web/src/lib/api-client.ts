@@ -74,6 +74,8 @@ export interface RequestOptions {
   /** false: the caller handles every failure itself; no message, no redirect, no dialog. */
   handleErrors?: boolean;
   timeoutMs?: number;
+  /** Headers of the call's own (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -184,6 +186,10 @@ export async function readBody(response: Response): Promise<unknown> {
  */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, query, signal, handleErrors = true } = options;
+  const headers = buildHeaders(path, body !== undefined);
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    headers.set(name, value);
+  }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const cancel = () => controller.abort();
@@ -195,7 +201,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   try {
     const response = await fetch(buildUrl(path, query), {
       method,
-      headers: buildHeaders(path, body !== undefined),
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
     });

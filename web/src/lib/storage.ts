@@ -9,6 +9,10 @@ export const STORAGE_KEYS = {
   location: 'helio-location',
   settings: 'helio-settings',
   profile: 'helio-profile',
+  /** Work orders kept for reading offline (forgotten at sign-out). */
+  workOrdersKept: 'helio-wo-kept',
+  /** Work-order actions waiting for the network (kept across sign-outs: never lost). */
+  workOrderQueue: 'helio-wo-queue',
 } as const;
 
 function read(key: string): string | null {
@@ -45,5 +49,6 @@ export function clearSessionStorage(): void {
   window.localStorage.removeItem(STORAGE_KEYS.cid);
   window.localStorage.removeItem(STORAGE_KEYS.alarmList);
   window.localStorage.removeItem(STORAGE_KEYS.profile);
+  window.localStorage.removeItem(STORAGE_KEYS.workOrdersKept);
   useTokenStore.setState({ token: null });
 }

@@ -5,15 +5,23 @@ import '@arco-design/web-react/es/Modal/style/css.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
-import { notifySuccess } from '@/lib/notify';
+import { notifyInfo, notifySuccess } from '@/lib/notify';
 import { COMMENT_REQUIRED, useMoveWorkOrder, type WorkOrderAction } from './api/work-orders';
 
 const MAX_COMMENT = 1000;
 
 /** Confirms a transition with its comment (required to reject and to finish). */
-export function ActionDialog({ orderId, action, onClose }: { orderId: number; action: WorkOrderAction | null; onClose: () => void }) {
+export function ActionDialog({
+  order,
+  action,
+  onClose,
+}: {
+  order: { id: number; number: string };
+  action: WorkOrderAction | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
-  const move = useMoveWorkOrder(orderId);
+  const move = useMoveWorkOrder(order);
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState('');
   const required = action !== null && COMMENT_REQUIRED.includes(action);
@@ -31,8 +39,12 @@ export function ActionDialog({ orderId, action, onClose }: { orderId: number; ac
       return;
     }
     try {
-      await move.mutateAsync({ action, comment: comment.trim() });
-      notifySuccess(t(`ops.wo.done.${action}`));
+      const answer = await move.mutateAsync({ action, comment: comment.trim() });
+      if (answer === 'queued') {
+        notifyInfo(t('ops.queue.queued'));
+      } else {
+        notifySuccess(t(`ops.wo.done.${action}`));
+      }
       close();
     } catch (error) {
       if (error instanceof ApiError && error.fields.comment) {

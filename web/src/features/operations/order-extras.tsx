@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { LabelledSelect, Option } from '@/components/select';
 import { ZonedTime } from '@/components/zoned-time';
 
-import { notifyError, notifySuccess } from '@/lib/notify';
+import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
 import {
   downloadAttachment,
   useAssignWorkOrder,
@@ -34,6 +34,33 @@ export function fileProblem(file: { size: number; type: string }): string | null
   return null;
 }
 
+/** The longest side a photo is sent at: a phone's 12-megapixel photo becomes a few hundred kB. */
+export const PHOTO_MAX_SIDE = 1600;
+
+/**
+ * A file as a data URL; a large photo (JPEG, PNG or WebP) is first resized on the phone to
+ * PHOTO_MAX_SIDE and sent as JPEG, so that a queue of photos fits the phone's storage and a
+ * slow link.
+ */
+async function photoData(file: File): Promise<string> {
+  const url = await readAsDataURL(file);
+  if (!file.type.startsWith('image/') || typeof document === 'undefined') return url;
+  const img = new Image();
+  const loaded = new Promise<boolean>((resolve) => {
+    img.onload = () => resolve(true);
+    img.onerror = () => resolve(false);
+  });
+  img.src = url;
+  if (!(await loaded)) return url;
+  const scale = Math.min(1, PHOTO_MAX_SIDE / Math.max(img.naturalWidth, img.naturalHeight));
+  if (scale >= 1) return url;
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(img.naturalWidth * scale);
+  canvas.height = Math.round(img.naturalHeight * scale);
+  canvas.getContext('2d')?.drawImage(img, 0, 0, canvas.width, canvas.height);
+  return canvas.toDataURL('image/jpeg', 0.85);
+}
+
 function readAsDataURL(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -46,7 +73,7 @@ function readAsDataURL(file: File): Promise<string> {
 /** The order's files: download each, attach photos or PDFs. */
 export function Attachments({ order }: { order: WorkOrderDetail }) {
   const { t } = useTranslation();
-  const attach = useAttachToWorkOrder(order.id);
+  const attach = useAttachToWorkOrder(order);
   const input = useRef<HTMLInputElement>(null);
   const pick = async (file: File | undefined) => {
     if (!file) {
@@ -58,8 +85,12 @@ export function Attachments({ order }: { order: WorkOrderDetail }) {
       return;
     }
     try {
-      await attach.mutateAsync({ name: file.name, data: await readAsDataURL(file) });
-      notifySuccess(t('ops.wo.file.attached', { name: file.name }));
+      const answer = await attach.mutateAsync({ name: file.name, data: await photoData(file) });
+      if (answer === 'queued') {
+        notifyInfo(t('ops.queue.queued'));
+      } else {
+        notifySuccess(t('ops.wo.file.attached', { name: file.name }));
+      }
     } catch {
       // the request layer already said why
     } finally {
@@ -112,15 +143,16 @@ export function Attachments({ order }: { order: WorkOrderDetail }) {
 /** Comments: read them, add one. */
 export function Comments({ order }: { order: WorkOrderDetail }) {
   const { t } = useTranslation();
-  const send = useCommentWorkOrder(order.id);
+  const send = useCommentWorkOrder(order);
   const [body, setBody] = useState('');
   const submit = async () => {
     if (body.trim() === '') {
       return;
     }
     try {
-      await send.mutateAsync(body.trim());
+      const answer = await send.mutateAsync({ body: body.trim() });
       setBody('');
+      if (answer === 'queued') notifyInfo(t('ops.queue.queued'));
     } catch {
       // the request layer already said why
     }

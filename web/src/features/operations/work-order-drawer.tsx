@@ -4,7 +4,8 @@ import Drawer from '@arco-design/web-react/es/Drawer';
 import '@arco-design/web-react/es/Alert/style/css.js';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Drawer/style/css.js';
-import { type ReactNode, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataState } from '@/components/data-state';
@@ -13,9 +14,20 @@ import { ZonedTime } from '@/components/zoned-time';
 import { formatNumber, zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { ActionDialog } from './action-dialog';
-import { knownActions, liveTimeout, useWorkOrderDetail, type WorkOrderAction, type WorkOrderDetail } from './api/work-orders';
+import {
+  checklistTemplatesQuery,
+  knownActions,
+  liveTimeout,
+  useWorkOrderDetail,
+  type WorkOrderAction,
+  type WorkOrderDetail,
+} from './api/work-orders';
+import { withQueued } from './offline/optimistic';
+import { useOfflineQueue } from './offline/queue';
+import { QueueBar } from './offline/queue-bar';
 import styles from './operations.module.css';
 import { Assign, Attachments, Comments } from './order-extras';
+import { SitePanel } from './site-panel';
 import { PriorityTag, TimeoutTag, WorkOrderStatusTag } from './work-order-tags';
 
 function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: number; onAction: (a: WorkOrderAction) => void }) {
@@ -107,6 +119,7 @@ function DetailBody({ order, now, onAction }: { order: WorkOrderDetail; now: num
             </li>
           ))}
       </ol>
+      <SitePanel order={order} />
       <Comments order={order} />
       <Attachments order={order} />
     </>
@@ -118,17 +131,21 @@ export function WorkOrderDrawer({ id, now, onClose }: { id: number | undefined; 
   const { t } = useTranslation();
   const detail = useWorkOrderDetail(id);
   const [action, setAction] = useState<WorkOrderAction | null>(null);
-  const order = detail.data;
+  // the order as it will be once the actions waiting for the network are applied
+  const { queue } = useOfflineQueue();
+  const templates = useQuery({ ...checklistTemplatesQuery, enabled: queue.some((a) => a.orderId === id) });
+  const order = useMemo(() => detail.data && withQueued(detail.data, queue, templates.data ?? []), [detail.data, queue, templates.data]);
   const title = order ? t('ops.wo.detailOf', { number: order.number }) : t('ops.wo.detail');
   const dialog = { role: 'dialog', 'aria-modal': true, 'aria-label': title } as object;
   return (
     <>
       <Drawer {...dialog} width={560} title={title} visible={id !== undefined} onCancel={onClose} footer={null} unmountOnExit focusLock autoFocus>
+        <QueueBar />
         <DataState loading={detail.isPending} error={detail.isError} onRetry={() => void detail.refetch()} minHeight={240}>
           {order && <DetailBody order={order} now={now} onAction={setAction} />}
         </DataState>
       </Drawer>
-      {order && <ActionDialog orderId={order.id} action={action} onClose={() => setAction(null)} />}
+      {order && <ActionDialog order={order} action={action} onClose={() => setAction(null)} />}
     </>
   );
 }

@@ -20,6 +20,7 @@ import {
   useWorkOrderList,
   type WorkOrder,
 } from './api/work-orders';
+import { QueueBar } from './offline/queue-bar';
 import styles from './operations.module.css';
 import { opsTexts } from './texts';
 import { useNow } from './use-now';
@@ -169,6 +170,7 @@ export function WorkOrderPage() {
         <DataState loading minHeight={320} />
       ) : (
         <div className={styles.page}>
+          <QueueBar />
           <WorkOrderSummary filters={filters} />
           <WorkOrderFilterBar value={filters} onChange={update} onReset={reset} />
           <ListToolbar note={list.data ? t('ops.wo.total', { total: list.data.total }) : ''}>

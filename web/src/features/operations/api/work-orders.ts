@@ -5,6 +5,8 @@ import type { QueryValue } from '@/lib/api-client';
 import { type Schemas, typedApi } from '@/lib/api-typed';
 import { downloadFile } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
+import { keptRead } from '../offline/kept';
+import { act, type QueuedRoute } from '../offline/queue';
 
 /** Every work-order query's key starts with this; the push invalidates it. */
 export const WORK_ORDER_KEY = 'workorder';
@@ -130,7 +132,10 @@ export function useWorkOrderList(filters: WorkOrderFilters) {
   const query = toWorkOrderQuery(filters);
   return useQuery({
     queryKey: [WORK_ORDER_KEY, 'list', query],
-    queryFn: ({ signal }) => typedApi.get('/v2/workorder/list', { query }, { signal }),
+    // kept on the phone, so that the crew's orders read offline
+    queryFn: ({ signal }) => keptRead('lists', JSON.stringify(query), () => typedApi.get('/v2/workorder/list', { query }, { signal })),
+    // offline too: the kept copy answers (offline/kept.ts)
+    networkMode: 'always',
     placeholderData: keepPreviousData,
     // Timeouts move with the clock; the screen also recomputes them every half minute.
     refetchInterval: 60_000,
@@ -152,7 +157,9 @@ export function useWorkOrderSummary(filters: WorkOrderFilters) {
 export const workOrderDetailQuery = (id: number) =>
   queryOptions({
     queryKey: [WORK_ORDER_KEY, 'detail', id],
-    queryFn: ({ signal }) => typedApi.get('/v2/workorder/detail/{uid}', { path: { uid: id } }, { signal }),
+    queryFn: ({ signal }) =>
+      keptRead('details', String(id), () => typedApi.get('/v2/workorder/detail/{uid}', { path: { uid: id } }, { signal })),
+    networkMode: 'always',
     staleTime: 0,
   });
 
@@ -170,13 +177,37 @@ export function usePeople() {
 
 export type WorkOrderInput = Schemas['WorkorderInput'];
 
+/** Shows a write's answer: the order's detail, and the lists refreshed. */
+export function showDetail(detail: WorkOrderDetail): void {
+  queryClient.setQueryData(workOrderDetailQuery(detail.id).queryKey, detail);
+  void queryClient.invalidateQueries({ queryKey: [WORK_ORDER_KEY] });
+}
+
 /** A write that answers the order's detail: keep it and refresh the lists. */
 function useDetailWrite<I>(call: (input: I) => Promise<WorkOrderDetail>) {
+  return useMutation({ mutationFn: call, onSuccess: showDetail });
+}
+
+/**
+ * A write a crew member makes on site: sent now, or queued while offline (offline/queue.ts),
+ * always under an Idempotency-Key. Resolves with the detail, or 'queued'.
+ */
+function useSiteWrite<I>(order: { id: number; number: string }, route: QueuedRoute, what: (input: I) => string) {
   return useMutation({
-    mutationFn: call,
-    onSuccess: (detail) => {
-      queryClient.setQueryData(workOrderDetailQuery(detail.id).queryKey, detail);
-      void queryClient.invalidateQueries({ queryKey: [WORK_ORDER_KEY] });
+    // never paused offline: the action is queued instead (offline/queue.ts)
+    networkMode: 'always',
+    mutationFn: (input: I) =>
+      act<WorkOrderDetail>({
+        orderId: order.id,
+        number: order.number,
+        route,
+        body: input,
+        what: what(input),
+        // a photo waiting offline gets a placeholder id the checklist may name
+        ...(route === '/v2/workorder/attachment/{uid}' ? { ref: -Date.now() } : {}),
+      }),
+    onSuccess: (answer) => {
+      if (answer !== 'queued') showDetail(answer);
     },
   });
 }
@@ -184,21 +215,40 @@ function useDetailWrite<I>(call: (input: I) => Promise<WorkOrderDetail>) {
 export const useCreateWorkOrder = () =>
   useDetailWrite((input: WorkOrderInput) => typedApi.post('/v2/workorder/add', { body: input }));
 
-export const useMoveWorkOrder = (id: number) =>
-  useDetailWrite((input: { action: WorkOrderAction; comment: string }) =>
-    typedApi.post('/v2/workorder/transition/{uid}', { path: { uid: id }, body: input }),
-  );
+export const useMoveWorkOrder = (order: { id: number; number: string }) =>
+  useSiteWrite(order, '/v2/workorder/transition/{uid}', (input: { action: WorkOrderAction; comment: string }) => `action.${input.action}`);
 
 export const useAssignWorkOrder = (id: number) =>
   useDetailWrite((input: { assigneeUserId?: number; assigneeDeptId?: number; comment?: string }) =>
     typedApi.post('/v2/workorder/assign/{uid}', { path: { uid: id }, body: input }),
   );
 
-export const useCommentWorkOrder = (id: number) =>
-  useDetailWrite((body: string) => typedApi.post('/v2/workorder/comment/{uid}', { path: { uid: id }, body: { body } }));
+export const useCommentWorkOrder = (order: { id: number; number: string }) =>
+  useSiteWrite(order, '/v2/workorder/comment/{uid}', (_: { body: string }) => 'comment');
 
-export const useAttachToWorkOrder = (id: number) =>
-  useDetailWrite((input: { name: string; data: string }) => typedApi.post('/v2/workorder/attachment/{uid}', { path: { uid: id }, body: input }));
+export const useAttachToWorkOrder = (order: { id: number; number: string }) =>
+  useSiteWrite(order, '/v2/workorder/attachment/{uid}', (_: { name: string; data: string }) => 'attachment');
+
+export type CheckInInput = Schemas['CheckInInput'];
+export type ChecklistAnswer = Schemas['ChecklistAnswerInput'];
+export type Checklist = Schemas['Checklist'];
+export type ChecklistTemplate = Schemas['ChecklistTemplate'];
+
+export const useCheckIn = (order: { id: number; number: string }) =>
+  useSiteWrite(order, '/v2/workorder/checkin/{uid}', (input: CheckInInput) => `checkin.${input.kind}`);
+
+export const useAnswerItem = (order: { id: number; number: string }) =>
+  useSiteWrite(order, '/v2/workorder/checklist/answer/{uid}', (_: ChecklistAnswer) => 'answer');
+
+export const useTakeChecklist = (order: { id: number; number: string }) =>
+  useSiteWrite(order, '/v2/workorder/checklist/{uid}', (_: { templateId: number }) => 'checklist');
+
+export const checklistTemplatesQuery = queryOptions({
+  queryKey: [WORK_ORDER_KEY, 'templates'],
+  queryFn: ({ signal }) => keptRead('lists', 'templates', () => typedApi.get('/v2/checklist/template/list', undefined, { signal })),
+  networkMode: 'always',
+  staleTime: 5 * 60_000,
+});
 
 export function downloadAttachment(orderId: number, file: WorkOrderAttachment): Promise<string> {
   return downloadFile(`/v2/workorder/attachment/${orderId}/${file.id}`, {}, file.name);
