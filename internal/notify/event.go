@@ -198,7 +198,7 @@ func (o *Outbox) DirectMany(ctx context.Context, tx *store.Tx, rows []Row) error
 				}
 			}
 			next := now
-			if r.Channel == ChannelEmail {
+			if r.Channel == ChannelEmail && r.Event != AlarmEscalated { // an escalation does not wait for a digest
 				next += digest[r.Target] * time.Minute.Milliseconds()
 			}
 			args = append(args, r.OrgID, r.Channel, r.Target, r.Event, r.SubjectID, string(payload), next, now)

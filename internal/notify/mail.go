@@ -119,10 +119,19 @@ func (w *Worker) mailTo(ctx context.Context, uid int64) (int, int64, error) {
 		return 0, 0, uerr
 	}
 	if uerr == nil && u.okay && u.verified && w.Mail.Enabled() && u.digest > 0 && firstAttempts == 0 {
-		// a digest goes once the oldest alarm waiting has waited its period
+		// a digest goes once the oldest alarm waiting has waited its period, or at once when an
+		// escalation waits (someone must act now): it takes the rest along
 		due := firstAt + int64(u.digest)*time.Minute.Milliseconds()
 		if now < due {
-			return 0, due, nil
+			var one int
+			err := w.DB.QueryRow(ctx, `SELECT 1 FROM notify_outbox WHERE channel = 'email' AND target_id = ? AND state = 'pending'
+				AND event = ? LIMIT 1`, uid, AlarmEscalated).Scan(&one)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return 0, 0, fmt.Errorf("notify: unable to read the outbox: %w", err)
+			}
+			if err != nil {
+				return 0, due, nil
+			}
 		}
 	}
 	rows, err := w.DB.Query(ctx, `SELECT id, org_id, event, subject_id, payload, created_at, attempts FROM notify_outbox

@@ -215,3 +215,40 @@ func TestLimitSpeaks(t *testing.T) {
 		t.Fatalf("mail without the held count:\n%s", m.Text)
 	}
 }
+
+// TestEscalationSkipsDigest: an escalation e-mail does not wait for the user's digest period:
+// it goes at once and takes the alarms waiting for the digest along.
+func TestEscalationSkipsDigest(t *testing.T) {
+	r := newRig(t)
+	mp := r.relay(t)
+	ctx := context.Background()
+	li := r.user(t, "li", "li@helio.example", true, "en-US", 60)
+	for i := range 2 {
+		a := trip
+		a.ID = int64(200 + i)
+		r.mail(t, li, a)
+	}
+	if _, err := r.worker.mailPass(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(time.Minute)
+	if n := len(mp.Messages(t)); n != 0 {
+		t.Fatalf("%d e-mails inside the digest period", n)
+	}
+	esc := trip
+	esc.ID = 202
+	esc.Escalation = &Escalation{Rule: "Faults", Step: 1, AfterMinutes: 5, Notified: []string{"li"}}
+	if err := r.db.InTx(ctx, func(tx *store.Tx) error {
+		return r.outbox.DirectMany(ctx, tx, []Row{{OrgID: r.org, Channel: ChannelEmail, Target: li, Event: AlarmEscalated, SubjectID: esc.ID, Data: esc}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.worker.mailPass(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := mp.Wait(t, 1, 5*time.Second)
+	m := mp.Message(t, got[0].ID)
+	if len(got) != 1 || strings.Count(m.Text, "Alarm escalated: ") != 1 || strings.Count(m.Text, "Alarm raised: ") != 2 {
+		t.Fatalf("escalation e-mail %q\n%s", m.Subject, m.Text)
+	}
+}
