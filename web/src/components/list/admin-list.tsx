@@ -1,11 +1,13 @@
 import Button from '@arco-design/web-react/es/Button';
+import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import '@arco-design/web-react/es/Button/style/css.js';
+import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import { IconPlus } from '@arco-design/web-react/icon';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { DataState } from '@/components/data-state';
-import { Panel } from '@/components/panel';
+import { PageHeader, Panel } from '@/components/panel';
 import styles from './admin-list.module.css';
 import { CardTable } from './card-table';
 import type { FitColumn } from './fit-columns';
@@ -50,5 +52,56 @@ export function AdminList<T>({ title, intro, addLabel, onAdd, query, columns, em
         <CardTable label={title} rowKey="id" columns={columns as FitColumn<T>[]} data={query.data ?? []} pagination={false} border={false} />
       </DataState>
     </Panel>
+  );
+}
+
+/**
+ * An administrator's screen of one such list: its title, the list, and what goes with it
+ * (dialogs, drawers, further panels); a loading state until the screen's texts are ready.
+ */
+export function AdminListPage<T>({
+  ready,
+  pageTitle,
+  children,
+  ...list
+}: AdminListProps<T> & { ready: boolean; pageTitle: string; children?: ReactNode }) {
+  if (!ready) {
+    return <DataState loading minHeight={320} />;
+  }
+  return (
+    <>
+      <PageHeader title={pageTitle} />
+      <AdminList {...list} />
+      {children}
+    </>
+  );
+}
+
+/** A row's edit button, and its delete button behind a confirmation. */
+export function EditDelete({
+  editLabel,
+  deleteLabel,
+  confirm,
+  onEdit,
+  onDelete,
+}: {
+  editLabel: string;
+  deleteLabel: string;
+  /** The confirmation's question ("Delete the webhook X?"). */
+  confirm: string;
+  onEdit: () => void;
+  onDelete: () => Promise<unknown>;
+}) {
+  return (
+    <>
+      <Button size="mini" onClick={onEdit}>
+        {editLabel}
+      </Button>
+      <Popconfirm title={confirm} onOk={onDelete}>
+        <Button size="mini" status="danger">
+          {deleteLabel}
+        </Button>
+      </Popconfirm>
+    </>
   );
 }

@@ -1,18 +1,14 @@
 import Button from '@arco-design/web-react/es/Button';
-import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
-import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataState } from '@/components/data-state';
-import { AdminList } from '@/components/list/admin-list';
+import { AdminListPage, EditDelete } from '@/components/list/admin-list';
 import type { FitColumn } from '@/components/list/fit-columns';
-import { PageHeader } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -69,39 +65,32 @@ export function CloudPage() {
           <Button size="mini" onClick={() => sync.mutateAsync(c.id ?? 0).then(() => notifySuccess(t('cloud.syncQueued')), failed)}>
             {t('cloud.syncNow')}
           </Button>
-          <Button size="mini" onClick={() => setEditing(c)}>
-            {t('cloud.edit')}
-          </Button>
-          <Popconfirm
-            title={t('cloud.deleteConfirm', { name: c.name })}
-            onOk={() => remove.mutateAsync(c.id ?? 0).then(() => notifySuccess(t('cloud.deleted')), failed)}
-          >
-            <Button size="mini" status="danger">
-              {t('cloud.delete')}
-            </Button>
-          </Popconfirm>
+          <EditDelete
+            editLabel={t('cloud.edit')}
+            deleteLabel={t('cloud.delete')}
+            confirm={t('cloud.deleteConfirm', { name: c.name })}
+            onEdit={() => setEditing(c)}
+            onDelete={() => remove.mutateAsync(c.id ?? 0).then(() => notifySuccess(t('cloud.deleted')), failed)}
+          />
         </Space>
       ),
     },
   ];
 
-  if (!ready) {
-    return <DataState loading minHeight={320} />;
-  }
   return (
-    <>
-      <PageHeader title={t('menu.permission.cloud')} />
-      <AdminList
-        title={t('cloud.title')}
-        intro={t('cloud.intro')}
-        addLabel={t('cloud.add')}
-        onAdd={() => setEditing('new')}
-        query={list}
-        columns={columns}
-        emptyText={t('cloud.empty')}
-      />
+    <AdminListPage
+      ready={ready}
+      pageTitle={t('menu.permission.cloud')}
+      title={t('cloud.title')}
+      intro={t('cloud.intro')}
+      addLabel={t('cloud.add')}
+      onAdd={() => setEditing('new')}
+      query={list}
+      columns={columns}
+      emptyText={t('cloud.empty')}
+    >
       <ConnectionDialog editing={editing} onClose={() => setEditing(null)} />
       <DiscoverDialog connection={discovering} onClose={() => setDiscovering(null)} />
-    </>
+    </AdminListPage>
   );
 }

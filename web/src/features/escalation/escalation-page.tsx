@@ -1,18 +1,12 @@
-import Button from '@arco-design/web-react/es/Button';
-import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
 import type { ColumnProps } from '@arco-design/web-react/es/Table';
 import Tag from '@arco-design/web-react/es/Tag';
-import '@arco-design/web-react/es/Button/style/css.js';
-import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataState } from '@/components/data-state';
-import { AdminList } from '@/components/list/admin-list';
-import { PageHeader } from '@/components/panel';
+import { AdminListPage, EditDelete } from '@/components/list/admin-list';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { type Rule, rulesQuery, stepText, useDeleteRule } from './api';
 import styles from './escalation.module.css';
@@ -69,40 +63,33 @@ export function EscalationPage() {
       width: 170,
       render: (_: unknown, r: Rule) => (
         <Space wrap>
-          <Button size="mini" onClick={() => setEditing(r)}>
-            {t('escalation.edit')}
-          </Button>
-          <Popconfirm
-            title={t('escalation.deleteConfirm', { name: r.name })}
-            onOk={() => remove.mutateAsync(r.id).then(() => notifySuccess(t('escalation.deleted')), failed)}
-          >
-            <Button size="mini" status="danger">
-              {t('escalation.delete')}
-            </Button>
-          </Popconfirm>
+          <EditDelete
+            editLabel={t('escalation.edit')}
+            deleteLabel={t('escalation.delete')}
+            confirm={t('escalation.deleteConfirm', { name: r.name })}
+            onEdit={() => setEditing(r)}
+            onDelete={() => remove.mutateAsync(r.id).then(() => notifySuccess(t('escalation.deleted')), failed)}
+          />
         </Space>
       ),
     },
   ];
 
-  if (!ready) {
-    return <DataState loading minHeight={320} />;
-  }
   return (
-    <>
-      <PageHeader title={t('menu.permission.escalation')} />
-      <AdminList
-        title={t('escalation.title')}
-        intro={t('escalation.intro')}
-        addLabel={t('escalation.add')}
-        onAdd={() => setEditing('new')}
-        query={rules}
-        columns={columns}
-        emptyText={t('escalation.empty')}
-      />
+    <AdminListPage
+      ready={ready}
+      pageTitle={t('menu.permission.escalation')}
+      title={t('escalation.title')}
+      intro={t('escalation.intro')}
+      addLabel={t('escalation.add')}
+      onAdd={() => setEditing('new')}
+      query={rules}
+      columns={columns}
+      emptyText={t('escalation.empty')}
+    >
       <RotaPanel />
       <EscalationLog />
       <RuleDialog editing={editing} onClose={() => setEditing(null)} />
-    </>
+    </AdminListPage>
   );
 }

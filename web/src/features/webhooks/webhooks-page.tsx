@@ -1,20 +1,16 @@
 import Button from '@arco-design/web-react/es/Button';
 import Modal from '@arco-design/web-react/es/Modal';
-import Popconfirm from '@arco-design/web-react/es/Popconfirm';
 import Space from '@arco-design/web-react/es/Space';
 import Tag from '@arco-design/web-react/es/Tag';
 import '@arco-design/web-react/es/Button/style/css.js';
 import '@arco-design/web-react/es/Modal/style/css.js';
-import '@arco-design/web-react/es/Popconfirm/style/css.js';
 import '@arco-design/web-react/es/Space/style/css.js';
 import '@arco-design/web-react/es/Tag/style/css.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataState } from '@/components/data-state';
-import { AdminList } from '@/components/list/admin-list';
+import { AdminListPage, EditDelete } from '@/components/list/admin-list';
 import type { FitColumn } from '@/components/list/fit-columns';
-import { PageHeader } from '@/components/panel';
 import { zonedTime } from '@/lib/format';
 import { currentLocale, LOCALES } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -94,37 +90,30 @@ export function WebhooksPage() {
           >
             {t('webhook.test')}
           </Button>
-          <Button size="mini" onClick={() => setEditing(w)}>
-            {t('webhook.edit')}
-          </Button>
-          <Popconfirm
-            title={t('webhook.deleteConfirm', { name: w.name })}
-            onOk={() => remove.mutateAsync(w.id ?? 0).then(() => notifySuccess(t('webhook.deleted')), failed)}
-          >
-            <Button size="mini" status="danger">
-              {t('webhook.delete')}
-            </Button>
-          </Popconfirm>
+          <EditDelete
+            editLabel={t('webhook.edit')}
+            deleteLabel={t('webhook.delete')}
+            confirm={t('webhook.deleteConfirm', { name: w.name })}
+            onEdit={() => setEditing(w)}
+            onDelete={() => remove.mutateAsync(w.id ?? 0).then(() => notifySuccess(t('webhook.deleted')), failed)}
+          />
         </Space>
       ),
     },
   ];
 
-  if (!ready) {
-    return <DataState loading minHeight={320} />;
-  }
   return (
-    <>
-      <PageHeader title={t('menu.permission.webhooks')} />
-      <AdminList
-        title={t('webhook.title')}
-        intro={t('webhook.intro')}
-        addLabel={t('webhook.add')}
-        onAdd={() => setEditing('new')}
-        query={list}
-        columns={columns}
-        emptyText={t('webhook.empty')}
-      />
+    <AdminListPage
+      ready={ready}
+      pageTitle={t('menu.permission.webhooks')}
+      title={t('webhook.title')}
+      intro={t('webhook.intro')}
+      addLabel={t('webhook.add')}
+      onAdd={() => setEditing('new')}
+      query={list}
+      columns={columns}
+      emptyText={t('webhook.empty')}
+    >
       <WebhookDialog editing={editing} onClose={() => setEditing(null)} onSecret={(name, s) => setSecret({ name, secret: s })} />
       <LogDrawer webhook={logOf} onClose={() => setLogOf(null)} />
       <Modal
@@ -142,6 +131,6 @@ export function WebhooksPage() {
         </code>
         <p>{t('webhook.secret.verify')}</p>
       </Modal>
-    </>
+    </AdminListPage>
   );
 }
