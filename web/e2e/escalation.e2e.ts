@@ -31,7 +31,7 @@ describe('escalation', () => {
     await page.goto(`${baseUrl()}/#/permission/escalation`);
     await page.getByRole('heading', { name: 'Escalation rules', exact: true }).waitFor();
     // the demo's rule and rota
-    await page.getByRole('cell', { name: 'Faults nobody takes on' }).waitFor();
+    await page.getByRole('cell', { name: 'Faults nobody takes on' }).first().waitFor();
     await page.getByTestId('oncall-now').getByText(/On call now: |Nobody is on call now\./).waitFor();
     const slotsBefore = await page.getByTestId('oncall-slot').count();
     expect(slotsBefore).toBe(17); // office hours and nights of five weekdays, whole weekend days
@@ -52,7 +52,7 @@ describe('escalation', () => {
     await screenshot(page, 'escalation-rule-en-US-light-1440');
     await dialog.getByRole('button', { name: 'OK' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('cell', { name: 'E2E night faults' }).waitFor();
+    await page.getByRole('cell', { name: 'E2E night faults' }).first().waitFor();
 
     const rules = await api<Rule[]>('/v2/escalation/rules', token);
     const added = rules.find((r) => r.name === 'E2E night faults');

@@ -38,8 +38,9 @@ async function signedIn(context: TestContext, locale: string, viewport: (typeof 
     }
   }, token);
   await page.goto(`${baseUrl()}/#/monitor`);
-  await waitForHash(page, '/monitor');
-  // five profiles load the bundle at once: the menu may take a while to be drawn
+  // five profiles load the bundle at once (and install the worker): the start may take a while
+  await waitForHash(page, '/monitor', 60_000);
+  // and the menu a while to be drawn
   await page.locator('.arco-menu-item').first().waitFor({ timeout: 60_000 });
   return page;
 }

@@ -79,7 +79,7 @@ export function hashPath(page: Page): string {
   return decodeURIComponent(new URL(page.url()).hash.replace(/^#/, ''));
 }
 
-export async function waitForHash(page: Page, expected: string | RegExp): Promise<void> {
+export async function waitForHash(page: Page, expected: string | RegExp, timeout?: number): Promise<void> {
   await page.waitForFunction(
     (pattern) => {
       const hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
@@ -88,6 +88,7 @@ export async function waitForHash(page: Page, expected: string | RegExp): Promis
     typeof expected === 'string'
       ? { regex: false, source: expected }
       : { regex: true, source: expected.source },
+    { timeout },
   );
 }
 
