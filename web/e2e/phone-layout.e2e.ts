@@ -68,7 +68,8 @@ async function signedIn(context: TestContext, locale: string, theme: string): Pr
     },
     { token, theme },
   );
-  await page.goto(`${baseUrl()}/#/monitor`);
+  // four profiles load the bundle and install the worker at once: the first load may take a while
+  await page.goto(`${baseUrl()}/#/monitor`, { timeout: 60_000 });
   await waitForHash(page, '/monitor');
   await page.locator('header').first().waitFor({ timeout: 60_000 });
   return page;
