@@ -264,9 +264,18 @@ func markRolled(ctx context.Context, tx *store.Tx, ids []int64) error {
 // have. The server calls it before anything reads the roll-ups; the first write of a
 // Writer calls it too (a write marks its devices' samples rolled up). It answers how many
 // samples it added.
+//
+// It recovers once per Writer: once it has, a rolled_ts that is not NULL is this writer's
+// own waiting changes (only a write after the recovery leaves some), which its next flush
+// writes. Adding their samples from the stored ones as well would count them twice: the
+// server's Recover at start runs beside the first ingest requests, whose writes recover
+// first and may have committed with their changes waiting by the time it gets wmu.
 func (w *Writer) Recover(ctx context.Context) (int, error) {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
+	if w.recovered.Load() {
+		return 0, nil
+	}
 	n, err := w.recoverLocked(ctx)
 	if err == nil {
 		w.recovered.Store(true)

@@ -181,3 +181,92 @@ func TestDeferredRollupsAsWritten(t *testing.T) {
 	}
 	t.Logf("%d roll-up rows alike", len(d.keys))
 }
+
+// TestRecoverAfterFirstWrite is the start of a server that stopped with roll-up changes
+// waiting: the first streaming write recovers them (ensureRecovered) and leaves its own
+// changes waiting, and only then does the start-up's Recover get its turn (it ran beside
+// the first ingest request). That Recover must not add the waiting write's samples from
+// the stored ones: its flush adds them, and they would count twice.
+func TestRecoverAfterFirstWrite(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db)
+		from := time.Date(2024, 3, 30, 20, 0, 0, 0, time.UTC)
+		mid := time.Date(2024, 3, 31, 9, 0, 0, 0, time.UTC)
+		to := time.Date(2024, 4, 1, 2, 0, 0, 0, time.UTC)
+		opt := Options{Now: clock(to.Add(time.Hour)), RawRetention: 40 * 24 * time.Hour, RollupDelay: time.Hour}
+		newWriter := func() *Writer {
+			w := f.writer(opt, 0)
+			// as if a write were always under way: no idle flush comes between the steps
+			w.writing.Add(1)
+			return w
+		}
+		w := newWriter()
+		devs := f.devices(t, w)
+		rng := rand.New(rand.NewPCG(5, 17))
+		kept := map[int64][]Sample{}
+		var before, after []Sample // each device's samples before mid, and from mid on
+		for _, d := range devs {
+			for _, s := range randomSamples(rng, d, from, to, d.ID == f.inv2) {
+				s.DeviceID = d.ID
+				kept[d.ID] = append(kept[d.ID], s)
+				if s.Time.Before(mid) {
+					before = append(before, s)
+				} else {
+					after = append(after, s)
+				}
+			}
+		}
+		deferring := w.deferring()
+
+		// the first process writes, and stops with its changes waiting
+		for len(before) > 0 {
+			n := min(len(before), 1+rng.IntN(80))
+			if _, err := w.write(ctx, "test", before[:n], false, true); err != nil {
+				t.Fatal(err)
+			}
+			before = before[n:]
+		}
+		if w.RollupsWaiting() != deferring {
+			t.Fatalf("changes waiting before the stop: %v, want %v", w.RollupsWaiting(), deferring)
+		}
+		w.wmu.Lock()
+		w.dropWaiting()
+		w.wmu.Unlock()
+
+		// the next process: its first write recovers, then waits with its own changes
+		w = newWriter()
+		if _, err := w.write(ctx, "test", after, false, true); err != nil {
+			t.Fatal(err)
+		}
+		if w.RollupsWaiting() != deferring {
+			t.Fatalf("changes waiting after the first write: %v, want %v", w.RollupsWaiting(), deferring)
+		}
+		if deferring {
+			if n := count(t, db, "SELECT COUNT(*) FROM telemetry_latest WHERE rolled_ts IS NOT NULL"); n == 0 {
+				t.Fatal("no device is marked behind while the first write's changes wait")
+			}
+		}
+		// the start-up's Recover, late
+		n, err := w.Recover(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("the start-up's Recover added %d samples of the write whose changes wait", n)
+		}
+		if err := w.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, db, "SELECT COUNT(*) FROM telemetry_latest WHERE rolled_ts IS NOT NULL"); n != 0 {
+			t.Fatalf("%d devices not rolled up after a flush", n)
+		}
+		checkAgainstBruteForce(t, db, w, f, devs, kept)
+
+		// and a further start finds nothing to add
+		if n, err := newWriter().Recover(ctx); err != nil || n != 0 {
+			t.Fatalf("a later start's Recover: %d samples, %v", n, err)
+		}
+		checkAgainstBruteForce(t, db, w, f, devs, kept)
+	})
+}
