@@ -196,7 +196,14 @@ export function PlanPage() {
             <>
               <div className={styles.section}>
                 <Panel title={t('ops.plan.editor')}>
-                  <DataState loading={proposals.isPending} error={proposals.isError && !proposals.data} onRetry={() => void proposals.refetch()} minHeight={160}>
+                  {/* another station's or year's proposal (kept while the new one loads) never seeds the editor:
+                      what the user typed would be reset when the right one arrives */}
+                  <DataState
+                    loading={proposals.isPending || proposals.isPlaceholderData}
+                    error={proposals.isError && !proposals.data}
+                    onRetry={() => void proposals.refetch()}
+                    minHeight={160}
+                  >
                     <PlanEditor key={editorKey(stationId, year, proposals.data?.list[0])} stationId={stationId} year={year} proposal={proposals.data?.list[0]} />
                   </DataState>
                 </Panel>
