@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newBuildProxy } from './new-build';
 import { baseUrl, launch, screenshot, signedInPage, waitForHash } from './support';
 
 // The installable console on a phone (390 × 844): Chromium reads its manifest without errors
@@ -10,7 +11,8 @@ import { baseUrl, launch, screenshot, signedInPage, waitForHash } from './suppor
 // the worker's cache, still signed in) and says it is offline, a screen not visited before
 // opens from the cache too (its list waiting for the network), and the notice goes when the
 // network returns. A worker of a new
-// version removes the caches of the old one.
+// version removes the caches of the old one. When the server serves a new version while the
+// console is open, the page offers to reload, and the reload runs the new one.
 
 const PHONE = { width: 390, height: 844 };
 
@@ -131,6 +133,46 @@ describe('the installable console', () => {
     await notice.waitFor({ state: 'detached' });
     await page.locator('ul[aria-label] li').first().waitFor({ timeout: 30_000 });
   }, 180_000);
+
+  it('offers a reload when a new version is served while the console is open', async (context) => {
+    const server = await newBuildProxy(baseUrl());
+    try {
+      const page = await signedInPage(browser, context, { locale: 'en-US', theme: 'light' });
+      await page.setViewportSize(PHONE);
+      const open = async () => {
+        await page.goto(`${server.url}/#/monitor`);
+        await waitForHash(page, '/monitor');
+        await page.locator('header').first().waitFor({ timeout: 60_000 });
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
+      };
+      // the first visit installs the worker; the next one loads under it
+      await open();
+      await page.reload();
+      await open();
+      const before = await page.evaluate(async () => (await caches.keys()).find((key) => key.startsWith('helio-shell-')));
+      expect(before).toBeTruthy();
+      const notice = page.getByRole('status').filter({ hasText: offlineText('en-US', 'offline.update') });
+      expect(await notice.count()).toBe(0);
+
+      server.deploy();
+      // the hourly check, now
+      await page.evaluate(async () => {
+        await (await navigator.serviceWorker.getRegistration())!.update();
+      });
+      await notice.waitFor({ timeout: 60_000 });
+      await screenshot(page, 'update-ready-en-US-light-390');
+      await notice.getByRole('button', { name: offlineText('en-US', 'offline.reload') }).click();
+      await waitForHash(page, '/monitor');
+      await page.locator('header').first().waitFor({ timeout: 60_000 });
+      // the reloaded page runs under the new worker: its cache, the old one's gone, no notice
+      await expect
+        .poll(() => page.evaluate(async () => (await caches.keys()).filter((key) => key.startsWith('helio-shell-'))))
+        .toEqual([`${before}-next`]);
+      expect(await notice.count()).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it('removes the caches of an older version when a new worker takes over', async (context) => {
     const page = await signedInPage(browser, context, { locale: 'zh-CN', theme: 'dark' });
