@@ -35,6 +35,7 @@ var menu = []MenuItem{
 		Children: []MenuItem{
 			{Path: "/operations/workorder", Name: "workOrder", Meta: MenuMeta{Locale: "menu.operations.workorder", RequiresAuth: true, Order: 1, Roles: all}},
 			{Path: "/operations/plan", Name: "plan", Meta: MenuMeta{Locale: "menu.operations.plan", RequiresAuth: true, Order: 2, Roles: all}},
+			{Path: "/operations/checklists", Name: "checklists", Meta: MenuMeta{Locale: "menu.operations.checklists", RequiresAuth: true, Order: 3, Roles: []string{"admin"}}},
 		}},
 	{Path: "/permission", Name: "permission", Meta: MenuMeta{Locale: "menu.permission", RequiresAuth: true, Icon: "icon-lock", Order: 9, Roles: []string{"admin"}}},
 	{Path: "/tools", Name: "tools", Meta: MenuMeta{Locale: "menu.tools", RequiresAuth: true, Icon: "icon-tool", Order: 10, Roles: all}},

@@ -27,6 +27,7 @@ export const SECONDS: Record<string, number> = {
   'webhooks.e2e.ts': 33,
   'push.e2e.ts': 27,
   'escalation.e2e.ts': 20,
+  'checklists.e2e.ts': 20,
   'offline-orders.e2e.ts': 66,
 };
 

@@ -21,7 +21,7 @@ describe('route access', () => {
       expect(canAccess(route, 'user', null)).toBe(route.roles?.includes('*') ?? true);
     }
     const adminOnly = APP_ROUTES.filter((route) => !canAccess(route, 'user', null)).map((route) => route.name);
-    expect(adminOnly).toEqual(['stationAdd', 'permission', 'ingestKeys', 'lineIngest', 'ingestMqtt', 'cloud', 'webhooks', 'escalation', 'historyImport']);
+    expect(adminOnly).toEqual(['stationAdd', 'checklists', 'permission', 'ingestKeys', 'lineIngest', 'ingestMqtt', 'cloud', 'webhooks', 'escalation', 'historyImport']);
   });
 
   it('finds routes in a nested server menu by name or by path', () => {

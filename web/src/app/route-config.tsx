@@ -18,6 +18,8 @@ export interface AppRoute {
   hideInMenu?: boolean;
   /** A hidden page's menu route (by name): its menu entry stays selected and leads the breadcrumb. */
   parent?: string;
+  /** A hidden page of its parent's section: listed with the parent's other such pages under the breadcrumb. */
+  section?: boolean;
   page: RoutePage;
 }
 
@@ -207,6 +209,16 @@ export const APP_ROUTES: AppRoute[] = [
     page: page(() => import('@/features/operations/plan-page'), (m) => m.PlanPage),
   },
   {
+    // Checklist templates: items, photos and readings an order's crew works through on site.
+    name: 'checklists',
+    path: '/operations/checklists',
+    locale: 'menu.operations.checklists',
+    requiresAuth: true,
+    roles: ['admin'],
+    group: 'operations',
+    page: page(() => import('@/features/checklists/checklists-page'), (m) => m.ChecklistsPage),
+  },
+  {
     name: 'permission',
     path: '/permission',
     locale: 'menu.permission',
@@ -224,6 +236,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/ingest-keys/ingest-keys-page'), (m) => m.IngestKeysPage),
   },
   {
@@ -235,6 +248,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/line-ingest/line-ingest-page'), (m) => m.LineIngestPage),
   },
   {
@@ -246,6 +260,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/ingest-mqtt/ingest-mqtt-page'), (m) => m.IngestMqttPage),
   },
   {
@@ -257,6 +272,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/cloud/cloud-page'), (m) => m.CloudPage),
   },
   {
@@ -268,6 +284,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/webhooks/webhooks-page'), (m) => m.WebhooksPage),
   },
   {
@@ -279,6 +296,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/escalation/escalation-page'), (m) => m.EscalationPage),
   },
   {
@@ -290,6 +308,7 @@ export const APP_ROUTES: AppRoute[] = [
     roles: ['admin'],
     hideInMenu: true,
     parent: 'permission',
+    section: true,
     page: page(() => import('@/features/history-import/history-import-page'), (m) => m.HistoryImportPage),
   },
   {

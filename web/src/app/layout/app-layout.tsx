@@ -23,6 +23,7 @@ import { MenuDrawer } from './menu-drawer';
 import { Navbar } from './navbar';
 import { SideMenu } from './side-menu';
 import { MAIN_ID, SkipLink } from './skip-link';
+import { SubPages } from './sub-pages';
 import { TabBar } from './tab-bar';
 import { useCurrentAppRoute } from './use-current-route';
 
@@ -149,6 +150,7 @@ export default function AppLayout() {
         {tabBar && <TabBar />}
         <Layout.Content className={styles.content}>
           <PageBreadcrumb />
+          <SubPages />
           <main id={MAIN_ID} className={styles.page} tabIndex={-1}>
             <Suspense fallback={<ProgressFallback />}>
               <Outlet />
