@@ -70,7 +70,7 @@ func flags() *config {
 	flag.StringVar(&c.out, "out", "docs/performance.md", "where to write the results")
 	flag.StringVar(&c.work, "work", "", "working directory for data (default: a temporary one, removed at the end)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the working directory; a later run with the same -work reuses its fleets")
-	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, push, storm, demo, import)")
+	flag.StringVar(&c.only, "only", "", "run only these parts (comma-separated: ingest, year, dashboard, scale, replicas, console, phone, push, storm, demo, import)")
 	flag.StringVar(&c.section, "section", "", "write the results as this named section of -out (make bench-large: large), keeping the rest of the page; without it, -out is rewritten and its sections are kept")
 	flag.StringVar(&c.title, "title", "", "with -section: the section's title")
 	flag.BoolVar(&c.quick, "quick", false, "run everything at a small scale, to check the pipeline")
@@ -232,6 +232,7 @@ func run(ctx context.Context, c *config) error {
 		{"scale", env.scale},
 		{"replicas", env.replicas},
 		{"console", nil}, // runs inside dashboard, on the first fleet's server
+		{"phone", env.phone},
 		{"push", env.push},
 		{"storm", env.storm},
 		{"demo", env.demo},

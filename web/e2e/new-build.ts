@@ -13,7 +13,7 @@ export async function newBuildProxy(target: string): Promise<{ url: string; depl
   let deployed = false;
   const server = http.createServer((req, res) => {
     const rewrite = deployed && (req.url ?? '').split('?')[0] === '/sw.js';
-    const headers = { ...req.headers, host: upstream.host };
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: upstream.host };
     if (rewrite) {
       // the whole body, as it is now: no compression, no "not modified"
       for (const name of ['accept-encoding', 'if-none-match', 'if-modified-since']) {

@@ -197,7 +197,11 @@ export const APP_ROUTES: AppRoute[] = [
     requiresAuth: true,
     roles: ALL,
     group: 'operations',
-    page: page(() => import('@/features/operations/work-order-page'), (m) => m.WorkOrderPage),
+    page: page(
+      () => import('@/features/operations/work-order-page'),
+      (m) => m.WorkOrderPage,
+      () => import('@/features/operations/prefetch-work-orders'),
+    ),
   },
   {
     name: 'plan',

@@ -128,30 +128,38 @@ export function toWorkOrderQuery(filters: WorkOrderFilters, paged = true): Recor
   return query;
 }
 
-export function useWorkOrderList(filters: WorkOrderFilters) {
+/** The list of orders the filters select (a page of it). */
+export const workOrderListQuery = (filters: WorkOrderFilters) => {
   const query = toWorkOrderQuery(filters);
-  return useQuery({
+  return queryOptions({
     queryKey: [WORK_ORDER_KEY, 'list', query],
     // kept on the phone, so that the crew's orders read offline
     queryFn: ({ signal }) => keptRead('lists', JSON.stringify(query), () => typedApi.get('/v2/workorder/list', { query }, { signal })),
     // offline too: the kept copy answers (offline/kept.ts)
     networkMode: 'always',
-    placeholderData: keepPreviousData,
     // Timeouts move with the clock; the screen also recomputes them every half minute.
     refetchInterval: 60_000,
   });
+};
+
+export function useWorkOrderList(filters: WorkOrderFilters) {
+  return useQuery({ ...workOrderListQuery(filters), placeholderData: keepPreviousData });
 }
 
-export function useWorkOrderSummary(filters: WorkOrderFilters) {
+/** The totals of the orders the filters select. */
+export const workOrderSummaryQuery = (filters: WorkOrderFilters) => {
   // the totals do not depend on the order
   const { sort: _sort, order: _order, ...unsorted } = filters;
   const query = toWorkOrderQuery(unsorted, false);
-  return useQuery({
+  return queryOptions({
     queryKey: [WORK_ORDER_KEY, 'summary', query],
     queryFn: ({ signal }) => typedApi.get('/v2/workorder/summary', { query }, { signal }),
-    placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });
+};
+
+export function useWorkOrderSummary(filters: WorkOrderFilters) {
+  return useQuery({ ...workOrderSummaryQuery(filters), placeholderData: keepPreviousData });
 }
 
 export const workOrderDetailQuery = (id: number) =>
@@ -167,12 +175,15 @@ export function useWorkOrderDetail(id: number | undefined) {
   return useQuery({ ...workOrderDetailQuery(id ?? 0), enabled: id !== undefined && id > 0 });
 }
 
+/** Who may be named on an order. */
+export const peopleQuery = queryOptions({
+  queryKey: [WORK_ORDER_KEY, 'people'],
+  queryFn: ({ signal }) => typedApi.get('/v2/workorder/people', undefined, { signal }),
+  staleTime: 5 * 60_000,
+});
+
 export function usePeople() {
-  return useQuery({
-    queryKey: [WORK_ORDER_KEY, 'people'],
-    queryFn: ({ signal }) => typedApi.get('/v2/workorder/people', undefined, { signal }),
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(peopleQuery);
 }
 
 export type WorkOrderInput = Schemas['WorkorderInput'];
