@@ -1,5 +1,5 @@
 import type { ChecklistTemplate, WorkOrderDetail } from '../api/work-orders';
-import { withQueued } from './optimistic';
+import { dataUrlBytes, withQueued } from './optimistic';
 import type { QueuedAction } from './queue';
 
 const order = {
@@ -62,5 +62,14 @@ describe('an order with its queued actions applied', () => {
     // another order's actions do not touch it, and the server's copy is left as it was
     expect(withQueued({ ...order, id: 8 }, queue, [template]).status).toBe(1);
     expect(order.status).toBe(1);
+  });
+});
+
+describe('a photo waiting offline', () => {
+  it('is shown with the size of the bytes it holds', () => {
+    expect(dataUrlBytes('data:image/png;base64,')).toBe(0);
+    expect(dataUrlBytes(`data:image/png;base64,${btoa('abc')}`)).toBe(3);
+    expect(dataUrlBytes(`data:image/png;base64,${btoa('abcd')}`)).toBe(4);
+    expect(dataUrlBytes(`data:image/jpeg;base64,${btoa('x'.repeat(1000))}`)).toBe(1000);
   });
 });

@@ -19,6 +19,14 @@ function missing(c: NonNullable<WorkOrderDetail['checklist']>): number {
  * Applies one queued action to an order's view. templates names the checklist templates (to
  * take one offline); user is who acts.
  */
+/** The bytes a base64 data URL holds (a photo waiting offline is shown with its size). */
+export function dataUrlBytes(url: string): number {
+  const b64 = url.slice(url.indexOf(',') + 1).replace(/\s/g, '');
+  if (b64 === '') return 0;
+  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  return Math.floor((b64.length * 3) / 4) - padding;
+}
+
 export function applyAction(order: WorkOrderDetail, a: QueuedAction, templates: readonly ChecklistTemplate[] = []): WorkOrderDetail {
   const o: WorkOrderDetail = { ...order };
   const at = new Date(a.queuedAt).toISOString();
@@ -41,7 +49,7 @@ export function applyAction(order: WorkOrderDetail, a: QueuedAction, templates: 
     case '/v2/workorder/attachment/{uid}':
       o.attachments = [
         ...o.attachments,
-        { id: a.ref ?? -a.queuedAt, name: String(body.name ?? ''), contentType: /^data:([^;]+);/.exec(String(body.data ?? ''))?.[1] ?? '', size: 0, time: at, userName: a.user },
+        { id: a.ref ?? -a.queuedAt, name: String(body.name ?? ''), contentType: /^data:([^;]+);/.exec(String(body.data ?? ''))?.[1] ?? '', size: dataUrlBytes(String(body.data ?? '')), time: at, userName: a.user },
       ];
       return o;
     case '/v2/workorder/checkin/{uid}':

@@ -29,7 +29,7 @@ export function sendQueued(): Promise<number> {
 }
 
 /**
- * The work orders' offline state: offline or not, the actions waiting to be sent (sent by
+ * The work orders' offline queue: the actions waiting to be sent (sent by
  * themselves when the network returns, or at once with "Send now"), and the actions the server
  * refused meanwhile (someone else moved the order), each with the server's words until read.
  */
@@ -42,18 +42,14 @@ export function QueueBar() {
   }, [isOnline]);
   return (
     <div className={styles.queue} aria-live="polite">
-      {(!isOnline || queue.length > 0) && (
+      {/* offline itself is said once, by the bar at the foot of every screen (ConnectionNotice) */}
+      {queue.length > 0 && (
         <Alert
           type={isOnline ? 'info' : 'warning'}
           data-testid="offline-queue"
-          content={
-            <>
-              {!isOnline && <strong>{t('ops.queue.offline')} </strong>}
-              {queue.length > 0 ? t('ops.queue.waiting', { count: queue.length }) : t('ops.queue.nothing')}
-            </>
-          }
+          content={t('ops.queue.waiting', { count: queue.length })}
           action={
-            isOnline && queue.length > 0 ? (
+            isOnline ? (
               <Button size="small" loading={sending} onClick={() => void sendQueued()}>
                 {t('ops.queue.send')}
               </Button>
