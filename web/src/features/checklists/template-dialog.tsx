@@ -13,6 +13,7 @@ import '@arco-design/web-react/es/Select/style/css.js';
 import { IconArrowDown, IconArrowUp, IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormList } from '@/components/form-list';
 import { ApiError } from '@/lib/api-client';
 import { fieldErrorsShown } from '@/lib/form-errors';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -125,11 +126,7 @@ export function TemplateDialog({ editing, onClose }: { editing: Template | 'new'
           <Input maxLength={100} aria-label={t('checklist.form.name')} />
         </Form.Item>
       </Form>
-      <fieldset className={styles.fieldset} aria-describedby="checklist-items-hint">
-        <legend>{t('checklist.form.items')}</legend>
-        <p id="checklist-items-hint" className={styles.intro}>
-          {t('checklist.form.itemsHint')}
-        </p>
+      <FormList legend={t('checklist.form.items')} hint={t('checklist.form.itemsHint')}>
         <div className={`${styles.itemRow} ${styles.rowHead}`} aria-hidden>
           <span>{t('checklist.form.label')}</span>
           <span>{t('checklist.form.kind')}</span>
@@ -201,7 +198,7 @@ export function TemplateDialog({ editing, onClose }: { editing: Template | 'new'
           {t('checklist.form.addItem')}
         </Button>
         {items.length >= MAX_ITEMS && <p className={styles.muted}>{t('checklist.form.maxItems', { count: MAX_ITEMS })}</p>}
-      </fieldset>
+      </FormList>
     </Modal>
   );
 }

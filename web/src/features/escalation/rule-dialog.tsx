@@ -18,6 +18,7 @@ import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormList } from '@/components/form-list';
 import { stationChoices } from '@/components/list/station-filter';
 import { ApiError } from '@/lib/api-client';
 import { fieldErrorsShown } from '@/lib/form-errors';
@@ -176,11 +177,7 @@ export function RuleDialog({ editing, onClose }: { editing: Rule | 'new' | null;
           <Switch aria-label={t('escalation.form.enabled')} />
         </Form.Item>
       </Form>
-      <fieldset className={styles.fieldset} aria-describedby="escalation-steps-hint">
-        <legend>{t('escalation.form.steps')}</legend>
-        <p id="escalation-steps-hint" className={styles.intro}>
-          {t('escalation.form.stepsHint')}
-        </p>
+      <FormList legend={t('escalation.form.steps')} hint={t('escalation.form.stepsHint')}>
         <div className={`${styles.stepRow} ${styles.rowHead}`} aria-hidden>
           <span>{t('escalation.form.after')}</span>
           <span>{t('escalation.form.target')}</span>
@@ -246,7 +243,7 @@ export function RuleDialog({ editing, onClose }: { editing: Rule | 'new' | null;
         >
           {t('escalation.form.addStep')}
         </Button>
-      </fieldset>
+      </FormList>
     </Modal>
   );
 }
