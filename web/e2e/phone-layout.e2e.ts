@@ -26,6 +26,8 @@ const COMBOS = [
 const FIRST = { width: 390, height: 844 };
 const VIEWPORTS = [FIRST, { width: 360, height: 740 }];
 const EXTRA_PATHS = ['/station?view=table'];
+/** The screens kept as pictures at 390 px in every language and theme, to be looked at (with the deal dialog and an order's detail). */
+const SHOWN = ['monitor', 'alarm', 'workOrder', 'stationDetail'];
 
 /** A text of the console in a language, from its locale files. */
 function text(locale: string, file: string, key: string): string {
@@ -213,7 +215,7 @@ async function checkMenu(page: Page, locale: string, axe: boolean): Promise<stri
 }
 
 /** The deal dialog of the first alarm not dealt with: inside the window, Submit in reach. */
-async function checkDeal(page: Page, locale: string, axe: boolean): Promise<string[]> {
+async function checkDeal(page: Page, locale: string, axe: boolean, shot: string): Promise<string[]> {
   await page.locator('ul[aria-label] li').first().waitFor();
   const problems = axe ? await axeProblems(page, 'alarm cards') : [];
   await page.getByRole('button', { name: startingWith(text(locale, 'features/alarm/locales/{locale}.json', 'alarm.action.dealOf')) }).first().click();
@@ -225,6 +227,9 @@ async function checkDeal(page: Page, locale: string, axe: boolean): Promise<stri
   });
   const submit = dialog.getByRole('button', { name: text(locale, 'features/alarm/locales/{locale}.json', 'alarm.deal.submit') });
   problems.push(...(await misplaced('deal dialog', dialog)), ...(await misplaced('deal dialog Submit', submit, true)));
+  if (shot) {
+    await screenshot(page, `${shot}-alarm-deal`);
+  }
   if (axe) {
     problems.push(...(await axeProblems(page, 'deal dialog')));
   }
@@ -234,7 +239,7 @@ async function checkDeal(page: Page, locale: string, axe: boolean): Promise<stri
 }
 
 /** The first work order's drawer: inside the window, its first action in reach. */
-async function checkWorkOrder(page: Page, locale: string): Promise<string[]> {
+async function checkWorkOrder(page: Page, locale: string, shot: string): Promise<string[]> {
   await page.locator('ul[aria-label] li').first().waitFor();
   await page.getByRole('button', { name: startingWith(text(locale, 'features/operations/locales/{locale}.json', 'ops.wo.openNamed')) }).first().click();
   const drawer = page.locator('.arco-drawer');
@@ -247,6 +252,10 @@ async function checkWorkOrder(page: Page, locale: string): Promise<string[]> {
   });
   await action.scrollIntoViewIfNeeded();
   const problems = [...(await misplaced('work-order drawer', drawer)), ...(await misplaced('work-order drawer action', action, true))];
+  if (shot) {
+    await drawer.getByTestId('checklist-item').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await screenshot(page, `${shot}-order-detail`);
+  }
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'detached' });
   return problems;
@@ -274,11 +283,12 @@ describe.concurrent('every screen fits a phone', () => {
         await page.evaluate(() => {
           window.location.hash = '#/alarm';
         });
-        note(`alarm deal at ${viewport.width} px`, await checkDeal(page, locale, viewport === FIRST));
+        const shot = viewport === FIRST ? `phone-${locale}-${theme}-${viewport.width}` : '';
+        note(`alarm deal at ${viewport.width} px`, await checkDeal(page, locale, viewport === FIRST, shot));
         await page.evaluate(() => {
           window.location.hash = '#/operations/workorder';
         });
-        note(`work order at ${viewport.width} px`, await checkWorkOrder(page, locale));
+        note(`work order at ${viewport.width} px`, await checkWorkOrder(page, locale, shot));
       }
       const paths = [...SIGNED_IN.map((route) => [route.name, concretePath(route, samples)]), ...EXTRA_PATHS.map((path) => [path, path])];
       for (const [name, path] of paths as [string, string][]) {
@@ -300,6 +310,8 @@ describe.concurrent('every screen fits a phone', () => {
           ].filter((problem): problem is string => problem !== null);
           if (found.length > 0) {
             note(`${path} at ${viewport.width} px`, found);
+          }
+          if (found.length > 0 || (viewport === FIRST && SHOWN.includes(name))) {
             await screenshot(page, `phone-${locale}-${theme}-${viewport.width}-${name.replace(/\W+/g, '-')}`);
           }
         }
