@@ -53,7 +53,8 @@ export function median(xs) {
 
 /**
  * Collects the scripts a page loads (from the network or a service worker): each one's size,
- * gzip -9 size and bytes on the wire. Returns a function that resolves to their sums.
+ * gzip -9 size and bytes on the wire. Returns a function that resolves to their sums, and to
+ * the sums over the scripts whose URLs it is given (those in by a moment of the visit).
  */
 export function trackScripts(page) {
   const scripts = [];
@@ -75,9 +76,12 @@ export function trackScripts(page) {
       );
     }
   });
-  return async () => {
+  return async (urlsBefore) => {
     const js = (await Promise.all(scripts)).filter(Boolean);
+    const first = urlsBefore ? js.filter((x) => urlsBefore.has(x.url)) : js;
     return {
+      jsFirstFiles: first.length,
+      jsFirstGzip: first.reduce((a, x) => a + x.gzip, 0),
       jsFiles: js.length,
       jsRaw: js.reduce((a, x) => a + x.raw, 0),
       jsGzip: js.reduce((a, x) => a + x.gzip, 0),

@@ -34,9 +34,17 @@ describe('FilterBar', () => {
     const toggle = screen.getByRole('button', { name: 'Filters' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('textbox', { name: 'Station' })).toBeNull();
+    // not drawn at all until first unfolded (nor its code loaded: a range picker's is lazy)
+    expect(document.querySelector('input[aria-label="Station"]')).toBeNull();
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByRole('textbox', { name: 'Station' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Reset filters' })).toBeVisible();
+    // folded again, what was typed stays
+    await user.type(screen.getByRole('textbox', { name: 'Station' }), 'Golmud');
+    await user.click(toggle);
+    expect(screen.queryByRole('textbox', { name: 'Station' })).toBeNull();
+    await user.click(toggle);
+    expect(screen.getByRole('textbox', { name: 'Station' })).toHaveValue('Golmud');
   });
 });

@@ -1,9 +1,8 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
 import { IconDown, IconFilter, IconUp } from '@arco-design/web-react/icon';
-import { type ReactNode, useId, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RangePicker } from '@/components/date-pickers';
 import { LabelledSelect, Option } from '@/components/select';
 import { usePhone } from '@/lib/use-phone';
 import styles from './list.module.css';
@@ -19,6 +18,8 @@ export function FilterBar({ label, onReset, children }: { label: string; onReset
   const { t } = useTranslation();
   const phone = usePhone();
   const [open, setOpen] = useState(false);
+  // folded on a phone: the fields are drawn (and their code loaded) once first unfolded
+  const [unfolded, setUnfolded] = useState(false);
   const id = useId();
   const fields = (
     <>
@@ -39,12 +40,21 @@ export function FilterBar({ label, onReset, children }: { label: string; onReset
   }
   return (
     <div className={styles.phoneFilters} role="search" aria-label={label}>
-      <Button className={styles.filterToggle} icon={<IconFilter />} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+      <Button
+        className={styles.filterToggle}
+        icon={<IconFilter />}
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => {
+          setOpen(!open);
+          setUnfolded(true);
+        }}
+      >
         {t('list.filters')}
         {open ? <IconUp aria-hidden /> : <IconDown aria-hidden />}
       </Button>
       <div id={id} className={styles.filters} hidden={!open}>
-        {fields}
+        {unfolded && fields}
       </div>
     </div>
   );
@@ -113,6 +123,10 @@ export function SelectFilter<V extends string | number>({
   );
 }
 
+// The date range picker (Arco's, with its calendar) is loaded when a filter bar is first drawn
+// with it, not with the list's first screen: a phone shows the filters folded (docs/perf-phone.md).
+const RangePicker = lazy(() => import('@/components/date-pickers').then((m) => ({ default: m.RangePicker })));
+
 /** A from-to day range filter (yyyy-MM-dd days). */
 export function RangeFilter({
   label,
@@ -130,13 +144,15 @@ export function RangeFilter({
   return (
     <FilterField label={label}>
       <div role="group" aria-label={label}>
-        <RangePicker
-          className={styles.range}
-          allowClear
-          placeholder={placeholders}
-          value={from && to ? [from, to] : undefined}
-          onChange={(dates?: string[]) => onChange(dates?.[0] || undefined, dates?.[1] || undefined)}
-        />
+        <Suspense fallback={<span className={`${styles.range} ${styles.rangeLoading}`} aria-busy="true" />}>
+          <RangePicker
+            className={styles.range}
+            allowClear
+            placeholder={placeholders}
+            value={from && to ? [from, to] : undefined}
+            onChange={(dates?: string[]) => onChange(dates?.[0] || undefined, dates?.[1] || undefined)}
+          />
+        </Suspense>
       </div>
     </FilterField>
   );

@@ -1,7 +1,7 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
 import { IconPlus, IconRefresh } from '@arco-design/web-react/icon';
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
@@ -25,11 +25,26 @@ import styles from './operations.module.css';
 import { opsTexts } from './texts';
 import { useNow } from './use-now';
 import { useWorkOrderPush } from './use-work-order-push';
-import { WorkOrderDrawer } from './work-order-drawer';
 import { WorkOrderFilterBar } from './work-order-filters';
-import { WorkOrderForm } from './work-order-form';
 import { WorkOrderSummary } from './work-order-summary';
 import { PriorityTag, TimeoutTag, WorkOrderStatusTag } from './work-order-tags';
+
+// An order's detail and the new-order form are loaded when first opened, not with the list a
+// phone draws first (docs/perf-phone.md); once the list is in they are fetched while idle, so a
+// tap opens at once (and offline: the service worker keeps every file of the console).
+const loadDrawer = () => import('./work-order-drawer');
+const loadForm = () => import('./work-order-form');
+const WorkOrderDrawer = lazy(() => loadDrawer().then((m) => ({ default: m.WorkOrderDrawer })));
+const WorkOrderForm = lazy(() => loadForm().then((m) => ({ default: m.WorkOrderForm })));
+
+/** Whether a lazily loaded part was ever wanted: mounted from then on, so closing it animates. */
+function useOnceWanted(wanted: boolean): boolean {
+  const [once, setOnce] = useState(wanted);
+  useEffect(() => {
+    if (wanted) setOnce(true);
+  }, [wanted]);
+  return once || wanted;
+}
 
 /** Starts loading the screen's texts as soon as the page's code arrives. */
 export function prefetch(): void {
@@ -55,6 +70,17 @@ export function WorkOrderPage() {
   const detailId = positive(params.get('detail'));
   const creating = params.get('new') === '1';
   const alarmId = positive(params.get('alarmId'));
+  const drawerWanted = useOnceWanted(detailId !== undefined);
+  const formWanted = useOnceWanted(creating);
+  const listed = list.data !== undefined;
+  useEffect(() => {
+    if (!listed) return undefined;
+    const timer = window.setTimeout(() => {
+      void loadDrawer().catch(() => undefined);
+      void loadForm().catch(() => undefined);
+    }, 1500);
+    return () => window.clearTimeout(timer);
+  }, [listed]);
 
   const change = useCallback(
     (edit: (next: URLSearchParams) => void) =>
@@ -192,20 +218,24 @@ export function WorkOrderPage() {
             onSort={(sorter) => update(sortChange(sorter))}
             emptyText={t('ops.wo.empty')}
           />
-          <WorkOrderDrawer id={detailId} now={now} onClose={() => change((next) => next.delete('detail'))} />
-          <WorkOrderForm
-            visible={creating}
-            alarmId={alarmId}
-            onClose={(id) =>
-              change((next) => {
-                next.delete('new');
-                next.delete('alarmId');
-                if (id) {
-                  next.set('detail', String(id));
+          <Suspense fallback={null}>
+            {drawerWanted && <WorkOrderDrawer id={detailId} now={now} onClose={() => change((next) => next.delete('detail'))} />}
+            {formWanted && (
+              <WorkOrderForm
+                visible={creating}
+                alarmId={alarmId}
+                onClose={(id) =>
+                  change((next) => {
+                    next.delete('new');
+                    next.delete('alarmId');
+                    if (id) {
+                      next.set('detail', String(id));
+                    }
+                  })
                 }
-              })
-            }
-          />
+              />
+            )}
+          </Suspense>
         </div>
       )}
     </>
