@@ -4,13 +4,35 @@
  * starts again from the top of the page. For every dialog the focus enters, the element that had
  * the focus before is remembered; when the dialog is gone or hidden and the focus is nowhere (on
  * <body>, or still inside the hidden dialog), it returns there. Works for every dialog of every
- * screen, nested ones included (a dialog opened from a drawer returns to the drawer).
+ * screen, nested ones included (a dialog opened from a drawer returns to the drawer). When that
+ * element was drawn again meanwhile (a live list refreshed its rows under the dialog), the focus
+ * goes to the element drawn in its place: the same kind with the same accessible name.
  */
 
 const DIALOG = '[role="dialog"], [role="alertdialog"]';
 
 function shown(element: Element): boolean {
   return element.isConnected && element.getClientRects().length > 0;
+}
+
+/** An element's accessible name as far as it is written in the page (label, else its text). */
+function nameOf(element: Element): string {
+  return (element.getAttribute('aria-label') ?? element.textContent ?? '').trim();
+}
+
+/** back itself, or what was drawn in its place: the same tag and name, shown, outside any dialog. */
+function stillThere(back: HTMLElement): HTMLElement | null {
+  if (back.isConnected) {
+    return shown(back) ? back : null;
+  }
+  const name = nameOf(back);
+  if (name === '') {
+    return null;
+  }
+  const again = Array.from(document.querySelectorAll<HTMLElement>(back.tagName)).find(
+    (element) => nameOf(element) === name && shown(element) && !element.closest(DIALOG),
+  );
+  return again ?? null;
 }
 
 let installed: (() => void) | null = null;
@@ -39,8 +61,9 @@ export function installDialogFocusReturn(): () => void {
       returnTo.delete(dialog);
       const active = document.activeElement;
       const lost = !active || active === document.body || dialog.contains(active);
-      if (lost && back.isConnected && shown(back)) {
-        back.focus();
+      const target = lost ? stillThere(back) : null;
+      if (target) {
+        target.focus();
       }
     }
   };
