@@ -25,13 +25,13 @@ describe('the focus after a dialog closes', () => {
     document.body.innerHTML = '';
   });
 
-  async function openAndClose(redraw: boolean) {
+  /** Opens the dialog from the row's button and closes it; redrawn: the row a live refresh draws meanwhile. */
+  async function openAndClose(redrawn?: string) {
     const opener = document.querySelector<HTMLButtonElement>('#list button')!;
     opener.focus();
     document.querySelector<HTMLButtonElement>('#drawer button')!.focus();
-    if (redraw) {
-      // a live refresh draws the row again while the dialog is open
-      document.getElementById('list')!.innerHTML = '<li><button aria-label="Details of alarm 7">Details</button></li>';
+    if (redrawn) {
+      document.getElementById('list')!.innerHTML = `<li><button aria-label="${redrawn}">Details</button></li>`;
     }
     // closed as Arco closes it: hidden, with a class change the page's observer sees
     const drawer = document.getElementById('drawer')!;
@@ -43,27 +43,18 @@ describe('the focus after a dialog closes', () => {
   }
 
   it('returns to the element that opened it', async () => {
-    await openAndClose(false);
+    await openAndClose();
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Details of alarm 7');
   });
 
   it('returns to the element drawn in its place when the list was drawn again meanwhile', async () => {
-    await openAndClose(true);
+    await openAndClose('Details of alarm 7');
     expect(document.activeElement).toBe(document.querySelector('#list button'));
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Details of alarm 7');
   });
 
   it('leaves the focus alone when nothing of that name is there any more', async () => {
-    const opener = document.querySelector<HTMLButtonElement>('#list button')!;
-    opener.focus();
-    document.querySelector<HTMLButtonElement>('#drawer button')!.focus();
-    document.getElementById('list')!.innerHTML = '<li><button aria-label="Details of alarm 8">Details</button></li>';
-    const drawer = document.getElementById('drawer')!;
-    drawer.hidden = true;
-    drawer.className = 'closed';
-    (document.activeElement as HTMLElement | null)?.blur();
-    await frame();
-    await frame();
+    await openAndClose('Details of alarm 8');
     expect(document.activeElement).toBe(document.body);
   });
 });
