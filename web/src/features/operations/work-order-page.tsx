@@ -218,8 +218,11 @@ export function WorkOrderPage() {
             onSort={(sorter) => update(sortChange(sorter))}
             emptyText={t('ops.wo.empty')}
           />
+          {/* a boundary each: the form's code arriving never hides an open drawer, nor the other way */}
           <Suspense fallback={null}>
             {drawerWanted && <WorkOrderDrawer id={detailId} now={now} onClose={() => change((next) => next.delete('detail'))} />}
+          </Suspense>
+          <Suspense fallback={null}>
             {formWanted && (
               <WorkOrderForm
                 visible={creating}
