@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { coverageProxy } from './coverage';
 import { api, apiToken, baseUrl, launch, screenshot, signedInPage, waitForHash } from './support';
 
 // A crew member's phone without coverage (390 × 844, the console installed): the operator
@@ -72,18 +73,37 @@ async function newOrder(admin: string, title: string): Promise<Detail> {
 }
 
 /** The operator's phone, its worker in control, with the order's drawer open (its detail kept). */
-async function phone(context: TestContext, orderId: number): Promise<{ page: Page; ctx: BrowserContext }> {
+async function phone(context: TestContext, orderId: number): Promise<{ page: Page; ctx: BrowserContext; link: Link }> {
+  const link = await coverageProxy(baseUrl());
+  context.onTestFinished(() => link.close());
   const page = await signedInPage(browser, context, { user: 'operator', locale: 'en-US', theme: 'light' });
   const ctx = page.context();
   await ctx.grantPermissions(['geolocation']);
   await page.setViewportSize(PHONE);
-  await page.goto(`${baseUrl()}/#/operations/workorder?detail=${orderId}`);
+  await page.goto(`${link.url}/#/operations/workorder?detail=${orderId}`);
   await waitForHash(page, /\/operations\/workorder/);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
   await page.getByRole('dialog').getByRole('button', { name: 'Accept', exact: true }).waitFor();
   // the checklist templates are read once online, as the drawer does
   await page.getByRole('dialog').getByRole('combobox', { name: 'Checklist template' }).waitFor({ state: 'attached' }).catch(() => {});
-  return { page, ctx };
+  return { page, ctx, link };
+}
+
+type Link = Awaited<ReturnType<typeof coverageProxy>>;
+
+/**
+ * Offline as a phone out of coverage is: the browser's own emulation (navigator.onLine, the
+ * offline events) and a link that carries nothing (e2e/coverage.ts), so that no call reaches the
+ * server meanwhile, whoever makes it.
+ */
+async function setOffline(ctx: BrowserContext, link: Link, offline: boolean): Promise<void> {
+  if (offline) {
+    link.setCovered(false);
+    await ctx.setOffline(true);
+  } else {
+    await ctx.setOffline(false);
+    link.setCovered(true);
+  }
 }
 
 async function confirmAction(page: Page, name: string, comment = ''): Promise<void> {
@@ -100,10 +120,10 @@ describe('work orders offline', () => {
     const admin = await apiToken();
     const order = await newOrder(admin, 'E2E offline inverter service');
     const here = await api<{ lat: number; lng: number }>(`/v2/site/detail/${order.stationId}`, admin);
-    const { page, ctx } = await phone(context, order.id);
+    const { page, ctx, link } = await phone(context, order.id);
     await ctx.setGeolocation({ latitude: here.lat + 0.0009, longitude: here.lng }); // 100 m north of the station
 
-    await ctx.setOffline(true);
+    await setOffline(ctx, link, true);
     const drawer = page.getByRole('dialog').first();
     await confirmAction(page, 'Accept');
     await page.getByText('No network: the action is kept').first().waitFor();
@@ -146,7 +166,7 @@ describe('work orders offline', () => {
     expect(before.status, JSON.stringify((before as unknown as { events: unknown }).events)).toBe(1);
 
     // online again: everything is sent, once, in order
-    await ctx.setOffline(false);
+    await setOffline(ctx, link, false);
     await page.getByTestId('offline-queue').first().waitFor({ state: 'detached', timeout: 60_000 });
     const after = await api<Detail>(`/v2/workorder/detail/${order.id}`, admin);
     expect(after.status).toBe(4);
@@ -164,12 +184,12 @@ describe('work orders offline', () => {
   it('shows the crew member an action the server refused because the order moved meanwhile', async (context) => {
     const admin = await apiToken();
     const order = await newOrder(admin, 'E2E offline conflict');
-    const { page, ctx } = await phone(context, order.id);
-    await ctx.setOffline(true);
+    const { page, ctx, link } = await phone(context, order.id);
+    await setOffline(ctx, link, true);
     await confirmAction(page, 'Accept');
     // meanwhile the administrator rejects it
     await api(`/v2/workorder/transition/${order.id}`, admin, { body: { action: 'reject', comment: 'Duplicate of another order' } });
-    await ctx.setOffline(false);
+    await setOffline(ctx, link, false);
     const refused = page.getByRole('dialog').first().getByTestId('offline-refused');
     await refused.getByText(new RegExp(`${order.number}: accept was not applied`)).waitFor({ timeout: 60_000 });
     await screenshot(page, 'offline-refused-en-US-light-390');
