@@ -1,6 +1,33 @@
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /**
+ * Intl's formatters are slow to make (on a phone a list of a few orders spent a tenth of a second
+ * making them, docs/perf-phone.md) and free to reuse: one per locale and options. A zone or
+ * currency Intl refuses throws here and is not kept.
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n|${locale}|${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `d|${locale}|${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/**
  * Turns a timestamp into a Date. A number (or digit string) of 10 digits is seconds, any other
  * number milliseconds (SPEC.md section 9); other strings are parsed as dates (RFC 3339 from the API).
  */
@@ -73,7 +100,7 @@ export function formatNumber(value: number | null | undefined, digits = 2): stri
   if (!usable(value)) {
     return NO_VALUE;
   }
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  return numberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
 }
 
 /** Larger units for large figures, so a fleet's energy reads "1.25 GWh" rather than a long number. */
@@ -138,7 +165,7 @@ export function formatMoney(value: number | null | undefined, currency: string, 
     return NO_VALUE;
   }
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
+    return numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
   } catch {
     return `${formatNumber(value)} ${currency}`;
   }
@@ -160,7 +187,7 @@ export function browserTimeZone(): string {
 
 function partsIn(value: Date, timeZone: string): Record<string, string> {
   try {
-    const parts = new Intl.DateTimeFormat('en-GB', {
+    const parts = dateTimeFormat('en-GB', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -210,7 +237,7 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
  */
 export function zoneName(value: Date, timeZone: string, locale = 'en-US'): string {
   try {
-    const part = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+    const part = dateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
       .formatToParts(value)
       .find((p) => p.type === 'timeZoneName');
     return part?.value ?? '';
