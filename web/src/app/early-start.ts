@@ -2,6 +2,7 @@ import { userQuery } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 import { getToken } from '@/lib/storage';
 import { DEFAULT_ROUTE_PATH, routeByPath } from './route-config';
+import { AppLayout } from './routes/shell-route';
 
 /**
  * Signed in and opening a screen: the profile, the screen's code and first data, and the shell
@@ -19,5 +20,5 @@ export function startEarly(hash: string = window.location.hash): void {
   }
   void queryClient.prefetchQuery(userQuery);
   void route.page.preload().catch(() => undefined);
-  void import('./layout/app-layout').catch(() => undefined);
+  void AppLayout.preload().catch(() => undefined);
 }

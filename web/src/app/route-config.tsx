@@ -1,5 +1,6 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import { loadScreenTexts } from '@/lib/i18n';
+import { type Preloadable, preloadable } from '@/lib/preloadable';
 
 /** Role lists use '*' for every role (SPEC.md section 6). */
 export type RoleList = readonly string[];
@@ -23,10 +24,8 @@ export interface AppRoute {
   page: RoutePage;
 }
 
-export type RoutePage = LazyExoticComponent<ComponentType> & {
-  /** Starts loading the page's code (and its first data) before React asks for it. */
-  preload: () => Promise<unknown>;
-};
+/** A page's code, loaded when first drawn or asked for earlier (app/early-start.ts). */
+export type RoutePage = Preloadable;
 
 /** A module of a page's first server calls, kept apart from the page's code (and its libraries). */
 type PrefetchModule = { prefetch: () => void };
@@ -42,19 +41,19 @@ function page<M>(
   pick: (module: M) => ComponentType,
   prefetch?: () => Promise<PrefetchModule>,
 ): RoutePage {
-  let loading: Promise<{ default: ComponentType }> | null = null;
-  const preload = () => {
-    if (!loading && prefetch) {
+  let prefetched = false;
+  return preloadable(() => {
+    if (!prefetched && prefetch) {
+      prefetched = true;
       void prefetch()
         .then((module) => module.prefetch())
         .catch(() => undefined);
     }
-    return (loading ??= Promise.all([load(), loadScreenTexts()]).then(([module]) => {
+    return Promise.all([load(), loadScreenTexts()]).then(([module]) => {
       (module as { prefetch?: () => void }).prefetch?.();
-      return { default: pick(module) };
-    }));
-  };
-  return Object.assign(lazy(preload), { preload });
+      return pick(module);
+    });
+  });
 }
 
 const ALL: RoleList = ['*'];

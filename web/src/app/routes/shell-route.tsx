@@ -1,17 +1,19 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { PageLoading } from '@/components/page-loading';
 import { ProgressFallback } from '@/components/progress-bar';
 import { useSettingsStore } from '@/features/settings/settings-store';
 import { useUser } from '@/lib/auth';
 import { useServerMenu } from '@/lib/menu';
+import { preloadable } from '@/lib/preloadable';
 import { useToken } from '@/lib/storage';
 import { loginPathFor } from '../login-redirect';
 import { canAccess, firstPermittedRoute } from '../route-access';
 import { APP_ROUTES, type AppRoute, NOT_FOUND_ROUTE, REDIRECT_ROUTE_NAME, routeByName } from '../route-config';
 import { signOut } from '../session';
 
-const AppLayout = lazy(() => import('../layout/app-layout'));
+/** The signed-in shell: started with the entry by app/early-start.ts. */
+export const AppLayout = preloadable(async () => (await import('../layout/app-layout')).default);
 
 const REDIRECT_ROUTE: Pick<AppRoute, 'name' | 'path' | 'requiresAuth' | 'hideInMenu'> = {
   name: REDIRECT_ROUTE_NAME,
