@@ -6,6 +6,7 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { chunkGroups, iconImports, preloadShell } from './build/chunks';
 
 const API_TARGET = 'http://127.0.0.1:8080';
 const PROXIED_PREFIXES = ['/v2', '/v1', '/api', '/healthz', '/readyz'];
@@ -114,7 +115,7 @@ export default defineConfig(({ mode }) => {
   );
   return {
     base: './',
-    plugins: [react(), variantHtml(variant), installable(variant)],
+    plugins: [iconImports(), react(), variantHtml(variant), installable(variant), preloadShell()],
     resolve: {
       alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     },
@@ -124,6 +125,8 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist',
       emptyOutDir: true,
       chunkSizeWarningLimit: 800,
+      // a few large files rather than a hundred small ones: build/chunks.ts
+      rollupOptions: { output: { manualChunks: chunkGroups() } },
       // Terser packs the console's code a few per cent tighter than esbuild's minifier.
       minify: 'terser',
       terserOptions: { compress: { passes: 2 }, format: { comments: false } },
@@ -131,7 +134,7 @@ export default defineConfig(({ mode }) => {
     test: {
       environment: 'jsdom',
       globals: true,
-      include: ['src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+      include: ['src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts', 'build/**/*.test.ts'],
       setupFiles: ['./src/testing/setup.ts'],
       css: false,
       server: { deps: { inline: [/@arco-design/] } },

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/helio-energy/helio/internal/httpapi"
 )
 
 type asset struct {
@@ -18,6 +22,29 @@ type asset struct {
 	contentType string
 	etag        string
 	immutable   bool
+	// csp, when set, replaces the API's policy: a page's own inline scripts allowed by hash
+	csp string
+}
+
+// inlineScript matches a <script> element without a src attribute, its body in group 1.
+var inlineScript = regexp.MustCompile(`(?s)<script(?:\s[^>]*)?>(.*?)</script>`)
+
+// pagePolicy is the Content-Security-Policy of an HTML page of the console: the API's, with the
+// page's inline scripts (the build's shell preload, web/build/chunks.ts) allowed by their
+// SHA-256 (CSP hash sources), so no other inline script runs. "" when the page has none.
+func pagePolicy(html []byte) string {
+	var hashes []string
+	for _, m := range inlineScript.FindAllSubmatchIndex(html, -1) {
+		if bytes.Contains(html[m[0]:m[2]], []byte(" src=")) {
+			continue
+		}
+		sum := sha256.Sum256(html[m[2]:m[3]])
+		hashes = append(hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+	}
+	if len(hashes) == 0 {
+		return ""
+	}
+	return strings.Replace(httpapi.ContentSecurityPolicy, "script-src 'self'", "script-src 'self' "+strings.Join(hashes, " "), 1)
 }
 
 // fixedTypes are the types of the console's files that must not depend on the host's
@@ -49,6 +76,9 @@ func Console(fsys fs.FS) (http.Handler, error) {
 		}
 		if a.contentType == "" {
 			a.contentType = http.DetectContentType(b)
+		}
+		if path.Ext(p) == ".html" {
+			a.csp = pagePolicy(b)
 		}
 		switch path.Ext(p) {
 		case ".js", ".css", ".html", ".svg", ".json", ".txt", ".map", ".webmanifest":
@@ -85,6 +115,9 @@ func Console(fsys fs.FS) (http.Handler, error) {
 		h.Set("Content-Type", a.contentType)
 		h.Set("Vary", "Accept-Encoding")
 		h.Set("ETag", a.etag) // a revalidation (index.html, sw.js) is answered 304 when nothing changed
+		if a.csp != "" {
+			h.Set("Content-Security-Policy", a.csp)
+		}
 		if a.immutable {
 			h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		} else {

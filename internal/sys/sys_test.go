@@ -1,6 +1,8 @@
 package sys_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -171,5 +173,38 @@ func TestConsoleAssets(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusMethodNotAllowed {
 		t.Fatalf("POST / = %d", rec.Code)
+	}
+}
+
+// The page's own inline script (the build's shell preload) runs under a policy that names it by
+// hash; any other inline script, one injected into the page included, is refused.
+func TestConsolePagePolicyAllowsItsInlineScriptsByHash(t *testing.T) {
+	inline := "(function () { document.title = 'x'; })();"
+	fsys := fstest.MapFS{
+		"index.html": {Data: []byte(`<!doctype html><head><script type="module" crossorigin src="./assets/index-a.js"></script>` +
+			`<script>` + inline + `</script></head><body></body>`)},
+		"plain.html": {Data: []byte(`<!doctype html><script src="./a.js"></script>`)},
+	}
+	h, err := sys.Console(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := func(path string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Header().Get("Content-Security-Policy")
+	}
+	sum := sha256.Sum256([]byte(inline))
+	want := "script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"
+	got := policy("/")
+	if !strings.Contains(got, want) || strings.Count(got, "'sha256-") != 1 {
+		t.Fatalf("index policy %q, want it to contain %q and no other script hash", got, want)
+	}
+	if !strings.HasPrefix(got, "default-src 'self'; ") || !strings.Contains(got, "frame-ancestors 'none'") {
+		t.Fatalf("index policy %q lost the rest of the API's policy", got)
+	}
+	// a page with no inline script keeps the API's policy (set by the middleware, not here)
+	if p := policy("/plain.html"); p != "" {
+		t.Fatalf("plain page policy %q, want none from the console handler", p)
 	}
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newBuildProxy } from './new-build';
-import { baseUrl, launch, screenshot, signedInPage, waitForHash } from './support';
+import { baseUrl, launch, openPage, screenshot, signedInPage, waitForHash } from './support';
 
 // The installable console on a phone (390 × 844): Chromium reads its manifest without errors
 // and finds the icons it names; the service worker the console registers takes control of the
@@ -188,5 +188,43 @@ describe('the installable console', () => {
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
     await expect.poll(() => page.evaluate(async () => (await caches.keys()).sort())).toEqual([current, 'not-the-console'].sort());
+  }, 120_000);
+
+  // build/chunks.ts: the page's own inline script, allowed by its hash in the page's policy
+  it("fetches the shell's code beside the entry when signed in, and not on the sign-in page", async (context) => {
+    const watch = () => {
+      const w = window as unknown as { violations: string[] };
+      w.violations = [];
+      document.addEventListener('securitypolicyviolation', (event) => w.violations.push(`${event.violatedDirective} ${event.sample}`));
+    };
+    const shellPreloads = (page: Page) =>
+      page.evaluate(() =>
+        Array.from(document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"], link[rel="stylesheet"]'))
+          .map((link) => `${link.rel} ${link.getAttribute('blocking') ?? '-'} ${new URL(link.href).pathname.replace(/-[\w-]+\.(js|css)$/, '.$1')}`)
+          .filter((line) => /\/assets\/(core|common|data)\./.test(line))
+          .sort(),
+      );
+
+    const page = await signedInPage(browser, context, { user: 'operator', locale: 'en-US', theme: 'light' });
+    await page.context().addInitScript(watch);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${baseUrl()}/#/operations/workorder`);
+    await page.locator('header').first().waitFor({ timeout: 60_000 });
+    expect(await shellPreloads(page)).toEqual([
+      'modulepreload - /assets/common.js',
+      'modulepreload - /assets/core.js',
+      'modulepreload - /assets/data.js',
+      'stylesheet render /assets/common.css',
+      'stylesheet render /assets/core.css',
+    ]);
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+
+    const { page: visitor } = await openPage(browser, context, 'en-US', PHONE);
+    await visitor.context().addInitScript(watch);
+    await visitor.goto(`${baseUrl()}/#/login`);
+    await visitor.getByRole('button', { name: /sign in/i }).waitFor({ timeout: 60_000 });
+    // the sign-in page loads what it shares with the shell (common) itself, never the shell
+    expect((await shellPreloads(visitor)).filter((line) => line.includes('/core.') || line.includes(' render '))).toEqual([]);
+    expect(await visitor.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
   }, 120_000);
 });
