@@ -7,25 +7,20 @@ const pad = (value: number) => String(value).padStart(2, '0');
  */
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `n|${locale}|${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+function kept<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let format = formatters.get(key) as T | undefined;
   if (!format) {
-    format = new Intl.NumberFormat(locale, options);
+    format = make();
     formatters.set(key, format);
   }
   return format;
 }
 
-function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `d|${locale}|${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, options);
-    formatters.set(key, format);
-  }
-  return format;
-}
+const numberFormat = (locale: string, options: Intl.NumberFormatOptions) =>
+  kept(`n|${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+
+const dateTimeFormat = (locale: string, options: Intl.DateTimeFormatOptions) =>
+  kept(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 
 /**
  * Turns a timestamp into a Date. A number (or digit string) of 10 digits is seconds, any other
