@@ -8,6 +8,9 @@ import { showDetail, type WorkOrderDetail } from '../api/work-orders';
 import styles from '../operations.module.css';
 import { dismiss, flush, useOfflineQueue } from './queue';
 
+/** While actions wait and the phone says it is online, how often they are tried again. */
+export const RETRY_MS = 30_000;
+
 function online(): boolean {
   return typeof navigator === 'undefined' || navigator.onLine !== false;
 }
@@ -40,6 +43,15 @@ export function QueueBar() {
   useEffect(() => {
     if (isOnline) void sendQueued();
   }, [isOnline]);
+  // "online" can come before the link carries anything (a weak signal, a captive portal, coverage
+  // back a moment later): a send that could not reach the server is tried again, not left waiting
+  // for the next "online" or a tap on "Send now"
+  const waiting = queue.length > 0;
+  useEffect(() => {
+    if (!isOnline || !waiting) return undefined;
+    const timer = window.setInterval(() => void sendQueued(), RETRY_MS);
+    return () => window.clearInterval(timer);
+  }, [isOnline, waiting]);
   return (
     <div className={styles.queue} aria-live="polite">
       {/* offline itself is said once, by the bar at the foot of every screen (ConnectionNotice) */}
