@@ -101,8 +101,9 @@ async function setOffline(ctx: BrowserContext, link: Link, offline: boolean): Pr
     link.setCovered(false);
     await ctx.setOffline(true);
   } else {
-    await ctx.setOffline(false);
+    // coverage first, then the phone notices: the queue sends on "online"
     link.setCovered(true);
+    await ctx.setOffline(false);
   }
 }
 
