@@ -1,7 +1,7 @@
 import Button from '@arco-design/web-react/es/Button';
 import '@arco-design/web-react/es/Button/style/css.js';
 import { IconPlus, IconRefresh } from '@arco-design/web-react/icon';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '@/components/data-state';
 import { ExportButtons } from '@/components/export-buttons';
@@ -12,6 +12,7 @@ import { useListFilters } from '@/components/list/use-list-filters';
 import { PageHeader } from '@/components/panel';
 import { ZonedTime } from '@/components/zoned-time';
 import { formatNumber } from '@/lib/format';
+import { preloadable } from '@/lib/preloadable';
 import {
   exportWorkOrders,
   FILTER_KEYS,
@@ -32,10 +33,8 @@ import { PriorityTag, TimeoutTag, WorkOrderStatusTag } from './work-order-tags';
 // An order's detail and the new-order form are loaded when first opened, not with the list a
 // phone draws first (docs/perf-phone.md); once the list is in they are fetched while idle, so a
 // tap opens at once (and offline: the service worker keeps every file of the console).
-const loadDrawer = () => import('./work-order-drawer');
-const loadForm = () => import('./work-order-form');
-const WorkOrderDrawer = lazy(() => loadDrawer().then((m) => ({ default: m.WorkOrderDrawer })));
-const WorkOrderForm = lazy(() => loadForm().then((m) => ({ default: m.WorkOrderForm })));
+const WorkOrderDrawer = preloadable(async () => (await import('./work-order-drawer')).WorkOrderDrawer);
+const WorkOrderForm = preloadable(async () => (await import('./work-order-form')).WorkOrderForm);
 
 /** Whether a lazily loaded part was ever wanted: mounted from then on, so closing it animates. */
 function useOnceWanted(wanted: boolean): boolean {
@@ -76,8 +75,8 @@ export function WorkOrderPage() {
   useEffect(() => {
     if (!listed) return undefined;
     const timer = window.setTimeout(() => {
-      void loadDrawer().catch(() => undefined);
-      void loadForm().catch(() => undefined);
+      void WorkOrderDrawer.preload().catch(() => undefined);
+      void WorkOrderForm.preload().catch(() => undefined);
     }, 1500);
     return () => window.clearTimeout(timer);
   }, [listed]);
