@@ -136,7 +136,7 @@ export function iconImports(): Plugin {
 /** Where the console keeps the session token (src/lib/storage.ts, STORAGE_KEYS.token; tested equal). */
 export const SESSION_TOKEN_KEY = 'helio-token';
 
-export function preloadShell(tokenKey: string = SESSION_TOKEN_KEY): Plugin {
+export function preloadShell(): Plugin {
   return {
     name: 'helio-preload-shell',
     apply: 'build',
@@ -146,7 +146,7 @@ export function preloadShell(tokenKey: string = SESSION_TOKEN_KEY): Plugin {
         if (!ctx.bundle) return [];
         const files = groupFiles(ctx.bundle, ['data', 'common', 'core']);
         if (files.length === 0) throw new Error('no data, common or core chunk in the bundle: see build/chunks.ts');
-        return [{ tag: 'script', children: preloadScript(files.map((f) => `./${f}`), tokenKey), injectTo: 'head' }];
+        return [{ tag: 'script', children: preloadScript(files.map((f) => `./${f}`), SESSION_TOKEN_KEY), injectTo: 'head' }];
       },
     },
   };

@@ -7,7 +7,13 @@ import net from 'node:net';
  * which the browser's offline emulation alone does not always give (it covers the page; a test
  * once saw an action reach the server while emulated offline).
  */
-export async function coverageProxy(target: string): Promise<{ url: string; setCovered: (covered: boolean) => void; close: () => Promise<void> }> {
+export interface Coverage {
+  url: string;
+  setCovered: (covered: boolean) => void;
+  close: () => Promise<void>;
+}
+
+export async function coverageProxy(target: string): Promise<Coverage> {
   const upstream = new URL(target);
   let covered = true;
   const open = new Set<net.Socket>();

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { coverageProxy } from './coverage';
+import { type Coverage as Link, coverageProxy } from './coverage';
 import { api, apiToken, baseUrl, launch, screenshot, signedInPage, waitForHash } from './support';
 
 // A crew member's phone without coverage (390 × 844, the console installed): the operator
@@ -88,8 +88,6 @@ async function phone(context: TestContext, orderId: number): Promise<{ page: Pag
   await page.getByRole('dialog').getByRole('combobox', { name: 'Checklist template' }).waitFor({ state: 'attached' }).catch(() => {});
   return { page, ctx, link };
 }
-
-type Link = Awaited<ReturnType<typeof coverageProxy>>;
 
 /**
  * Offline as a phone out of coverage is: the browser's own emulation (navigator.onLine, the
